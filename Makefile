@@ -1,0 +1,159 @@
+# Makefile - builds memjob, its unit tests and test helpers (GNU make).
+#
+# Sources are found by wildcard: a new engine/*.c, ioengines/*.c or
+# t/unit/test_*.c needs no edit here.  Objects go to build/, mirroring the
+# source tree; header dependencies come from the compiler (-MMD -MP).
+# ./configure writes config.mk (flags, libraries) and engine/config.h.
+
+# Targets that work without a configured tree.
+NOCONFIG_GOALS := clean distclean help
+
+ifeq ($(wildcard config.mk),)
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error config.mk not found: run ./configure first)
+endif
+else
+include config.mk
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CPPCHECK ?= cppcheck
+CLANG_TIDY ?= clang-tidy
+
+SRCS := $(sort $(wildcard engine/*.c ioengines/*.c))
+OBJS := $(SRCS:%.c=build/%.o)
+MAIN_OBJ := build/engine/main.o
+LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
+# Everything but main(), for the unit tests: an archive, so each test pulls
+# in only the modules it uses (as git's libgit.a does).
+LIB := build/libmemjob.a
+
+TEST_SRCS := $(sort $(wildcard t/unit/test_*.c))
+TESTS := $(TEST_SRCS:t/unit/%.c=build/t/%)
+HELPERS := build/t/count_plain
+
+# Hot loops: compute kernels are built at -O3 whatever the base level is
+# (sanitizer flags are kept).
+KERNEL_OBJS := $(filter build/engine/kernel_%.o,$(OBJS))
+HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
+
+DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d)
+
+.PHONY: all check install lint cppcheck clang-tidy man clean distclean \
+	bench help unit-tests
+.DELETE_ON_ERROR:
+
+all: memjob
+
+memjob: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+# Every object is rebuilt when configure changes the flags.
+build/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(KERNEL_OBJS): build/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(HOT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+build/t/test_%: t/unit/test_%.c $(LIB) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIB) \
+		$(LDFLAGS) $(LIBS) $(TEST_LIBS)
+
+# The test oracle is independent of the engine: it links nothing of ours.
+build/t/count_plain: t/helpers/count_plain.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LDFLAGS)
+
+unit-tests: $(TESTS)
+
+ifeq ($(HAVE_CMOCKA),no)
+ifneq ($(filter check unit-tests build/t/test_%,$(MAKECMDGOALS)),)
+$(error the unit tests need cmocka: apt-get install -y libcmocka-dev, then ./configure)
+endif
+endif
+
+check: memjob $(TESTS) $(HELPERS)
+	bash t/run-tests.sh
+
+bench: memjob $(HELPERS)
+	@set -e; n=0; for f in $(sort $(wildcard t/bench/*.sh)); do \
+		echo "== $$f"; bash "$$f"; n=$$((n + 1)); \
+	done; [ $$n -gt 0 ] || echo "no benchmarks in t/bench/"
+
+install: memjob
+	install -D -m 0755 memjob $(DESTDIR)$(PREFIX)/bin/memjob
+	install -D -m 0644 man/memjob.1 $(DESTDIR)$(PREFIX)/share/man/man1/memjob.1
+
+# ---- lint -----------------------------------------------------------------
+
+# Checks that mostly flag correct, idiomatic C are left out: swappable
+# parameters (every f(ptr, len)), reserved identifiers (include guards),
+# narrowing and widening (size_t/int arithmetic everywhere), and the
+# "insecure API" family that flags every memcpy/memset/snprintf.
+TIDY_CHECKS := -* bugprone-* clang-analyzer-* \
+	-bugprone-easily-swappable-parameters \
+	-bugprone-reserved-identifier \
+	-bugprone-narrowing-conversions \
+	-bugprone-implicit-widening-of-multiplication-result \
+	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling \
+	-clang-analyzer-security.insecureAPI.strcpy
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
+lint: cppcheck clang-tidy
+
+cppcheck:
+	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
+		--enable=warning,performance,portability --error-exitcode=1 \
+		--inline-suppr --suppress=missingIncludeSystem \
+		-Iengine -Iioengines engine ioengines
+
+clang-tidy: engine/config.h
+	$(CLANG_TIDY) --quiet \
+		--checks='$(subst $(space),$(comma),$(strip $(TIDY_CHECKS)))' \
+		--warnings-as-errors='*' --header-filter='(engine|ioengines)/' \
+		$(SRCS) -- $(CFLAGS)
+
+# ---- man page -------------------------------------------------------------
+
+# Replace the option reference between the markers with the one the
+# option table prints, so the man page and the code cannot disagree.
+man: memjob
+	@mkdir -p build
+	./memjob --cmdhelp=roff >build/options.roff
+	awk -v gen=build/options.roff ' \
+		/^\.\\" BEGIN GENERATED OPTIONS/ { \
+			print; while ((getline l < gen) > 0) print l; \
+			skip = 1; begin++; next } \
+		/^\.\\" END GENERATED OPTIONS/ { skip = 0; end++ } \
+		!skip { print } \
+		END { if (begin != 1 || end != 1) { \
+			print "man/memjob.1: need exactly one BEGIN and one" \
+			      " END GENERATED OPTIONS marker" > "/dev/stderr"; \
+			exit 1 } }' man/memjob.1 >build/memjob.1.new
+	mv build/memjob.1.new man/memjob.1
+
+# ---- housekeeping ---------------------------------------------------------
+
+clean:
+	rm -rf build memjob
+
+distclean: clean
+	rm -f config.mk engine/config.h
+
+help:
+	@echo "targets: all (memjob), check, install, lint, man, bench," \
+	      "clean, distclean"
+	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
+
+-include $(DEPS)

@@ -1,0 +1,39 @@
+/*
+ * blockgen.h - the offsets of one pass, in sequential or random order.
+ *
+ * A pass covers [offset, offset + size) in blocks of bs; the last block is
+ * short when bs does not divide size.  Random order visits every block
+ * exactly once per pass, in an order drawn from a keyed bijection on the
+ * block numbers (no per-block memory, so a 1 TiB file costs nothing), and
+ * each pass draws a new order from the seed and the pass number.
+ */
+#ifndef MEMJOB_BLOCKGEN_H
+#define MEMJOB_BLOCKGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct blockgen {
+	uint64_t offset, size, bs;
+	uint64_t nblocks;
+	uint64_t next;			/* blocks handed out this pass */
+	uint64_t pass;
+	bool random;
+	uint64_t seed;
+	/* permutation state */
+	unsigned half_bits;
+	uint64_t half_mask;
+	uint64_t keys[4];
+};
+
+void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
+		   uint64_t bs, bool random, uint64_t seed);
+/* Start a new pass (the first call starts pass 0). */
+void blockgen_rewind(struct blockgen *g);
+/* 1 and the next block, or 0 when this pass is done. */
+int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len);
+/* The permutation itself, exposed for the tests: block i of the pass. */
+uint64_t blockgen_permute(const struct blockgen *g, uint64_t i);
+
+#endif

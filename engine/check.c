@@ -1,0 +1,164 @@
+/*
+ * check.c - whole-job checks and the choices that depend on several
+ * options (see check.h).  Every failure names the option and the place it
+ * was set.
+ */
+
+#include <numa.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "ioengine.h"
+#include "kernel.h"
+#include "options.h"
+#include "value.h"
+
+static void set_impl(struct job_spec *j, struct diag *d)
+{
+	const struct kernel_ops *k = j->kernel;
+	char list[256] = "";
+	size_t n = 0;
+	int i;
+
+	j->impl = 0;
+	if (!j->impl_name)
+		return;
+	if (!k->impls) {
+		diag_error(d, job_loc(j, "impl"), "impl", "kernel=%s has no "
+			   "implementations to choose from", k->name);
+		return;
+	}
+	i = value_word(j->impl_name, k->impls);
+	if (i >= 0) {
+		j->impl = i;
+		return;
+	}
+	for (i = 0; k->impls[i] && n < sizeof(list); i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s",
+			      i ? ", " : "", k->impls[i]);
+	diag_error(d, job_loc(j, "impl"), "impl", "kernel=%s has %s; got '%s'",
+		   k->name, list, j->impl_name);
+}
+
+static void check_cpus(struct job_spec *j, struct diag *d)
+{
+	cpu_set_t online;
+	char have[256];
+	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
+
+	if (!j->cpus_allowed)
+		return;
+	CPU_ZERO(&online);
+	if (sched_getaffinity(0, sizeof(online), &online))
+		return;
+	for (unsigned c = 0; c < MEMJOB_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &online))
+			bits[c / 64] |= 1ULL << (c % 64);
+	for (unsigned c = 0; c < MEMJOB_MAX_CPUS; c++) {
+		if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+			continue;
+		if (bits[c / 64] & (1ULL << (c % 64)))
+			continue;
+		value_format_idlist(bits, MEMJOB_MAX_CPUS, have, sizeof(have));
+		diag_error(d, job_loc(j, "cpus_allowed"), "cpus_allowed",
+			   "CPU %u in '%s' does not exist or is not available "
+			   "(this machine lets memjob use CPUs %s)", c,
+			   j->cpus_allowed, have);
+		return;
+	}
+}
+
+static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
+			const char *opt, struct diag *d)
+{
+	int max;
+
+	if (numa_available() < 0) {
+		diag_error(d, job_loc(j, opt), opt, "NUMA is not available "
+			   "on this machine (libnuma: numa_available() failed)");
+		return;
+	}
+	max = numa_max_node();
+	for (unsigned n = 0; n < MEMJOB_MAX_NODES; n++) {
+		if (!(nodes[n / 64] & (1ULL << (n % 64))))
+			continue;
+		if ((int)n > max || !numa_bitmask_isbitset(numa_nodes_ptr, n)) {
+			diag_error(d, job_loc(j, opt), opt, "NUMA node %u does "
+				   "not exist (this machine has nodes 0-%d)",
+				   n, max);
+			return;
+		}
+	}
+}
+
+static int find_job(const struct jobset *js, const char *name, size_t before)
+{
+	for (size_t i = 0; i < before; i++)
+		if (!strcmp(js->jobs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void check_job(struct jobset *js, size_t idx, struct diag *d)
+{
+	struct job_spec *j = &js->jobs[idx];
+	const struct ioengine_ops *e = j->ioengine;
+
+	if (RW_IS_WRITE(j->rw) && (e->flags & IOE_MAPPED) &&
+	    !(j->kernel->flags & KERN_STORES)) {
+		if (job_isset(j, "kernel"))
+			diag_error(d, job_loc(j, "kernel"), "kernel", "with "
+				   "ioengine=%s a write is what the kernel "
+				   "stores, and kernel=%s stores nothing; use "
+				   "a kernel that stores, such as fill", e->name,
+				   j->kernel->name);
+		else
+			j->kernel = kernel_find("fill");
+	}
+	set_impl(j, d);
+
+	if (!(e->flags & (IOE_FILE | IOE_FILE_OPT)) && j->filename)
+		diag_error(d, job_loc(j, "filename"), "filename",
+			   "ioengine=%s does not use a file", e->name);
+	if (!(e->flags & IOE_FILE) && !j->filename && j->size == 0)
+		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "
+			   "a file needs size (e.g. size=64m)", e->name);
+	if (j->time_based && j->runtime_us == 0)
+		diag_error(d, job_loc(j, "time_based"), "time_based",
+			   "needs runtime (e.g. runtime=10s)");
+	if (j->wait_for) {
+		if (!strcmp(j->wait_for, j->name))
+			diag_error(d, job_loc(j, "wait_for"), "wait_for",
+				   "job '%s' cannot wait for itself", j->name);
+		else if (find_job(js, j->wait_for, idx) < 0)
+			diag_error(d, job_loc(j, "wait_for"), "wait_for",
+				   "no job named '%s' before this one",
+				   j->wait_for);
+	}
+	check_cpus(j, d);
+	if (j->numa_cpu_nodes)
+		check_nodes(j, j->cpu_nodes, "numa_cpu_nodes", d);
+	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
+	    j->mem_policy.kind != MEMPOL_LOCAL)
+		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", d);
+	if (e->validate)
+		e->validate(j, d);
+	if (j->kernel->validate)
+		j->kernel->validate(j, d);
+}
+
+unsigned jobs_check(struct jobset *js, struct diag *d)
+{
+	unsigned before = d->errors;
+
+	if (js->njobs == 0) {
+		diag_plain(d, "no jobs to run (give a job file, or --name=NAME "
+			   "with options)");
+		return d->errors - before;
+	}
+	for (size_t i = 0; i < js->njobs; i++)
+		check_job(js, i, d);
+	return d->errors - before;
+}

@@ -1,0 +1,16 @@
+/*
+ * check.h - the checks that need the whole job (not one option): options
+ * that contradict each other, names that must exist, CPUs and NUMA nodes
+ * that must exist on this machine.  It also settles the choices that
+ * depend on several options (the kernel's implementation, the default
+ * kernel of a mapped write).  Runs after parsing, before planning.
+ */
+#ifndef MEMJOB_CHECK_H
+#define MEMJOB_CHECK_H
+
+#include "diag.h"
+#include "job.h"
+
+unsigned jobs_check(struct jobset *js, struct diag *d);
+
+#endif

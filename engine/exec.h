@@ -1,0 +1,51 @@
+/*
+ * exec.h - running a plan: files, segments, repeats, threads.
+ *
+ * For each segment and each of its repeats, every clone of every job gets
+ * a thread.  The threads bind themselves, set their memory policy, set up
+ * their data source and kernel, and then wait at one barrier, so the jobs
+ * of a group are released together and no setup cost lands in anyone's
+ * measurement.  The stop flag (set by SIGINT/SIGTERM) is polled by every
+ * thread between blocks.
+ */
+#ifndef MEMJOB_EXEC_H
+#define MEMJOB_EXEC_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "plan.h"
+#include "result.h"
+
+struct exec_ctx {
+	const struct plan *plan;
+	struct results *res;
+	atomic_int *stop;		/* nonzero: stop now (the signal number) */
+	FILE *progress;			/* a terminal, or NULL for quiet */
+	char **created;			/* files this run created */
+	unsigned ncreated;
+};
+
+/* 0 when every job ran to completion, 1 when one failed or was stopped. */
+int exec_run(struct exec_ctx *x);
+/* Remove the files this run created, except those of keep_files jobs. */
+void exec_cleanup(struct exec_ctx *x);
+
+/* The body of one thread (worker.c). */
+struct exec_shared;
+struct worker {
+	const struct planned_job *pj;
+	unsigned clone;
+	struct thread_result *out;
+	struct exec_shared *sh;
+};
+void *worker_main(void *arg);
+
+/* Shared between exec.c and worker.c. */
+struct job_sync;
+void job_sync_wait(struct exec_shared *sh, int job);
+void job_sync_done(struct exec_shared *sh, unsigned job);
+int shared_barrier_wait(struct exec_shared *sh);
+atomic_int *shared_stop(struct exec_shared *sh);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * job.h - the job spec: one resolved job, as the parser hands it on.
+ *
+ * A job_spec is filled by the option table (options.c) from [global], the
+ * job's own section and the command line, checked, and from then on never
+ * written again: the planner and the engine only read it.  Each field is
+ * owned by exactly one option in the table, so "where does bs go" has one
+ * answer: options.c.
+ */
+#ifndef MEMJOB_JOB_H
+#define MEMJOB_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define MEMJOB_MAX_CPUS		1024
+#define MEMJOB_MAX_NODES	1024
+#define BITMAP_WORDS(n)		(((n) + 63) / 64)
+
+struct ioengine_ops;
+struct kernel_ops;
+
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE };
+#define RW_IS_WRITE(m)	((m) == RW_WRITE || (m) == RW_RANDWRITE)
+#define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE)
+
+enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP };
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum madvise_mode {
+	MADV_MODE_NONE, MADV_MODE_NORMAL, MADV_MODE_SEQUENTIAL,
+	MADV_MODE_RANDOM, MADV_MODE_WILLNEED, MADV_MODE_HUGEPAGE,
+};
+enum mempolicy_kind {
+	MEMPOL_DEFAULT, MEMPOL_LOCAL, MEMPOL_BIND, MEMPOL_INTERLEAVE,
+	MEMPOL_PREFERRED,
+};
+enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
+
+struct mempolicy {
+	enum mempolicy_kind kind;
+	uint64_t nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
+};
+
+/*
+ * What a file is filled with when memjob creates it, and what a write
+ * job writes when no kernel produces data.  randint draws 32-bit integers
+ * uniformly from [lo, hi] with a generator seeded by pattern_seed, so the
+ * same spec always gives the same bytes.
+ */
+struct pattern {
+	enum pattern_kind kind;
+	uint8_t byte;
+	int32_t lo, hi;
+};
+
+struct job_spec {
+	char *name;
+	unsigned index;			/* position in the job file, 0-based */
+	struct srcloc where;		/* the [section] line or --name= */
+
+	/* Threads and placement */
+	unsigned numjobs;
+	char *cpus_allowed;		/* as written; NULL = no binding */
+	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	enum cpus_policy cpus_policy;
+	char *numa_cpu_nodes;		/* as written; NULL = unset */
+	uint64_t cpu_nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
+	struct mempolicy mem_policy;
+
+	/* Data source */
+	const struct ioengine_ops *ioengine;
+	enum rw_mode rw;
+	uint64_t bs;
+	uint64_t size;			/* 0 = the file's size less offset */
+	uint64_t offset;
+	char *filename;
+	char *directory;
+	unsigned iodepth;
+	bool direct;
+	bool sync;
+	bool populate;
+	enum madvise_mode madvise;
+	enum hugepage_mode hugepage;
+	bool invalidate;
+	struct pattern pattern;
+	uint64_t pattern_seed;
+
+	/* Compute kernel */
+	const struct kernel_ops *kernel;
+	char *impl_name;		/* as written; NULL = kernel's default */
+	int impl;			/* index into kernel->impls */
+	int32_t value;			/* count looks for it, fill writes it */
+
+	/* Run control (times in microseconds) */
+	uint64_t runtime_us;
+	bool time_based;
+	uint64_t loops;
+	uint64_t ramp_us;
+	uint64_t startdelay_us;
+	bool stonewall;
+	bool new_group;
+	char *wait_for;
+	unsigned repeat;
+
+	/* Safety */
+	bool overwrite;
+	bool allow_devices;
+	bool keep_files;
+
+	/* Bookkeeping from the parser: which options were set, and where. */
+	unsigned char *isset;		/* one per option-table entry */
+	struct srcloc *locs;		/* one per option-table entry */
+};
+
+struct jobset {
+	struct job_spec *jobs;
+	size_t njobs;
+};
+
+/*
+ * Where option 'opt' of this job was set (file:line or command line), or
+ * the job's own [section] line when it was left at its default.  For
+ * cross-option checks: diag_error(d, job_loc(j, "bs"), "bs", ...).
+ */
+const struct srcloc *job_loc(const struct job_spec *j, const char *opt);
+bool job_isset(const struct job_spec *j, const char *opt);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * kernel.h - compute kernels: what a job does with each block of data.
+ *
+ * The engine calls run() once per block the data source delivers (for a
+ * write job, before the block is written, so a storing kernel produces the
+ * data).  A kernel keeps its running result in k->result; run() is the hot
+ * path, so it must not read the clock, allocate or take locks.
+ */
+#ifndef MEMJOB_KERNEL_H
+#define MEMJOB_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job.h"
+
+struct kstate {
+	const struct job_spec *job;
+	int impl;			/* index into ops->impls (0 if none) */
+	int32_t value;			/* count looks for it, fill stores it */
+	uint64_t result;		/* count: matches; sum: sum of int32s */
+	void *priv;			/* e.g. copy's destination buffer */
+	size_t priv_len;
+};
+
+/* Flags for kernel_ops.flags */
+#define KERN_RESULT	0x1	/* result is meaningful and reported */
+#define KERN_STORES	0x2	/* stores into the block of a write job
+				   (fill; copy copies its source in) */
+#define KERN_INT32	0x4	/* views the block as int32: bs % 4 == 0 */
+
+struct kernel_ops {
+	const char *name;
+	const char *help;		/* one line, for --cmdhelp and the man */
+	const char *result_name;	/* column label: "count", "sum" */
+	const char *const *impls;	/* NULL-terminated; [0] is the default */
+	unsigned flags;
+	int (*validate)(const struct job_spec *job, struct diag *d);
+	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
+	void (*run)(struct kstate *k, void *buf, size_t len);
+	void (*fini)(struct kstate *k);
+};
+
+extern const struct kernel_ops *const kernel_registry[];
+const struct kernel_ops *kernel_find(const char *name);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * kernel_registry.c - the list of compute kernels memjob knows.
+ *
+ * The engine core never names a kernel: it looks one up here by the name
+ * the job gives ("kernel=count") and then only calls through its ops.
+ * Adding a kernel is one new file and one line in the table below.  The
+ * order is the order of --cmdhelp and the man page.
+ */
+#include <string.h>
+
+#include "kernel.h"
+
+extern const struct kernel_ops kernel_none_ops;
+extern const struct kernel_ops kernel_count_ops;
+extern const struct kernel_ops kernel_sum_ops;
+extern const struct kernel_ops kernel_copy_ops;
+extern const struct kernel_ops kernel_fill_ops;
+
+const struct kernel_ops *const kernel_registry[] = {
+	&kernel_none_ops,	/* the default: data is moved, not computed on */
+	&kernel_count_ops,
+	&kernel_sum_ops,
+	&kernel_copy_ops,
+	&kernel_fill_ops,
+	NULL,
+};
+
+/* The kernel called name, or NULL if there is none. */
+const struct kernel_ops *kernel_find(const char *name)
+{
+	const struct kernel_ops *const *k;
+
+	if (!name)
+		return NULL;
+	for (k = kernel_registry; *k; k++)
+		if (strcmp((*k)->name, name) == 0)
+			return *k;
+	return NULL;
+}

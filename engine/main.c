@@ -1,0 +1,324 @@
+/*
+ * main.c - the memjob command: arguments, then parse -> check -> plan ->
+ * execute -> report, each stage handing the next a finished value.
+ *
+ * Exit status: 0 every job ran to completion; 1 a job failed or the run
+ * was stopped by a signal; 2 the job file or the command line is wrong
+ * (nothing was started, nothing was created).
+ */
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "config.h"
+#include "exec.h"
+#include "help.h"
+#include "options.h"
+#include "parse.h"
+#include "plan.h"
+#include "report.h"
+#include "value.h"
+
+enum { EXIT_RAN = 0, EXIT_JOBFAIL = 1, EXIT_USAGE = 2 };
+
+struct cmdline {
+	const char **files;
+	size_t nfiles;
+	const char **sections;
+	size_t nsections;
+	unsigned formats;
+	const char *output;
+	bool parse_only, dump, version, help;
+	const char *cmdhelp;
+	bool want_cmdhelp;
+};
+
+/* The one piece of global state: the signal handler's only way out. */
+static atomic_int stop_flag;
+
+static void on_signal(int sig)
+{
+	atomic_store(&stop_flag, sig);
+}
+
+static const char *const program_opts[] = {
+	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
+	"version", "help", NULL
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: memjob [OPTIONS] [JOBFILE...] [--name=JOB --OPT=VALUE...]\n"
+	      "\n"
+	      "Runs the jobs of the job files (- reads standard input) and of\n"
+	      "the command line, and reports what they measured.\n"
+	      "\n"
+	      "  --output-format=LIST  normal, csv, or both (normal,csv)\n"
+	      "  --output=FILE         write the report to FILE\n"
+	      "  --section=NAME        run only this job (repeatable)\n"
+	      "  --parse-only          check the jobs and exit\n"
+	      "  --dump                print the resolved jobs as a job file\n"
+	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
+	      "  --version             print the version\n"
+	      "  --OPT=VALUE           a job option (see --cmdhelp); before any\n"
+	      "                        --name it applies to every job\n"
+	      "\n"
+	      "See memjob(1).\n", f);
+}
+
+static int parse_formats(const char *s, unsigned *out)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	int ret = 0;
+
+	*out = 0;
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "normal"))
+			*out |= REPORT_NORMAL;
+		else if (!strcmp(tok, "csv"))
+			*out |= REPORT_CSV;
+		else
+			ret = -1;
+	}
+	free(copy);
+	return *out ? ret : -1;
+}
+
+static const char *nearest_program_opt(const char *name)
+{
+	const char *best = NULL;
+	unsigned best_d = 3;
+
+	for (size_t i = 0; program_opts[i]; i++) {
+		unsigned d = value_distance(name, program_opts[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = program_opts[i];
+		}
+	}
+	return best;
+}
+
+/* Program options are handled here; job options go to the parser. */
+static int parse_args(int argc, char **argv, struct cmdline *cl,
+		      struct parser *ps, struct diag *d)
+{
+	cl->formats = REPORT_NORMAL;
+	cl->files = calloc((size_t)argc, sizeof(*cl->files));
+	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
+	if (!cl->files || !cl->sections)
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		struct srcloc loc = { "command line", i };
+		char key[128];
+		const char *eq, *val;
+		size_t klen;
+
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			cl->files[cl->nfiles++] = a;
+			continue;
+		}
+		if (!strcmp(a, "-h")) {
+			cl->help = true;
+			continue;
+		}
+		if (a[1] != '-') {
+			diag_error(d, &loc, NULL, "unknown option '%s' (options "
+				   "are --name=value; see memjob --help)", a);
+			continue;
+		}
+		a += 2;
+		eq = strchr(a, '=');
+		klen = eq ? (size_t)(eq - a) : strlen(a);
+		val = eq ? eq + 1 : NULL;
+		if (klen == 0 || klen >= sizeof(key)) {
+			diag_error(d, &loc, NULL, "bad option '%s'", argv[i]);
+			continue;
+		}
+		memcpy(key, a, klen);
+		key[klen] = '\0';
+
+		if (!strcmp(key, "output-format")) {
+			if (!val || parse_formats(val, &cl->formats))
+				diag_error(d, &loc, "output-format", "expected "
+					   "normal, csv or normal,csv, got '%s'",
+					   val ? val : "");
+		} else if (!strcmp(key, "output")) {
+			if (!val || !*val)
+				diag_error(d, &loc, "output", "expected "
+					   "--output=FILE");
+			cl->output = val;
+		} else if (!strcmp(key, "section")) {
+			if (!val || !*val)
+				diag_error(d, &loc, "section", "expected "
+					   "--section=NAME");
+			else
+				cl->sections[cl->nsections++] = val;
+		} else if (!strcmp(key, "parse-only") && !val) {
+			cl->parse_only = true;
+		} else if (!strcmp(key, "dump") && !val) {
+			cl->dump = true;
+		} else if (!strcmp(key, "cmdhelp")) {
+			cl->want_cmdhelp = true;
+			cl->cmdhelp = val;
+		} else if (!strcmp(key, "version") && !val) {
+			cl->version = true;
+		} else if (!strcmp(key, "help") && !val) {
+			cl->help = true;
+		} else if (opt_find(key)) {
+			parser_add_cmdline(ps, key, val, i);
+		} else {
+			const char *near = opt_nearest(key);
+			const char *pnear = nearest_program_opt(key);
+
+			if (pnear)
+				near = pnear;
+			if (near)
+				diag_error(d, &loc, NULL, "unknown option "
+					   "'--%s'; did you mean '--%s'?", key,
+					   near);
+			else
+				diag_error(d, &loc, NULL, "unknown option "
+					   "'--%s' (see memjob --help and "
+					   "--cmdhelp)", key);
+		}
+	}
+	return 0;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int run(struct cmdline *cl, struct jobset *js, struct diag *d)
+{
+	struct plan plan;
+	struct results res;
+	struct exec_ctx x = { 0 };
+	struct report_ctx rc = { 0 };
+	char host[256] = "";
+	FILE *out = stdout;
+	int status;
+
+	if (plan_build(js, d, &plan)) {
+		plan_free(&plan);
+		return EXIT_USAGE;
+	}
+	if (cl->parse_only) {
+		plan_free(&plan);
+		return EXIT_RAN;
+	}
+	if (cl->output) {
+		out = fopen(cl->output, "w");
+		if (!out) {
+			diag_plain(d, "--output=%s: %m", cl->output);
+			plan_free(&plan);
+			return EXIT_USAGE;
+		}
+	}
+	if (results_init(&res, &plan)) {
+		diag_plain(d, "out of memory");
+		status = EXIT_JOBFAIL;
+		goto out_plan;
+	}
+	gethostname(host, sizeof(host) - 1);
+	rc.out = out;
+	rc.formats = cl->formats;
+	rc.host = host;
+	x.plan = &plan;
+	x.res = &res;
+	x.stop = &stop_flag;
+	x.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+
+	install_signals();
+	report_header(&rc, &plan);
+	status = exec_run(&x) ? EXIT_JOBFAIL : EXIT_RAN;
+	if (atomic_load(&stop_flag) > 0)
+		fprintf(stderr, "memjob: stopped by %s; the report covers "
+			"what was measured until then\n",
+			strsignal(atomic_load(&stop_flag)));
+	report_results(&rc, &res);
+	exec_cleanup(&x);
+	results_free(&res);
+out_plan:
+	if (out != stdout && fclose(out)) {
+		diag_plain(d, "--output=%s: %m", cl->output);
+		status = EXIT_JOBFAIL;
+	}
+	plan_free(&plan);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl = { 0 };
+	struct diag d;
+	struct parser *ps;
+	struct jobset js = { 0 };
+	int status = EXIT_USAGE;
+
+	diag_init(&d, stderr);
+	ps = parser_new(&d);
+	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
+		fputs("memjob: out of memory\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (cl.help) {
+		usage(stdout);
+		status = EXIT_RAN;
+		goto out;
+	}
+	if (cl.version) {
+		printf("memjob %s\n", MEMJOB_VERSION);
+		status = EXIT_RAN;
+		goto out;
+	}
+	if (cl.want_cmdhelp) {
+		status = help_cmdhelp(stdout, cl.cmdhelp) ? EXIT_USAGE
+							   : EXIT_RAN;
+		goto out;
+	}
+	for (size_t i = 0; i < cl.nfiles; i++)
+		parser_add_file(ps, cl.files[i]);
+	if (d.errors) {
+		diag_plain(&d, "%u error%s; nothing was run", d.errors,
+			   d.errors == 1 ? "" : "s");
+		goto out;
+	}
+	if (parser_finish(ps, cl.sections, cl.nsections, &js) ||
+	    jobs_check(&js, &d)) {
+		diag_plain(&d, "%u error%s; nothing was run", d.errors,
+			   d.errors == 1 ? "" : "s");
+		goto out;
+	}
+	if (cl.dump) {
+		help_dump(stdout, &js);
+		status = EXIT_RAN;
+		goto out;
+	}
+	status = run(&cl, &js, &d);
+	if (status == EXIT_USAGE)
+		diag_plain(&d, "nothing was run");
+out:
+	jobset_free(&js);
+	parser_free(ps);
+	free(cl.files);
+	free(cl.sections);
+	return status;
+}

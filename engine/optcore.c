@@ -1,0 +1,295 @@
+/*
+ * optcore.c - applying the option table: setting a job's option from text,
+ * formatting it back, defaults, copying jobs for [global] inheritance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "optvalues.h"
+#include "value.h"
+
+#define FIELD(j, o)	((char *)(j) + (o)->off)
+
+int opt_index(const char *name)
+{
+	for (size_t i = 0; i < opt_count; i++)
+		if (!strcmp(opt_table[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+const struct opt_def *opt_find(const char *name)
+{
+	int i = opt_index(name);
+
+	return i < 0 ? NULL : &opt_table[i];
+}
+
+const char *opt_nearest(const char *name)
+{
+	const char *best = NULL;
+	unsigned best_d = ~0u;
+	size_t len = strlen(name);
+	unsigned limit = len < 6 ? 2 : (unsigned)(len / 3) + 1;
+
+	for (size_t i = 0; i < opt_count; i++) {
+		unsigned d = value_distance(name, opt_table[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = opt_table[i].name;
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}
+
+static bool opt_owns_string(const struct opt_def *o)
+{
+	return o->type == OPT_STR || o->format == optv_format_str;
+}
+
+static int range_error(const struct opt_def *o, uint64_t v, bool is_size,
+		       const char **why, char *buf, size_t buflen)
+{
+	char lo[32], hi[32], got[32];
+
+	if (is_size) {
+		value_format_size(o->min, lo, sizeof(lo));
+		value_format_size(o->max, hi, sizeof(hi));
+		value_format_size(v, got, sizeof(got));
+	} else if (o->type == OPT_TIME) {
+		value_format_time(o->min, lo, sizeof(lo));
+		value_format_time(o->max, hi, sizeof(hi));
+		value_format_time(v, got, sizeof(got));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v);
+	}
+	if (o->max == UINT64_MAX)
+		snprintf(buf, buflen, "must be at least %s, got %s", lo, got);
+	else
+		snprintf(buf, buflen, "must be between %s and %s, got %s",
+			 lo, hi, got);
+	*why = buf;
+	return -1;
+}
+
+static int enum_error(const struct opt_def *o, const char *val,
+		      const char **why, char *buf, size_t buflen)
+{
+	size_t n = snprintf(buf, buflen, "expected ");
+
+	for (size_t i = 0; o->words[i] && n < buflen; i++)
+		n += snprintf(buf + n, buflen - n, "%s%s",
+			      i ? (o->words[i + 1] ? ", " : " or ") : "",
+			      o->words[i]);
+	if (n < buflen)
+		snprintf(buf + n, buflen - n, ", got '%s'", val);
+	*why = buf;
+	return -1;
+}
+
+int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
+	    const char **why, char *buf, size_t buflen)
+{
+	void *field = FIELD(j, o);
+	uint64_t u;
+	int64_t s;
+	bool b;
+	int k;
+
+	switch (o->type) {
+	case OPT_STR: {
+		char *copy;
+
+		if (!*val) {
+			*why = "must not be empty";
+			return -1;
+		}
+		copy = strdup(val);
+		if (!copy) {
+			*why = strerror(ENOMEM);
+			return -1;
+		}
+		free(*(char **)field);
+		*(char **)field = copy;
+		return 0;
+	}
+	case OPT_BOOL:
+		if (value_bool(val, &b, why))
+			return -1;
+		*(bool *)field = b;
+		return 0;
+	case OPT_UINT:
+		if (value_uint(val, &u, why))
+			return -1;
+		if (u < o->min || u > o->max)
+			return range_error(o, u, false, why, buf, buflen);
+		if (o->width == sizeof(unsigned))
+			*(unsigned *)field = (unsigned)u;
+		else
+			*(uint64_t *)field = u;
+		return 0;
+	case OPT_INT:
+		if (value_int(val, &s, why))
+			return -1;
+		if (s < INT32_MIN || s > INT32_MAX) {
+			*why = "must be a 32-bit integer";
+			return -1;
+		}
+		*(int32_t *)field = (int32_t)s;
+		return 0;
+	case OPT_SIZE:
+	case OPT_TIME:
+		if (o->type == OPT_SIZE ? value_size(val, &u, why)
+					: value_time_us(val, &u, why))
+			return -1;
+		if (u < o->min || u > o->max)
+			return range_error(o, u, o->type == OPT_SIZE, why,
+					   buf, buflen);
+		*(uint64_t *)field = u;
+		return 0;
+	case OPT_ENUM:
+		k = value_word(val, o->words);
+		if (k < 0)
+			return enum_error(o, val, why, buf, buflen);
+		*(int *)field = k;
+		return 0;
+	case OPT_CUSTOM:
+		return o->parse(o, j, val, why, buf, buflen);
+	}
+	*why = "internal error: unknown option type";
+	return -1;
+}
+
+void opt_format(const struct opt_def *o, const struct job_spec *j,
+		char *buf, size_t len)
+{
+	const void *field = (const char *)j + o->off;
+
+	switch (o->type) {
+	case OPT_STR:
+		optv_format_str(o, j, buf, len);
+		return;
+	case OPT_BOOL:
+		snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);
+		return;
+	case OPT_UINT:
+		if (o->width == sizeof(unsigned))
+			snprintf(buf, len, "%u", *(const unsigned *)field);
+		else
+			snprintf(buf, len, "%llu",
+				 (unsigned long long)*(const uint64_t *)field);
+		return;
+	case OPT_INT:
+		snprintf(buf, len, "%d", (int)*(const int32_t *)field);
+		return;
+	case OPT_SIZE:
+		value_format_size(*(const uint64_t *)field, buf, len);
+		return;
+	case OPT_TIME:
+		value_format_time(*(const uint64_t *)field, buf, len);
+		return;
+	case OPT_ENUM:
+		snprintf(buf, len, "%s", o->words[*(const int *)field]);
+		return;
+	case OPT_CUSTOM:
+		o->format(o, j, buf, len);
+		return;
+	}
+	snprintf(buf, len, "?");
+}
+
+int job_init_defaults(struct job_spec *j)
+{
+	char buf[256];
+	const char *why;
+
+	memset(j, 0, sizeof(*j));
+	j->isset = calloc(opt_count, sizeof(*j->isset));
+	j->locs = calloc(opt_count, sizeof(*j->locs));
+	if (!j->isset || !j->locs)
+		goto fail;
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
+			fprintf(stderr, "memjob: internal error: default of "
+				"'%s' (%s): %s\n", o->name, o->def, why);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	job_free(j);
+	return -1;
+}
+
+int job_copy(struct job_spec *dst, const struct job_spec *src)
+{
+	*dst = *src;
+	dst->isset = NULL;
+	dst->locs = NULL;
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (opt_owns_string(o))
+			*(char **)FIELD(dst, o) = NULL;
+	}
+	dst->isset = malloc(opt_count * sizeof(*dst->isset));
+	dst->locs = malloc(opt_count * sizeof(*dst->locs));
+	if (!dst->isset || !dst->locs)
+		goto fail;
+	memcpy(dst->isset, src->isset, opt_count * sizeof(*dst->isset));
+	memcpy(dst->locs, src->locs, opt_count * sizeof(*dst->locs));
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const char *s = *(char *const *)((const char *)src + o->off);
+
+		if (!opt_owns_string(o) || !s)
+			continue;
+		*(char **)FIELD(dst, o) = strdup(s);
+		if (!*(char **)FIELD(dst, o))
+			goto fail;
+	}
+	return 0;
+fail:
+	job_free(dst);
+	return -1;
+}
+
+void job_free(struct job_spec *j)
+{
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (opt_owns_string(o)) {
+			free(*(char **)FIELD(j, o));
+			*(char **)FIELD(j, o) = NULL;
+		}
+	}
+	free(j->isset);
+	free(j->locs);
+	j->isset = NULL;
+	j->locs = NULL;
+}
+
+const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
+{
+	int i = opt_index(opt);
+
+	if (i >= 0 && j->isset && j->isset[i])
+		return &j->locs[i];
+	return &j->where;
+}
+
+bool job_isset(const struct job_spec *j, const char *opt)
+{
+	int i = opt_index(opt);
+
+	return i >= 0 && j->isset && j->isset[i];
+}

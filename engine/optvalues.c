@@ -1,0 +1,207 @@
+/*
+ * optvalues.c - the OPT_CUSTOM value types of the option table.
+ *
+ * A custom parser stores the parsed value and, where the user's text says
+ * more than the value (a CPU list), a copy of that text for --dump.  Error
+ * messages complete the sentence "option 'x': ...".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filegen.h"
+#include "ioengine.h"
+#include "kernel.h"
+#include "optvalues.h"
+#include "value.h"
+
+static int replace_str(char **dst, const char *val)
+{
+	char *s = strdup(val);
+
+	if (!s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
+
+	(void)o;
+	if (value_idlist(val, bits, MEMJOB_MAX_CPUS, why))
+		return -1;
+	if (replace_str(&j->cpus_allowed, val)) {
+		*why = "out of memory";
+		return -1;
+	}
+	memcpy(j->cpus, bits, sizeof(bits));
+	return 0;
+}
+
+int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_NODES)] = { 0 };
+
+	(void)o;
+	if (value_idlist(val, bits, MEMJOB_MAX_NODES, why))
+		return -1;
+	if (replace_str(&j->numa_cpu_nodes, val)) {
+		*why = "out of memory";
+		return -1;
+	}
+	memcpy(j->cpu_nodes, bits, sizeof(bits));
+	return 0;
+}
+
+static const char *const mempol_words[] = {
+	[MEMPOL_DEFAULT] = "default", [MEMPOL_LOCAL] = "local",
+	[MEMPOL_BIND] = "bind", [MEMPOL_INTERLEAVE] = "interleave",
+	[MEMPOL_PREFERRED] = "preferred", NULL
+};
+
+int optv_parse_mempolicy(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	struct mempolicy mp = { 0 };
+	const char *colon = strchr(val, ':');
+	char word[16];
+	size_t n = colon ? (size_t)(colon - val) : strlen(val);
+	int k;
+
+	(void)o;
+	*why = "expected default, local, bind:NODES, interleave:NODES or "
+	       "preferred:NODE";
+	if (n >= sizeof(word))
+		return -1;
+	memcpy(word, val, n);
+	word[n] = '\0';
+	k = value_word(word, mempol_words);
+	if (k < 0)
+		return -1;
+	mp.kind = k;
+	if (k == MEMPOL_DEFAULT || k == MEMPOL_LOCAL) {
+		if (colon)
+			return -1;
+	} else {
+		if (!colon || !colon[1])
+			return -1;
+		if (value_idlist(colon + 1, mp.nodes, MEMJOB_MAX_NODES, why))
+			return -1;
+		if (k == MEMPOL_PREFERRED) {
+			unsigned count = 0;
+
+			for (size_t w = 0; w < BITMAP_WORDS(MEMJOB_MAX_NODES); w++)
+				count += __builtin_popcountll(mp.nodes[w]);
+			if (count != 1) {
+				*why = "preferred takes exactly one node";
+				return -1;
+			}
+		}
+	}
+	j->mem_policy = mp;
+	return 0;
+}
+
+void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len)
+{
+	const struct mempolicy *mp = &j->mem_policy;
+	char nodes[256];
+
+	(void)o;
+	if (mp->kind == MEMPOL_DEFAULT || mp->kind == MEMPOL_LOCAL) {
+		snprintf(buf, len, "%s", mempol_words[mp->kind]);
+		return;
+	}
+	value_format_idlist(mp->nodes, MEMJOB_MAX_NODES, nodes, sizeof(nodes));
+	snprintf(buf, len, "%s:%s", mempol_words[mp->kind], nodes);
+}
+
+int optv_parse_pattern(const struct opt_def *o, struct job_spec *j,
+		       const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	(void)o;
+	return pattern_parse(val, &j->pattern, why);
+}
+
+void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,
+			 char *buf, size_t len)
+{
+	(void)o;
+	pattern_format(&j->pattern, buf, len);
+}
+
+int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
+			const char *val, const char **why, char *buf, size_t buflen)
+{
+	const struct ioengine_ops *e = ioengine_find(val);
+
+	(void)o;
+	if (!e) {
+		size_t n = snprintf(buf, buflen, "unknown data source '%s'; "
+				    "expected one of:", val);
+
+		for (size_t i = 0; ioengine_registry[i] && n < buflen; i++)
+			n += snprintf(buf + n, buflen - n, " %s",
+				      ioengine_registry[i]->name);
+		*why = buf;
+		return -1;
+	}
+	j->ioengine = e;
+	return 0;
+}
+
+void optv_format_ioengine(const struct opt_def *o, const struct job_spec *j,
+			  char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", j->ioengine ? j->ioengine->name : "");
+}
+
+int optv_parse_kernel(const struct opt_def *o, struct job_spec *j,
+		      const char *val, const char **why, char *buf, size_t buflen)
+{
+	const struct kernel_ops *k = kernel_find(val);
+
+	(void)o;
+	if (!k) {
+		size_t n = snprintf(buf, buflen, "unknown kernel '%s'; "
+				    "expected one of:", val);
+
+		for (size_t i = 0; kernel_registry[i] && n < buflen; i++)
+			n += snprintf(buf + n, buflen - n, " %s",
+				      kernel_registry[i]->name);
+		*why = buf;
+		return -1;
+	}
+	j->kernel = k;
+	return 0;
+}
+
+void optv_format_kernel(const struct opt_def *o, const struct job_spec *j,
+			char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", j->kernel ? j->kernel->name : "");
+}
+
+void optv_format_str(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len)
+{
+	const char *s = *(char *const *)((const char *)j + o->off);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}

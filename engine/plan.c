@@ -1,0 +1,378 @@
+/*
+ * plan.c - segments, groups, files and resource checks (see plan.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ioengine.h"
+#include "plan.h"
+#include "value.h"
+
+static char *join_path(const char *dir, const char *name)
+{
+	char *p;
+
+	if (name[0] == '/' || !dir || !strcmp(dir, "."))
+		return strdup(name);
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	return p;
+}
+
+static struct file_to_create *find_create(struct plan *p, const char *path)
+{
+	for (unsigned i = 0; i < p->ncreates; i++)
+		if (!strcmp(p->creates[i].path, path))
+			return &p->creates[i];
+	return NULL;
+}
+
+static int add_create(struct plan *p, const char *path, uint64_t size,
+		      const struct job_spec *j)
+{
+	struct file_to_create *n = realloc(p->creates,
+					   (p->ncreates + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->creates = n;
+	n += p->ncreates;
+	n->path = strdup(path);
+	if (!n->path)
+		return -1;
+	n->size = size;
+	n->pattern = j->pattern;
+	n->seed = j->pattern_seed;
+	n->by = j;
+	p->ncreates++;
+	return 0;
+}
+
+static uint64_t device_size(const char *path)
+{
+	uint64_t bytes = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKGETSIZE64, &bytes))
+		bytes = 0;
+	close(fd);
+	return bytes;
+}
+
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Resolve one clone's file: existence, type, size; plan its creation. */
+static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
+		      struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const char *fopt = j->filename ? "filename" : "directory";
+	struct file_to_create *c = find_create(p, path);
+	struct stat st;
+	uint64_t have;
+	char dir[4096], sz[32], off[32];
+
+	if (c) {		/* another job creates it first */
+		have = c->size;
+		goto sized;
+	}
+	if (stat(path, &st)) {
+		struct stat ds;
+
+		if (errno != ENOENT) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot use '%s': "
+				   "%s", path, strerror(errno));
+			return;
+		}
+		dir_of(path, dir, sizeof(dir));
+		if (stat(dir, &ds) || !S_ISDIR(ds.st_mode)) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot create "
+				   "'%s': directory '%s' does not exist", path,
+				   dir);
+			return;
+		}
+		if (j->size == 0) {
+			diag_error(d, job_loc(j, "size"), "size", "'%s' does "
+				   "not exist; memjob creates it, and needs size "
+				   "to know how large", path);
+			return;
+		}
+		if (add_create(p, path, j->offset + j->size, j)) {
+			diag_plain(d, "out of memory");
+			return;
+		}
+		pj->size = j->size;
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' is a directory",
+			   path);
+		return;
+	}
+	if ((S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && !j->allow_devices) {
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' is a %s device; "
+			   "memjob uses devices only with allow_devices=1",
+			   path, S_ISBLK(st.st_mode) ? "block" : "character");
+		return;
+	}
+	if (RW_IS_WRITE(j->rw) && !j->overwrite) {
+		diag_error(d, job_loc(j, "rw"), "rw", "rw=%s would write into "
+			   "'%s', which memjob did not create; set overwrite=1 "
+			   "to allow it", j->rw == RW_WRITE ? "write"
+							    : "randwrite", path);
+		return;
+	}
+	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;
+sized:
+	if (j->size) {
+		pj->size = j->size;
+		if (!RW_IS_WRITE(j->rw) && j->offset + j->size > have) {
+			value_format_size(j->size, sz, sizeof(sz));
+			value_format_size(j->offset, off, sizeof(off));
+			diag_error(d, job_loc(j, "size"), "size", "'%s' holds "
+				   "%llu bytes, fewer than offset %s + size %s",
+				   path, (unsigned long long)have, off, sz);
+		}
+		return;
+	}
+	if (j->offset >= have) {
+		diag_error(d, job_loc(j, j->offset ? "offset" : "size"),
+			   j->offset ? "offset" : "size", "'%s' holds %llu "
+			   "bytes: nothing to do from offset %llu; set size",
+			   path, (unsigned long long)have,
+			   (unsigned long long)j->offset);
+		return;
+	}
+	pj->size = have - j->offset;
+}
+
+static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const struct ioengine_ops *e = j->ioengine;
+	unsigned n = j->numjobs;
+
+	pj->size = j->size;
+	if (!(e->flags & IOE_FILE) && !j->filename)
+		return;
+	pj->paths = calloc(n, sizeof(*pj->paths));
+	if (!pj->paths) {
+		diag_plain(d, "out of memory");
+		return;
+	}
+	for (unsigned c = 0; c < n; c++) {
+		char *name = NULL;
+
+		if (j->filename) {
+			pj->paths[c] = join_path(j->directory, j->filename);
+		} else if (asprintf(&name, "%s.%u", j->name, c) >= 0) {
+			pj->paths[c] = join_path(j->directory, name);
+			free(name);
+		}
+		if (!pj->paths[c]) {
+			diag_plain(d, "out of memory");
+			return;
+		}
+		if (c == 0 || !j->filename)
+			plan_file(p, pj, pj->paths[c], d);
+	}
+}
+
+/* Free disk: the files to create, per file system. */
+static void check_disk(struct plan *p, struct diag *d)
+{
+	for (unsigned i = 0; i < p->ncreates; i++) {
+		struct statvfs vfs;
+		char dir[4096], need[32], avail[32];
+		uint64_t sum = 0, free_bytes;
+
+		dir_of(p->creates[i].path, dir, sizeof(dir));
+		if (statvfs(dir, &vfs))
+			continue;
+		for (unsigned k = 0; k < p->ncreates; k++) {
+			struct statvfs other;
+			char odir[4096];
+
+			dir_of(p->creates[k].path, odir, sizeof(odir));
+			if (!statvfs(odir, &other) && other.f_fsid == vfs.f_fsid)
+				sum += p->creates[k].size;
+		}
+		free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		if (sum > free_bytes) {
+			const struct job_spec *j = p->creates[i].by;
+
+			value_format_size(sum, need, sizeof(need));
+			value_format_size(free_bytes, avail, sizeof(avail));
+			diag_error(d, job_loc(j, "size"), "size", "the files "
+				   "memjob would create in '%s' need %s (%llu "
+				   "bytes) but only %s (%llu bytes) are free",
+				   dir, need, (unsigned long long)sum, avail,
+				   (unsigned long long)free_bytes);
+			return;
+		}
+	}
+}
+
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/* Free memory: what the jobs of each segment allocate at once. */
+static void check_memory(struct plan *p, struct diag *d)
+{
+	uint64_t avail = mem_available();
+
+	if (!avail)
+		return;
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		const struct segment *sg = &p->segments[s];
+		uint64_t need = 0;
+		char n1[32], n2[32];
+
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+			const struct planned_job *pj = &p->jobs[i];
+			const struct job_spec *j = pj->spec;
+			uint64_t per = j->bs * j->iodepth;
+
+			if (j->ioengine->flags & IOE_MAPPED &&
+			    !(j->ioengine->flags & IOE_FILE))
+				per += pj->size;
+			need += per * j->numjobs;
+		}
+		if (need > avail) {
+			const struct job_spec *j = p->jobs[sg->first].spec;
+
+			value_format_size(need, n1, sizeof(n1));
+			value_format_size(avail, n2, sizeof(n2));
+			diag_error(d, &j->where, NULL, "the jobs starting here "
+				   "need %s (%llu bytes) of memory at once, but "
+				   "only %s (%llu bytes) is available", n1,
+				   (unsigned long long)need, n2,
+				   (unsigned long long)avail);
+		}
+	}
+}
+
+static int add_segment(struct plan *p, unsigned first, unsigned repeat)
+{
+	struct segment *n = realloc(p->segments,
+				    (p->nsegments + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->segments = n;
+	n[p->nsegments].first = first;
+	n[p->nsegments].count = 0;
+	n[p->nsegments].repeat = repeat;
+	p->nsegments++;
+	return 0;
+}
+
+unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
+{
+	unsigned before = d->errors;
+	unsigned group = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->jobs = calloc(js->njobs, sizeof(*p->jobs));
+	if (!p->jobs) {
+		diag_plain(d, "out of memory");
+		return 1;
+	}
+	p->njobs = (unsigned)js->njobs;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = &js->jobs[i];
+		struct planned_job *pj = &p->jobs[i];
+		struct segment *sg;
+
+		pj->spec = j;
+		pj->wait_for = -1;
+		if (i == 0 || j->stonewall) {
+			if (add_segment(p, i, j->repeat)) {
+				diag_plain(d, "out of memory");
+				break;
+			}
+		}
+		if (i > 0 && (j->stonewall || j->new_group))
+			group++;
+		pj->group = group;
+		pj->segment = p->nsegments - 1;
+		sg = &p->segments[pj->segment];
+		if (sg->repeat != j->repeat)
+			diag_error(d, job_loc(j, "repeat"), "repeat", "job '%s' "
+				   "runs at the same time as job '%s' and must be "
+				   "repeated with it: repeat=%u here, %u there "
+				   "(set repeat in [global], or separate the jobs "
+				   "with stonewall)", j->name,
+				   js->jobs[sg->first].name, j->repeat,
+				   sg->repeat);
+		sg->count++;
+		if (j->wait_for)
+			for (unsigned k = 0; k < i; k++)
+				if (!strcmp(js->jobs[k].name, j->wait_for))
+					pj->wait_for = (int)k;
+		plan_files(p, pj, d);
+	}
+	p->ngroups = group + 1;
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		unsigned t = 0;
+
+		for (unsigned i = 0; i < p->segments[s].count; i++)
+			t += p->jobs[p->segments[s].first + i].spec->numjobs;
+		if (t > p->max_threads)
+			p->max_threads = t;
+	}
+	if (d->errors == before)
+		check_disk(p, d);
+	if (d->errors == before)
+		check_memory(p, d);
+	return d->errors - before;
+}
+
+void plan_free(struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++) {
+		if (!p->jobs[i].paths)
+			continue;
+		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++)
+			free(p->jobs[i].paths[c]);
+		free(p->jobs[i].paths);
+	}
+	free(p->jobs);
+	free(p->segments);
+	for (unsigned i = 0; i < p->ncreates; i++)
+		free(p->creates[i].path);
+	free(p->creates);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,57 @@
+/*
+ * plan.h - from checked job specs to what will run.
+ *
+ * The plan fixes, before anything starts: the segments (jobs between two
+ * stonewalls start together and are repeated together), the reporting
+ * groups, each clone's file and the job's byte count, and the files memjob
+ * must create.  Every check that can refuse a run without running it
+ * happens here or in check.c, so a refused run has started nothing and
+ * created nothing.
+ */
+#ifndef MEMJOB_PLAN_H
+#define MEMJOB_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "job.h"
+
+struct planned_job {
+	const struct job_spec *spec;
+	uint64_t size;			/* bytes per pass, resolved */
+	char **paths;			/* one per clone; NULL if no file */
+	unsigned group;			/* reporting group */
+	unsigned segment;
+	int wait_for;			/* index of the job waited for, or -1 */
+};
+
+struct segment {
+	unsigned first, count;		/* jobs [first, first + count) */
+	unsigned repeat;
+};
+
+struct file_to_create {
+	char *path;
+	uint64_t size;
+	struct pattern pattern;
+	uint64_t seed;
+	const struct job_spec *by;	/* the job that asked for it */
+};
+
+struct plan {
+	struct planned_job *jobs;
+	unsigned njobs;
+	struct segment *segments;
+	unsigned nsegments;
+	unsigned ngroups;
+	struct file_to_create *creates;
+	unsigned ncreates;
+	unsigned max_threads;		/* largest segment, in threads */
+};
+
+/* Returns the number of errors reported; on 0 the plan is filled. */
+unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p);
+void plan_free(struct plan *p);
+
+#endif

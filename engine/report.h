@@ -1,0 +1,29 @@
+/*
+ * report.h - results as text for people (normal) and for programs (csv).
+ *
+ * The CSV header is a contract (documented in the man page): columns are
+ * only ever added at the end, never renamed or reordered, and every
+ * number is plain, in the unit its column name says.
+ */
+#ifndef MEMJOB_REPORT_H
+#define MEMJOB_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+#define REPORT_NORMAL	0x1
+#define REPORT_CSV	0x2
+
+struct report_ctx {
+	FILE *out;
+	unsigned formats;
+	const char *host;
+};
+
+void report_header(const struct report_ctx *rc, const struct plan *p);
+void report_results(const struct report_ctx *rc, const struct results *r);
+/* The CSV header line, for the man page test and --cmdhelp=csv. */
+extern const char *const report_csv_columns[];
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * result.c - storage for measurements, and the sums over clones.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+int results_init(struct results *r, const struct plan *p)
+{
+	memset(r, 0, sizeof(*r));
+	r->plan = p;
+	r->max_repeat = 1;
+	for (unsigned s = 0; s < p->nsegments; s++)
+		if (p->segments[s].repeat > r->max_repeat)
+			r->max_repeat = p->segments[s].repeat;
+	r->runs = calloc((size_t)p->njobs * r->max_repeat, sizeof(*r->runs));
+	if (!r->runs)
+		return -1;
+	for (unsigned j = 0; j < p->njobs; j++) {
+		for (unsigned k = 0; k < r->max_repeat; k++) {
+			struct job_result *jr = results_get(r, j, k);
+
+			jr->pj = &p->jobs[j];
+			jr->repeat = k;
+			jr->threads = calloc(p->jobs[j].spec->numjobs,
+					     sizeof(*jr->threads));
+			if (!jr->threads)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct job_result *results_get(const struct results *r, unsigned job,
+			       unsigned repeat)
+{
+	return &r->runs[(size_t)job * r->max_repeat + repeat];
+}
+
+static void summarise_job(struct job_result *jr)
+{
+	unsigned n = jr->pj->spec->numjobs;
+	bool any = false;
+
+	jr->status = RUN_OK;
+	jr->start_ns = UINT64_MAX;
+	jr->end_ns = 0;
+	for (unsigned c = 0; c < n; c++) {
+		const struct thread_result *t = &jr->threads[c];
+
+		if (t->status == RUN_NOT_RUN) {
+			jr->status = jr->status == RUN_OK ? RUN_NOT_RUN
+							  : jr->status;
+			continue;
+		}
+		if (t->status == RUN_FAILED)
+			jr->status = RUN_FAILED;
+		else if (t->status == RUN_INTERRUPTED &&
+			 jr->status != RUN_FAILED)
+			jr->status = RUN_INTERRUPTED;
+		if (!t->end_ns)
+			continue;
+		any = true;
+		if (t->start_ns < jr->start_ns)
+			jr->start_ns = t->start_ns;
+		if (t->end_ns > jr->end_ns)
+			jr->end_ns = t->end_ns;
+		jr->bytes += t->bytes;
+		jr->ops += t->ops;
+		jr->usr_ns += t->usr_ns;
+		jr->sys_ns += t->sys_ns;
+		jr->minflt += t->minflt;
+		jr->majflt += t->majflt;
+		jr->vcsw += t->vcsw;
+		jr->ivcsw += t->ivcsw;
+		jr->result += t->result;
+	}
+	if (!any) {
+		jr->start_ns = jr->end_ns = 0;
+		return;
+	}
+	jr->elapsed_ns = jr->end_ns - jr->start_ns;
+	if (jr->elapsed_ns) {
+		jr->gbps = (double)jr->bytes / (double)jr->elapsed_ns;
+		jr->ops_per_s = (double)jr->ops * 1e9 / (double)jr->elapsed_ns;
+	}
+}
+
+void results_summarise(struct results *r)
+{
+	for (unsigned j = 0; j < r->plan->njobs; j++)
+		for (unsigned k = 0; k < r->max_repeat; k++)
+			summarise_job(results_get(r, j, k));
+}
+
+void results_free(struct results *r)
+{
+	if (!r->runs)
+		return;
+	for (unsigned j = 0; j < r->plan->njobs; j++)
+		for (unsigned k = 0; k < r->max_repeat; k++)
+			free(results_get(r, j, k)->threads);
+	free(r->runs);
+	r->runs = NULL;
+}

@@ -1,0 +1,56 @@
+/*
+ * result.h - what a run measured: per thread, then summed per job.
+ *
+ * Threads fill struct thread_result and nothing else; summarise turns
+ * those into job and group figures for the report.  Every figure here was
+ * measured; a figure that could not be measured is flagged, not zeroed.
+ */
+#ifndef MEMJOB_RESULT_H
+#define MEMJOB_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
+
+struct thread_result {
+	enum run_status status;
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, measured window */
+	uint64_t bytes, ops;
+	uint64_t usr_ns, sys_ns;
+	uint64_t minflt, majflt, vcsw, ivcsw;
+	uint64_t result;		/* the kernel's, over all the data */
+	int cpu;			/* bound CPU, or -1 when not one */
+	char err[512];
+};
+
+struct job_result {
+	const struct planned_job *pj;
+	unsigned repeat;		/* 0-based */
+	struct thread_result *threads;	/* numjobs of them */
+	/* summed over clones by results_summarise() */
+	enum run_status status;
+	uint64_t start_ns, end_ns;
+	uint64_t bytes, ops, elapsed_ns;
+	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
+	uint64_t result;
+	double gbps, ops_per_s;
+};
+
+struct results {
+	const struct plan *plan;
+	struct job_result *runs;	/* [job * max_repeat + repeat] */
+	unsigned max_repeat;
+	bool interrupted;
+	int signal;
+};
+
+int results_init(struct results *r, const struct plan *p);
+struct job_result *results_get(const struct results *r, unsigned job,
+			       unsigned repeat);
+void results_summarise(struct results *r);
+void results_free(struct results *r);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * value.h - pure parsers and formatters for option values.
+ *
+ * Every function here takes text and gives back a number, or an error
+ * message in *why that completes the sentence "option 'x': <why>".  They
+ * touch no global state, so the unit tests call them directly.
+ *
+ * Sizes: a number with an optional suffix, case-insensitive.  Every suffix
+ * is a power of two, as in fio: k = ki = kib = 2^10, m = mi = mib = 2^20,
+ * g = gi = gib = 2^30, t = ti = tib = 2^40; "b" or none means bytes.
+ * Times: a number with us, ms, s, m (minutes) or h; a bare number is
+ * seconds.  Times are kept in microseconds.
+ */
+#ifndef MEMJOB_VALUE_H
+#define MEMJOB_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+int value_size(const char *s, uint64_t *out, const char **why);
+int value_time_us(const char *s, uint64_t *out, const char **why);
+int value_uint(const char *s, uint64_t *out, const char **why);
+int value_int(const char *s, int64_t *out, const char **why);
+int value_bool(const char *s, bool *out, const char **why);
+/* Index of s in the NULL-terminated words, or -1. */
+int value_word(const char *s, const char *const *words);
+
+/*
+ * Integer lists with ranges: "0,2,4-7" (also "0-15:2", every second).
+ * Sets bits in the bitmap of nbits; an id >= nbits is an error.
+ */
+int value_idlist(const char *s, uint64_t *bits, unsigned nbits, const char **why);
+
+/* Canonical text for --dump: the largest exact suffix ("16k", "1g"). */
+void value_format_size(uint64_t v, char *buf, size_t len);
+/* "500ms", "10s", "90us", "2m": the largest exact unit. */
+void value_format_time(uint64_t us, char *buf, size_t len);
+/* "0,2,4-7" from a bitmap. */
+void value_format_idlist(const uint64_t *bits, unsigned nbits, char *buf, size_t len);
+
+/* Levenshtein distance, for "did you mean 'bs'?" */
+unsigned value_distance(const char *a, const char *b);
+
+#endif

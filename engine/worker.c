@@ -1,0 +1,358 @@
+/*
+ * worker.c - one clone of one job, in its own thread.
+ *
+ * Setup (binding, memory policy, invalidation, data source, kernel) is
+ * done before the group's barrier; after it, the thread moves blocks from
+ * the data source through the kernel until its passes, its runtime or the
+ * stop flag end it.  Clock and stop checks happen per batch of blocks,
+ * never per byte.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+#include "ioengine.h"
+#include "kernel.h"
+
+#define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
+
+static void fail(struct thread_result *out, const char *fmt, const char *a,
+		 int err)
+{
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), fmt, a, strerror(err));
+}
+
+/* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
+ * takes the clone's own CPU of that set. */
+static int bind_cpus(const struct job_spec *j, unsigned clone,
+		     struct thread_result *out)
+{
+	cpu_set_t set;
+	unsigned count = 0;
+
+	out->cpu = -1;
+	if (!j->cpus_allowed && !j->numa_cpu_nodes)
+		return 0;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return fail(out, "sched_getaffinity%s: %s", "", errno), -1;
+	if (j->cpus_allowed)
+		for (unsigned c = 0; c < CPU_SETSIZE; c++)
+			if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+				CPU_CLR(c, &set);
+	if (j->numa_cpu_nodes) {
+		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+			int node = numa_node_of_cpu((int)c);
+
+			if (node < 0 || !(j->cpu_nodes[node / 64] &
+					  (1ULL << (node % 64))))
+				CPU_CLR(c, &set);
+		}
+	}
+	count = (unsigned)CPU_COUNT(&set);
+	if (!count) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "no CPU is left in "
+			 "cpus_allowed '%s' within numa_cpu_nodes '%s'",
+			 j->cpus_allowed ? j->cpus_allowed : "all",
+			 j->numa_cpu_nodes ? j->numa_cpu_nodes : "all");
+		return -1;
+	}
+	if (j->cpus_policy == CPUS_SPLIT) {
+		unsigned want = clone % count, seen = 0;
+
+		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &set))
+				continue;
+			if (seen++ == want) {
+				CPU_ZERO(&set);
+				CPU_SET(c, &set);
+				out->cpu = (int)c;
+				break;
+			}
+		}
+	} else if (count == 1) {
+		for (unsigned c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				out->cpu = (int)c;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return fail(out, "sched_setaffinity%s: %s", "", errno), -1;
+	return 0;
+}
+
+static int set_mempolicy_of(const struct job_spec *j,
+			    struct thread_result *out)
+{
+	const struct mempolicy *mp = &j->mem_policy;
+	struct bitmask *nodes;
+	int first = -1;
+
+	if (mp->kind == MEMPOL_DEFAULT)
+		return 0;
+	if (mp->kind == MEMPOL_LOCAL) {
+		numa_set_localalloc();
+		return 0;
+	}
+	nodes = numa_allocate_nodemask();
+	if (!nodes)
+		return fail(out, "numa_allocate_nodemask%s: %s", "", ENOMEM),
+		       -1;
+	for (unsigned n = 0; n < MEMJOB_MAX_NODES && n < nodes->size; n++)
+		if (mp->nodes[n / 64] & (1ULL << (n % 64))) {
+			numa_bitmask_setbit(nodes, n);
+			if (first < 0)
+				first = (int)n;
+		}
+	switch (mp->kind) {
+	case MEMPOL_BIND:
+		numa_set_membind(nodes);
+		break;
+	case MEMPOL_INTERLEAVE:
+		numa_set_interleave_mask(nodes);
+		break;
+	case MEMPOL_PREFERRED:
+		numa_set_preferred(first);
+		break;
+	default:
+		break;
+	}
+	numa_free_nodemask(nodes);
+	return 0;
+}
+
+static int invalidate(const char *path, struct thread_result *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return fail(out, "invalidate: open %s: %s", path, errno), -1;
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (err)
+		return fail(out, "invalidate: posix_fadvise %s: %s", path,
+			    err), -1;
+	return 0;
+}
+
+struct meter {
+	uint64_t t0;
+	struct rusage ru0;
+	uint64_t bytes0, ops0;
+};
+
+static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops)
+{
+	getrusage(RUSAGE_THREAD, &m->ru0);
+	m->t0 = now_ns();
+	m->bytes0 = bytes;
+	m->ops0 = ops;
+}
+
+static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
+		       struct thread_result *out)
+{
+	struct rusage ru;
+
+	out->end_ns = now_ns();
+	getrusage(RUSAGE_THREAD, &ru);
+	out->start_ns = m->t0;
+	out->bytes = bytes - m->bytes0;
+	out->ops = ops - m->ops0;
+	out->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&m->ru0.ru_utime);
+	out->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&m->ru0.ru_stime);
+	out->minflt = (uint64_t)(ru.ru_minflt - m->ru0.ru_minflt);
+	out->majflt = (uint64_t)(ru.ru_majflt - m->ru0.ru_majflt);
+	out->vcsw = (uint64_t)(ru.ru_nvcsw - m->ru0.ru_nvcsw);
+	out->ivcsw = (uint64_t)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
+}
+
+/* Sleep up to us, waking early when stop is set. */
+static void nap(atomic_int *stop, uint64_t us)
+{
+	uint64_t end = now_ns() + us * 1000;
+
+	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+		uint64_t t = now_ns();
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		if (t >= end)
+			break;
+		if (end - t < 10 * 1000 * 1000ull)
+			ts.tv_nsec = (long)(end - t);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The measured loop.  Returns 0, or -1 after recording a failure. */
+static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
+		      struct ioe *io, struct kstate *ks, atomic_int *stop,
+		      struct thread_result *out)
+{
+	const struct kernel_ops *k = j->kernel;
+	const bool timed = j->runtime_us || j->ramp_us;
+	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
+	uint64_t bytes = 0, ops = 0, countdown = every;
+	uint64_t ramp_end = 0, deadline = UINT64_MAX;
+	bool ramping = j->ramp_us > 0;
+	struct meter m;
+	struct io_unit u;
+	int ret = 0;
+
+	meter_start(&m, 0, 0);
+	if (ramping)
+		ramp_end = m.t0 + j->ramp_us * 1000;
+	else if (j->runtime_us)
+		deadline = m.t0 + j->runtime_us * 1000;
+
+	for (uint64_t pass = 0; j->time_based || pass < j->loops; pass++) {
+		blockgen_rewind(io->gen);
+		for (;;) {
+			int r = e->get(io, &u);
+
+			if (r == 0)
+				break;
+			if (r < 0) {
+				out->status = RUN_FAILED;
+				snprintf(out->err, sizeof(out->err), "%s",
+					 io->err);
+				ret = -1;
+				goto out;
+			}
+			/* for a write, the kernel runs before the block is
+			 * written, so a storing kernel makes the data */
+			k->run(ks, u.buf, u.len);
+			r = e->put(io, &u);
+			if (r < 0) {
+				out->status = RUN_FAILED;
+				snprintf(out->err, sizeof(out->err), "%s",
+					 io->err);
+				ret = -1;
+				goto out;
+			}
+			bytes += u.len;
+			ops++;
+			if (atomic_load_explicit(stop, memory_order_relaxed))
+				goto stopped;
+			if (!timed || --countdown)
+				continue;
+			countdown = every;
+			uint64_t t = now_ns();
+
+			if (ramping && t >= ramp_end) {
+				ramping = false;
+				meter_start(&m, bytes, ops);
+				if (j->runtime_us)
+					deadline = m.t0 + j->runtime_us * 1000;
+			} else if (t >= deadline) {
+				goto early;
+			}
+		}
+	}
+	goto out;
+stopped:
+	out->status = RUN_INTERRUPTED;
+early:
+	if (e->drain && e->drain(io) < 0) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "%s", io->err);
+		ret = -1;
+	}
+out:
+	meter_stop(&m, bytes, ops, out);
+	if (ramping && out->status == RUN_OK) {
+		/* Stopped before the ramp ended: nothing was measured. */
+		out->bytes = out->ops = 0;
+	}
+	return ret;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct planned_job *pj = w->pj;
+	const struct job_spec *j = pj->spec;
+	const struct ioengine_ops *e = j->ioengine;
+	struct thread_result *out = w->out;
+	atomic_int *stop = shared_stop(w->sh);
+	struct blockgen gen;
+	struct ioe io = { 0 };
+	struct kstate ks = { 0 };
+	bool io_up = false, k_up = false;
+	int ret;
+
+	out->status = RUN_OK;
+	io.job = j;
+	io.path = pj->paths ? pj->paths[w->clone] : NULL;
+	io.clone = w->clone;
+	io.gen = &gen;
+	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
+		      j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone);
+	ks.job = j;
+	ks.impl = j->impl;
+	ks.value = j->value;
+
+	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
+		goto setup_done;
+	if (j->invalidate && io.path && invalidate(io.path, out))
+		goto setup_done;
+	ret = e->setup(&io);
+	if (ret < 0) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "%s", io.err);
+		goto setup_done;
+	}
+	io_up = true;
+	if (j->kernel->init) {
+		ret = j->kernel->init(&ks);
+		if (ret < 0) {
+			fail(out, "kernel %s: %s", j->kernel->name, -ret);
+			goto setup_done;
+		}
+	}
+	k_up = true;
+setup_done:
+	shared_barrier_wait(w->sh);
+	if (out->status != RUN_OK)
+		goto out;
+	job_sync_wait(w->sh, pj->wait_for);
+	if (j->startdelay_us)
+		nap(stop, j->startdelay_us);
+	if (atomic_load(stop)) {
+		out->status = RUN_INTERRUPTED;
+		goto out;
+	}
+	run_passes(j, e, &io, &ks, stop, out);
+	out->result = ks.result;
+out:
+	if (k_up && j->kernel->fini)
+		j->kernel->fini(&ks);
+	if (io_up && e->teardown)
+		e->teardown(&io);
+	job_sync_done(w->sh, j->index);
+	return NULL;
+}

@@ -1,0 +1,76 @@
+/*
+ * ioengine.h - the one small interface every data source implements.
+ *
+ * A data source hands the job's thread blocks of data ("units") and takes
+ * them back.  The engine core drives every source the same way:
+ *
+ *	setup()                          before the group is released
+ *	per pass:  blockgen_rewind();
+ *	           while (get() == 1) { kernel over unit; put(); }
+ *	drain()                          when stopped early (time, signal)
+ *	teardown()
+ *
+ * Reads: get() returns a unit whose buf holds len bytes read from offset
+ * off; put() gives the buffer back (an engine at depth reuses it for the
+ * next read).  Writes: get() returns a buffer to fill for offset off; the
+ * kernel may store into it; put() writes it.  get() returns 0 once the
+ * pass's blocks (from the blockgen) are all delivered and nothing is in
+ * flight, and -errno on failure after describing it with ioe_error().
+ *
+ * Sources never choose offsets: they pull them from e->gen, so sequential
+ * and random orders, loops and sizes behave the same on every source.
+ */
+#ifndef MEMJOB_IOENGINE_H
+#define MEMJOB_IOENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blockgen.h"
+#include "job.h"
+
+struct io_unit {
+	void *buf;
+	size_t len;
+	uint64_t off;
+	unsigned slot;			/* the source's own bookkeeping */
+};
+
+struct ioe {
+	const struct job_spec *job;
+	const char *path;		/* the job's file, NULL if it has none */
+	unsigned clone;			/* 0..numjobs-1 */
+	struct blockgen *gen;		/* where the next blocks come from */
+	void *priv;			/* the source's own state */
+	char err[512];			/* what went wrong, for the report */
+};
+
+/* Flags for ioengine_ops.flags */
+#define IOE_FILE	0x1	/* needs a file (path is never NULL) */
+#define IOE_FILE_OPT	0x2	/* may take a file (mem: preload it) */
+#define IOE_MAPPED	0x4	/* units point into a mapping: a write is
+				   whatever the kernel stores there */
+
+struct ioengine_ops {
+	const char *name;
+	const char *help;		/* one line, for --cmdhelp and the man page */
+	unsigned flags;
+	/* Cross-option checks at parse time; report with diag_error() at the
+	 * location of the offending option (job->locs[opt_index("bs")]). */
+	int (*validate)(const struct job_spec *job, struct diag *d);
+	int (*setup)(struct ioe *e);
+	int (*get)(struct ioe *e, struct io_unit *u);
+	int (*put)(struct ioe *e, struct io_unit *u);
+	int (*drain)(struct ioe *e);	/* may be NULL: nothing in flight */
+	void (*teardown)(struct ioe *e);
+};
+
+/* Record a failure: "pread at offset 4096: Input/output error". */
+__attribute__((format(printf, 2, 3)))
+int ioe_error(struct ioe *e, const char *fmt, ...);
+
+/* The registry (ioengines/registry.c): NULL-terminated. */
+extern const struct ioengine_ops *const ioengine_registry[];
+const struct ioengine_ops *ioengine_find(const char *name);
+
+#endif

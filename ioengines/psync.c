@@ -1,0 +1,237 @@
+/*
+ * psync.c - ioengine "psync": pread()/pwrite() of one block at a time.
+ *
+ * One buffer of bs bytes, 4096-aligned so that direct=1 (O_DIRECT) works;
+ * every block is read into it (or written from it) with one system call
+ * in the common case.  This is seed 003's "read() into a buffer" and seed
+ * 002's iozone-style file I/O.
+ *
+ * Reads: a short read is continued until the block is complete or the
+ * file ends; a block that gets no byte at all ends the pass (the file is
+ * shorter than offset+size).  With O_DIRECT the request is rounded up to
+ * 4096 bytes so that the short last block of a file can still be read;
+ * a short direct read is the end of the file.
+ * Writes: the buffer holds the pattern's first bs bytes from setup on and
+ * is never refilled, so a write costs no more than the system call; the
+ * kernel may store into it first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "filegen.h"
+#include "ioengine.h"
+
+#define DIRECT_ALIGN	512		/* what memjob checks; the device may need more */
+#define BUF_ALIGN	4096
+
+struct psync_priv {
+	int fd;
+	unsigned char *buf;
+	size_t bs;			/* the largest block */
+	bool direct;
+};
+
+static int psync_validate(const struct job_spec *job, struct diag *d)
+{
+	unsigned before = d->errors;
+
+	if (job->iodepth > 1)
+		diag_error(d, job_loc(job, "iodepth"), "iodepth",
+			   "psync does one I/O at a time; use ioengine=io_uring for iodepth > 1");
+	if (job->direct && job->bs % DIRECT_ALIGN)
+		diag_error(d, job_loc(job, "bs"), "bs",
+			   "direct=1 needs a multiple of %d, got %" PRIu64,
+			   DIRECT_ALIGN, job->bs);
+	if (job->direct && job->offset % DIRECT_ALIGN)
+		diag_error(d, job_loc(job, "offset"), "offset",
+			   "direct=1 needs a multiple of %d, got %" PRIu64,
+			   DIRECT_ALIGN, job->offset);
+	if (job->direct && RW_IS_WRITE(job->rw) && job->size % DIRECT_ALIGN)
+		diag_error(d, job_loc(job, "size"), "size",
+			   "direct=1 writes need a multiple of %d, got %" PRIu64,
+			   DIRECT_ALIGN, job->size);
+	if (job->populate)
+		diag_error(d, job_loc(job, "populate"), "populate",
+			   "applies to ioengine=mmap, not psync");
+	if (job->madvise != MADV_MODE_NONE)
+		diag_error(d, job_loc(job, "madvise"), "madvise",
+			   "applies to ioengine=mmap, not psync");
+	if (job->hugepage != HUGEPAGE_NONE)
+		diag_error(d, job_loc(job, "hugepage"), "hugepage",
+			   "applies to ioengine=mem, not psync");
+	return d->errors == before ? 0 : -1;
+}
+
+static void psync_teardown(struct ioe *e)
+{
+	struct psync_priv *p = e->priv;
+
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->buf);
+	free(p);
+	e->priv = NULL;
+}
+
+static int psync_setup(struct ioe *e)
+{
+	const struct job_spec *job = e->job;
+	bool write = RW_IS_WRITE(job->rw);
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	struct psync_priv *p;
+	void *buf;
+	int ret;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		ioe_error(e, "out of memory");
+		return -ENOMEM;
+	}
+	p->fd = -1;
+	p->bs = job->bs;
+	p->direct = job->direct;
+	e->priv = p;
+	/* Room for a direct read of the last block rounded up to 4096. */
+	ret = posix_memalign(&buf, BUF_ALIGN,
+			     (p->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
+	if (ret) {
+		ioe_error(e, "cannot allocate a %zu-byte buffer: %s", p->bs,
+			  strerror(ret));
+		ret = -ret;
+		goto out;
+	}
+	p->buf = buf;
+	if (write)
+		pattern_fill(&job->pattern, job->pattern_seed, 0, p->buf, p->bs);
+	if (job->direct)
+		flags |= O_DIRECT;
+	if (job->sync)
+		flags |= O_SYNC;
+	p->fd = open(e->path, flags);
+	if (p->fd < 0) {
+		ret = -errno;
+		ioe_error(e, "open %s%s: %s", e->path,
+			  job->direct ? " with O_DIRECT" : "", strerror(-ret));
+		goto out;
+	}
+	return 0;
+
+out:
+	psync_teardown(e);
+	return ret;
+}
+
+static const char *direct_hint(const struct psync_priv *p, int err)
+{
+	if (p->direct && err == EINVAL)
+		return " (O_DIRECT needs offset and length aligned to the device's logical block size)";
+	return "";
+}
+
+/* Bytes of the block at off, up to want; 0 at the end of the file. */
+static ssize_t psync_read(struct ioe *e, struct psync_priv *p, uint64_t off,
+			  size_t want)
+{
+	size_t done = 0;
+
+	while (done < want) {
+		ssize_t n = pread(p->fd, p->buf + done, want - done,
+				  (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			ioe_error(e, "pread %s at offset %" PRIu64 ": %s%s", e->path,
+				  off + done, strerror(err), direct_hint(p, err));
+			return -err;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+		if (p->direct)	/* a short direct read is the end of the file */
+			break;
+	}
+	return (ssize_t)done;
+}
+
+static int psync_get(struct ioe *e, struct io_unit *u)
+{
+	struct psync_priv *p = e->priv;
+	uint64_t off;
+	size_t len, want;
+	ssize_t n;
+
+	if (!blockgen_next(e->gen, &off, &len))
+		return 0;
+	if (len > p->bs) {
+		ioe_error(e, "block of %zu bytes is larger than the %zu-byte buffer",
+			  len, p->bs);
+		return -EINVAL;
+	}
+	u->buf = p->buf;
+	u->off = off;
+	u->len = len;
+	u->slot = 0;
+	if (RW_IS_WRITE(e->job->rw))
+		return 1;
+
+	want = p->direct ? (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
+	n = psync_read(e, p, off, want);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return 0;
+	if ((size_t)n < len)
+		u->len = (size_t)n;
+	return 1;
+}
+
+static int psync_put(struct ioe *e, struct io_unit *u)
+{
+	struct psync_priv *p = e->priv;
+	const unsigned char *src = u->buf;
+	size_t done = 0;
+
+	if (!RW_IS_WRITE(e->job->rw))
+		return 0;
+	while (done < u->len) {
+		ssize_t n = pwrite(p->fd, src + done, u->len - done,
+				   (off_t)(u->off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			ioe_error(e, "pwrite %s at offset %" PRIu64 ": %s%s", e->path,
+				  u->off + done, strerror(err), direct_hint(p, err));
+			return -err;
+		}
+		if (n == 0) {
+			ioe_error(e, "pwrite %s at offset %" PRIu64 " wrote nothing",
+				  e->path, u->off + done);
+			return -EIO;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+const struct ioengine_ops ioengine_psync = {
+	.name = "psync",
+	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
+	.flags = IOE_FILE,
+	.validate = psync_validate,
+	.setup = psync_setup,
+	.get = psync_get,
+	.put = psync_put,
+	.teardown = psync_teardown,
+};

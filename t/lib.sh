@@ -1,0 +1,304 @@
+#!/bin/bash
+# t/lib.sh - the helper library every t/tNNNN-*.sh test script sources.
+#
+# A script is a list of independent tests, git-style:
+#
+#     #!/bin/bash
+#     . t/lib.sh
+#     test_expect_success 'count finds every 10' '
+#         "$MEMJOB" --kernel=count ... >out.csv &&
+#         test "$(csv_col out.csv count)" = "$("$COUNT_PLAIN" data)"
+#     '
+#     test_skip 'dax on real pmem' 'no DAX device here'
+#     test_done
+#
+# Each test body runs in a subshell with set -e, inside $TEST_TMP (fresh
+# per script, removed afterwards by t/run-tests.sh), so a test can create
+# files freely and variables it sets do not leak into the next test.
+# The output is TAP: "ok N - desc", "not ok N - desc" (followed by the
+# failing body and its output, indented), "ok N # skip desc (reason)",
+# and a closing "1..N" plan line written by test_done.
+#
+# Environment (set by t/run-tests.sh; defaults for running a script by
+# hand from the top of the tree): MEMJOB, COUNT_PLAIN, TEST_TMP, SRCDIR.
+# TEST_VERBOSE=1 shows every test's output, not only the failing ones'.
+
+SRCDIR=${SRCDIR:-$(pwd)}
+MEMJOB=${MEMJOB:-$SRCDIR/memjob}
+COUNT_PLAIN=${COUNT_PLAIN:-$SRCDIR/build/t/count_plain}
+export SRCDIR MEMJOB COUNT_PLAIN
+
+# lib.sh keeps its own scratch files (test output, captured stderr) out of
+# TEST_TMP, so a test that lists TEST_TMP sees only what it made.
+test_lib_tmp_=$(mktemp -d "${TMPDIR:-/tmp}/memjob-lib.XXXXXX") || exit 1
+test_own_tmp_=
+
+# Run by hand, a script gets a scratch directory of its own.
+if [ -z "${TEST_TMP:-}" ]; then
+	TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/memjob-test.XXXXXX") || exit 1
+	test_own_tmp_=$TEST_TMP
+fi
+export TEST_TMP
+
+test_cleanup_()
+{
+	rm -rf "$test_lib_tmp_"
+	[ -n "$test_own_tmp_" ] && rm -rf "$test_own_tmp_"
+	return 0
+}
+trap test_cleanup_ EXIT
+
+test_count=0
+test_passed=0
+test_failed=0
+test_skipped=0
+test_prereqs=" "
+test_lazy_names=" "
+
+# ---- reporting -------------------------------------------------------------
+
+# Indent a file's lines for the "not ok" detail.
+test_indent_()
+{
+	sed 's/^/    /' "$1"
+}
+
+test_ok_()
+{
+	test_passed=$((test_passed + 1))
+	echo "ok $test_count - $1"
+}
+
+test_not_ok_()
+{
+	test_failed=$((test_failed + 1))
+	echo "not ok $test_count - $1"
+}
+
+# ---- prerequisites ---------------------------------------------------------
+
+# test_set_prereq NAME: declare that NAME holds on this machine.
+test_set_prereq()
+{
+	test_prereqs="$test_prereqs$1 "
+}
+
+# test_lazy_prereq NAME 'script': NAME holds if script succeeds; it is run
+# (in $TEST_TMP, in a subshell) the first time a test asks for NAME.
+test_lazy_prereq()
+{
+	test_lazy_names="$test_lazy_names$1 "
+	eval "test_lazy_script_$1=\$2"
+}
+
+# test_have_prereq A,B,...: true if every named prerequisite holds.
+test_have_prereq()
+{
+	local p script
+	local IFS=,
+
+	for p in $1; do
+		case $test_prereqs in *" $p "*) continue ;; esac
+		case $test_lazy_names in
+		*" $p "*)
+			eval "script=\${test_lazy_script_$p}"
+			test_lazy_names=${test_lazy_names/ $p / }
+			if (IFS=$' \t\n' && cd "$TEST_TMP" &&
+			    eval "$script") >/dev/null 2>&1
+			then
+				test_set_prereq "$p"
+				continue
+			fi
+			;;
+		esac
+		return 1
+	done
+	return 0
+}
+
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq ROOT '[ "$(id -u)" = 0 ]'
+
+# ---- tests -----------------------------------------------------------------
+
+# test_expect_success [PREREQ] 'description' 'commands'
+test_expect_success()
+{
+	local prereq='' desc body out rc
+
+	if [ $# -eq 3 ]; then
+		prereq=$1
+		shift
+	fi
+	if [ $# -ne 2 ]; then
+		echo "bug in the test script: test_expect_success needs" \
+		     "[PREREQ] DESCRIPTION COMMANDS, got $# arguments" >&2
+		exit 1
+	fi
+	desc=$1
+	body=$2
+	test_count=$((test_count + 1))
+
+	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $desc (missing $prereq)"
+		return 0
+	fi
+
+	out=$test_lib_tmp_/output
+	(
+		cd "$TEST_TMP" || exit 1
+		set -e
+		eval "$body"
+	) >"$out" 2>&1 </dev/null
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		test_ok_ "$desc"
+		[ "${TEST_VERBOSE:-}" = 1 ] && test_indent_ "$out"
+	else
+		test_not_ok_ "$desc"
+		echo "    # commands (exit status $rc):"
+		printf '%s\n' "$body" | sed -e '/^[[:space:]]*$/d' -e 's/^/    #   /'
+		echo "    # output:"
+		test_indent_ "$out"
+	fi
+	rm -f "$out"
+	return 0
+}
+
+# test_skip 'description' 'reason': a test this machine cannot run.
+test_skip()
+{
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count # skip $1 (${2:-no reason given})"
+}
+
+# test_done: print the plan and a summary; exit 1 if any test failed.
+test_done()
+{
+	echo "1..$test_count"
+	echo "# ${0##*/}: $test_passed passed, $test_failed failed," \
+	     "$test_skipped skipped"
+	[ $test_failed -eq 0 ]
+	exit
+}
+
+# ---- helpers for test bodies -----------------------------------------------
+
+# csv_col FILE COLNAME [ROW]: the value of column COLNAME (found by its
+# header name) in data row ROW (1 = first row after the header).  Fields
+# may be quoted with "..." (with "" for a quote inside); quotes are removed.
+# Fails, saying why, if the file, column or row does not exist.
+csv_col()
+{
+	[ -r "$1" ] || { echo "csv_col: cannot read '$1'" >&2; return 1; }
+	awk -v col="$2" -v row="${3:-1}" '
+	# Split one CSV line into f[1..n]; returns n.
+	function split_csv(line, f,    n, i, c, field, inq) {
+		n = 0; field = ""; inq = 0
+		sub(/\r$/, "", line)
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (inq) {
+				if (c == "\"") {
+					if (substr(line, i + 1, 1) == "\"") {
+						field = field "\""; i++
+					} else {
+						inq = 0
+					}
+				} else {
+					field = field c
+				}
+			} else if (c == "\"") {
+				inq = 1
+			} else if (c == ",") {
+				f[++n] = field; field = ""
+			} else {
+				field = field c
+			}
+		}
+		f[++n] = field
+		return n
+	}
+	NR == 1 {
+		n = split_csv($0, h)
+		for (i = 1; i <= n; i++)
+			if (h[i] == col)
+				idx = i
+		if (!idx) {
+			printf "csv_col: no column \"%s\" in %s\n", col,
+			       FILENAME > "/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		next
+	}
+	NR == row + 1 {
+		split_csv($0, f)
+		print f[idx]
+		found = 1
+		exit 0
+	}
+	END {
+		if (!found && !bad) {
+			printf "csv_col: %s has no data row %s\n", FILENAME,
+			       row > "/dev/stderr"
+			exit 1
+		}
+	}' "$1"
+}
+
+# csv_rows FILE: the number of data rows (non-empty lines after the header).
+csv_rows()
+{
+	[ -r "$1" ] || { echo "csv_rows: cannot read '$1'" >&2; return 1; }
+	awk 'NR > 1 && !/^[[:space:]]*$/ { n++ } END { print n + 0 }' "$1"
+}
+
+# expect_exit CODE cmd args...: run the command; fail unless it exits with
+# CODE.  Its stdout passes through; its stderr is passed on too, and shown
+# with the actual status when the status is wrong.
+expect_exit()
+{
+	local want=$1 rc errf
+	shift
+	errf=$(mktemp "$test_lib_tmp_/stderr.XXXXXX") || return 1
+	# Not "cmd; rc=$?": under the set -e of a test body that would end
+	# the test at the command's failure, before we compare.
+	"$@" 2>"$errf" && rc=0 || rc=$?
+	cat "$errf" >&2
+	if [ "$rc" != "$want" ]; then
+		echo "expect_exit: '$*' exited with $rc, expected $want" >&2
+		if [ -s "$errf" ]; then
+			echo "expect_exit: its stderr was:" >&2
+			sed 's/^/    /' "$errf" >&2
+		fi
+		rm -f "$errf"
+		return 1
+	fi
+	rm -f "$errf"
+	return 0
+}
+
+# test_cmp EXPECTED ACTUAL: fail, showing the diff, unless they are equal.
+test_cmp()
+{
+	diff -u "$1" "$2"
+}
+
+# write_file PATH <<EOF: write standard input to PATH (creating its dir).
+write_file()
+{
+	mkdir -p "$(dirname "$1")" && cat >"$1"
+}
+
+test_path_is_file()
+{
+	[ -f "$1" ] || { echo "expected a file at '$1'" >&2; return 1; }
+}
+
+test_path_is_missing()
+{
+	[ ! -e "$1" ] || { echo "expected nothing at '$1'" >&2; return 1; }
+}

@@ -1,0 +1,233 @@
+#!/bin/bash
+# t0000-harness.sh - the test harness itself: t/lib.sh's helpers, the TAP
+# it prints, t/run-tests.sh's tally (the line CI reads) and the
+# count_plain oracle.  If these are wrong, every other result is suspect.
+
+# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+. t/lib.sh
+
+# ---- csv_col / csv_rows ----------------------------------------------------
+
+test_expect_success 'setup: a CSV with quoted fields' '
+	write_file sample.csv <<-\EOF
+	job,bs,note,gbps
+	cold,4k,"mmap, first touch",1.5
+	warm,16k,"says ""hi"", twice",12.25
+	"last",1m,,0
+	EOF
+'
+
+test_expect_success 'csv_col finds a column by its header name' '
+	test "$(csv_col sample.csv job)" = cold &&
+	test "$(csv_col sample.csv gbps)" = 1.5
+'
+
+test_expect_success 'csv_col reads the row asked for' '
+	test "$(csv_col sample.csv bs 2)" = 16k &&
+	test "$(csv_col sample.csv job 3)" = last
+'
+
+test_expect_success 'csv_col keeps commas and quotes inside quoted fields' '
+	test "$(csv_col sample.csv note 1)" = "mmap, first touch" &&
+	test "$(csv_col sample.csv note 2)" = "says \"hi\", twice" &&
+	test "$(csv_col sample.csv gbps 2)" = 12.25 &&
+	test "$(csv_col sample.csv gbps 3)" = 0
+'
+
+test_expect_success 'csv_col gives an empty field as empty' '
+	csv_col sample.csv note 3 >actual &&
+	echo >expected &&
+	test_cmp expected actual
+'
+
+test_expect_success 'csv_col fails on an unknown column or a missing row' '
+	expect_exit 1 csv_col sample.csv nosuch 2>err &&
+	grep "no column \"nosuch\"" err &&
+	expect_exit 1 csv_col sample.csv job 4 2>err &&
+	grep "no data row 4" err &&
+	expect_exit 1 csv_col missing.csv job
+'
+
+test_expect_success 'csv_col reads CRLF files' '
+	printf "a,b\r\n1,2\r\n" >crlf.csv &&
+	test "$(csv_col crlf.csv b)" = 2
+'
+
+test_expect_success 'csv_rows counts data rows, not the header' '
+	test "$(csv_rows sample.csv)" = 3 &&
+	echo "job,bs" >header-only.csv &&
+	test "$(csv_rows header-only.csv)" = 0 &&
+	printf "a\n1\n\n" >blank-end.csv &&
+	test "$(csv_rows blank-end.csv)" = 1
+'
+
+# ---- expect_exit / test_cmp ------------------------------------------------
+
+test_expect_success 'expect_exit passes on the expected status' '
+	expect_exit 0 true &&
+	expect_exit 1 false &&
+	expect_exit 3 sh -c "exit 3"
+'
+
+test_expect_success 'expect_exit fails on another status, saying which' '
+	if expect_exit 2 sh -c "echo oops >&2; exit 1" 2>err
+	then
+		echo "expect_exit did not fail"; false
+	fi &&
+	grep "exited with 1, expected 2" err &&
+	grep "oops" err
+'
+
+test_expect_success 'expect_exit passes stdout and stderr through' '
+	expect_exit 0 sh -c "echo out; echo err >&2" >o 2>e &&
+	test "$(cat o)" = out &&
+	test "$(cat e)" = err
+'
+
+test_expect_success 'test_cmp fails on different files' '
+	echo a >one && echo b >two &&
+	if test_cmp one two >diff.out; then false; fi &&
+	grep "^-a" diff.out && grep "^+b" diff.out &&
+	test_cmp one one
+'
+
+# ---- the TAP a script prints -----------------------------------------------
+
+test_expect_success 'setup: a script with a passing, failing and skipped test' '
+	write_file inner.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_expect_success "good" "true"
+	test_expect_success "bad" "echo some-output; expect_exit 0 false"
+	test_skip "skipped" "no such hardware"
+	test_expect_success NOSUCHPREREQ "needs prereq" "false"
+	test_expect_success "middle failure counts" "false; true"
+	test_done
+	EOF
+	mkdir inner-tmp
+'
+
+test_expect_success 'a failing test is "not ok", with its output; exit 1' '
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/inner.sh") \
+		>out 2>&1 && exit 1
+	grep "^ok 1 - good$" out &&
+	grep "^not ok 2 - bad$" out &&
+	grep "^    some-output$" out &&
+	grep "^    expect_exit: .false. exited with 1, expected 0$" out &&
+	grep "^ok 3 # skip skipped (no such hardware)$" out &&
+	grep "^ok 4 # skip needs prereq (missing NOSUCHPREREQ)$" out &&
+	grep "^not ok 5 - middle failure counts$" out &&
+	grep "^1\.\.5$" out &&
+	grep "1 passed, 2 failed, 2 skipped" out
+'
+
+test_expect_success 'a script with only passing tests exits 0' '
+	write_file pass.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_expect_success "one" "true"
+	test_done
+	EOF
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/pass.sh") >out &&
+	grep "^ok 1 - one$" out
+'
+
+test_expect_success 'test bodies run in TEST_TMP and do not share variables' '
+	write_file vars.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_expect_success "set" "leak=1; test \"\$(pwd)\" = \"\$TEST_TMP\""
+	test_expect_success "see" "test -z \"\${leak:-}\""
+	test_done
+	EOF
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/vars.sh") >out &&
+	grep "^ok 2 - see$" out
+'
+
+# ---- t/run-tests.sh --------------------------------------------------------
+
+# A fake cmocka binary (2 passed, 1 failed, 1 skipped), one that dies
+# before its summary, and scripts that pass, skip, and stop early.
+test_expect_success 'setup: a fake test tree' '
+	mkdir -p fake/unit fake/scripts &&
+	write_file fake/unit/test_fake <<-\EOF &&
+	#!/bin/sh
+	echo "[==========] Running 4 test(s)."
+	echo "[       OK ] a"
+	echo "[       OK ] b"
+	echo "[  FAILED  ] c"
+	echo "[  SKIPPED ] d"
+	echo "[==========] 4 test(s) run."
+	echo "[  PASSED  ] 2 test(s)."
+	echo "[  SKIPPED ] 1 test(s), listed below:"
+	echo "[  SKIPPED ] d"
+	echo "[  FAILED  ] 1 test(s), listed below:"
+	echo "[  FAILED  ] c"
+	exit 1
+	EOF
+	write_file fake/unit/test_crash <<-\EOF &&
+	#!/bin/sh
+	echo "[==========] Running 3 test(s)."
+	echo "[       OK ] a"
+	kill -ABRT $$
+	EOF
+	chmod +x fake/unit/test_fake fake/unit/test_crash &&
+	write_file fake/scripts/t0001-good.sh <<-\EOF &&
+	. t/lib.sh
+	test_expect_success "fine" "true"
+	test_skip "later" "not here"
+	test_done
+	EOF
+	write_file fake/scripts/t0002-early.sh <<-\EOF
+	. t/lib.sh
+	test_expect_success "fine" "true"
+	exit 0
+	EOF
+'
+
+test_expect_success 'run-tests.sh tallies cmocka and TAP; closes with one line' '
+	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
+		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" >out 2>&1 &&
+	tail -n 1 out >last &&
+	echo "5 passed, 4 failed, 2 skipped" >expected &&
+	test_cmp expected last &&
+	grep "^total time: [0-9.]* s$" out &&
+	grep "test_crash (killed by signal 6" out &&
+	grep "t0002-early.sh (stopped before test_done" out &&
+	grep "test_fake (exit status 1)" out
+'
+
+test_expect_success 'run-tests.sh runs only the tests named' '
+	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
+		expect_exit 0 bash "$SRCDIR/t/run-tests.sh" t0001 >out 2>&1 &&
+	test "$(tail -n 1 out)" = "1 passed, 0 failed, 1 skipped" &&
+	! grep test_fake out &&
+	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
+		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" nosuch >out 2>&1 &&
+	grep "no tests found matching: nosuch" out
+'
+
+# ---- the count_plain oracle ------------------------------------------------
+
+# int32 little-endian: 10, 10, 5, -3, 10, 0, then 2 stray bytes.
+test_expect_success 'count_plain counts int32 elements equal to VALUE' '
+	printf "\012\0\0\0\012\0\0\0\005\0\0\0\375\377\377\377" >ints &&
+	printf "\012\0\0\0\0\0\0\0\012\0" >>ints &&
+	test "$("$COUNT_PLAIN" ints)" = 3 &&
+	test "$("$COUNT_PLAIN" ints 5)" = 1 &&
+	test "$("$COUNT_PLAIN" ints -3)" = 1 &&
+	test "$("$COUNT_PLAIN" ints 0)" = 1 &&
+	test "$("$COUNT_PLAIN" ints 7)" = 0
+'
+
+test_expect_success 'count_plain reads pipes and empty files too' '
+	test "$(cat ints | "$COUNT_PLAIN" /dev/stdin)" = 3 &&
+	: >empty &&
+	test "$("$COUNT_PLAIN" empty)" = 0
+'
+
+test_expect_success 'count_plain rejects bad input with status 2 or 1' '
+	expect_exit 2 "$COUNT_PLAIN" &&
+	expect_exit 2 "$COUNT_PLAIN" ints 2147483648 &&
+	expect_exit 2 "$COUNT_PLAIN" ints 12abc &&
+	expect_exit 1 "$COUNT_PLAIN" no-such-file
+'
+
+test_done
