@@ -5,6 +5,8 @@
 # source tree; header dependencies come from the compiler (-MMD -MP).
 # ./configure writes config.mk (flags, libraries) and engine/config.h.
 
+SHELL := /bin/bash
+
 # Targets that work without a configured tree.
 NOCONFIG_GOALS := clean distclean help
 
@@ -75,6 +77,10 @@ build/t/count_plain: t/helpers/count_plain.c config.mk
 
 unit-tests: $(TESTS)
 
+# Sources include it; -MP would otherwise quietly accept its absence.
+engine/config.h:
+	$(error engine/config.h is missing: run ./configure)
+
 ifeq ($(HAVE_CMOCKA),no)
 ifneq ($(filter check unit-tests build/t/test_%,$(MAKECMDGOALS)),)
 $(error the unit tests need cmocka: apt-get install -y libcmocka-dev, then ./configure)
@@ -95,22 +101,41 @@ install: memjob
 
 # ---- lint -----------------------------------------------------------------
 
-# Checks that mostly flag correct, idiomatic C are left out: swappable
-# parameters (every f(ptr, len)), reserved identifiers (include guards),
-# narrowing and widening (size_t/int arithmetic everywhere), and the
-# "insecure API" family that flags every memcpy/memset/snprintf.
+# clang-tidy checks.  Left out, because they flag correct C far more often
+# than bugs: swappable parameters (every f(ptr, len)), reserved identifiers
+# (include guards), narrowing and widening (size_t/int arithmetic), string
+# compares used as booleans (!strcmp(a, b) is the C idiom), the "insecure
+# API" family (every memcpy and snprintf), the opt-in analyzers (struct
+# padding, malloc(0) portability), and valist.Uninitialized, which
+# misfires on any va_list handed to a function as a parameter (LLVM 14).
 TIDY_CHECKS := -* bugprone-* clang-analyzer-* \
 	-bugprone-easily-swappable-parameters \
 	-bugprone-reserved-identifier \
 	-bugprone-narrowing-conversions \
 	-bugprone-implicit-widening-of-multiplication-result \
+	-bugprone-suspicious-string-compare \
 	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling \
-	-clang-analyzer-security.insecureAPI.strcpy
+	-clang-analyzer-security.insecureAPI.strcpy \
+	-clang-analyzer-optin.* \
+	-clang-analyzer-valist.Uninitialized
+
+# Known findings, as FILE:CHECK: still printed, but they do not fail the
+# lint.  Remove an entry with its fix; add none for new code.
+#   parse.c     realloc(..., n * sizeof(*n)) for an array of pointers
+#               (false positive; LLVM 14 has no option to turn it off)
+TIDY_BASELINE := \
+	engine/parse.c:bugprone-sizeof-expression
+
 comma := ,
 empty :=
 space := $(empty) $(empty)
+TIDY_STAMPS := $(SRCS:%.c=build/tidy/%.ok)
 
-lint: cppcheck clang-tidy
+tidy_allowed = $(patsubst $(1):%,%,$(filter $(1):%,$(TIDY_BASELINE)))
+
+# -k: report every finding in one run, not just the first file's.
+lint:
+	@$(MAKE) --no-print-directory -k cppcheck clang-tidy
 
 cppcheck:
 	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
@@ -118,11 +143,20 @@ cppcheck:
 		--inline-suppr --suppress=missingIncludeSystem \
 		-Iengine -Iioengines engine ioengines
 
-clang-tidy: engine/config.h
-	$(CLANG_TIDY) --quiet \
+clang-tidy: $(TIDY_STAMPS)
+
+# One stamp per source, so "make -j2 lint" runs in parallel and a second
+# run only re-checks what changed (the object's dependencies cover headers).
+build/tidy/%.ok: %.c build/%.o Makefile
+	@mkdir -p $(@D)
+	@echo "  TIDY    $<"
+	@$(CLANG_TIDY) --quiet \
 		--checks='$(subst $(space),$(comma),$(strip $(TIDY_CHECKS)))' \
-		--warnings-as-errors='*' --header-filter='(engine|ioengines)/' \
-		$(SRCS) -- $(CFLAGS)
+		--warnings-as-errors='*$(foreach c,$(call tidy_allowed,$<),$(comma)-$(c))' \
+		--header-filter='(engine|ioengines)/' \
+		$< -- $(CFLAGS) 2>&1 | { grep -v '^[0-9]* warnings\? generated\.$$' || true; }; \
+		exit $${PIPESTATUS[0]}
+	@touch $@
 
 # ---- man page -------------------------------------------------------------
 
@@ -131,7 +165,8 @@ clang-tidy: engine/config.h
 man: memjob
 	@mkdir -p build
 	./memjob --cmdhelp=roff >build/options.roff
-	awk -v gen=build/options.roff ' \
+	@echo "  GEN     man/memjob.1"
+	@awk -v gen=build/options.roff ' \
 		/^\.\\" BEGIN GENERATED OPTIONS/ { \
 			print; while ((getline l < gen) > 0) print l; \
 			skip = 1; begin++; next } \

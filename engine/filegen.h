@@ -3,8 +3,10 @@
  *
  * Pattern content is a pure function of (pattern, seed, byte offset): the
  * 32-bit integer at file offset 4*i is the same whether it is written by
- * file creation, by a write job, or generated into anonymous memory, so a
- * count over any data source gives the same exact answer.
+ * file creation or generated into anonymous memory, so a count over any
+ * data source gives the same exact answer.  (A write job's buffer is
+ * filled once, with the pattern's first bs bytes, and written at every
+ * offset: regenerating it per block would cost more than the write.)
  */
 #ifndef MEMJOB_FILEGEN_H
 #define MEMJOB_FILEGEN_H

@@ -74,7 +74,7 @@ static void choice(FILE *f, const char *name, const char *help,
 		fprintf(f, "    %-10s %s", name, help);
 	}
 	if (impls) {
-		fputs(roff ? " Implementations:" : " Implementations:", f);
+		fputs(" Implementations:", f);
 		for (size_t m = 0; impls[m]; m++)
 			fprintf(f, "%s %s%s", m ? "," : "", impls[m],
 				m ? "" : " (default)");

@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
 		fputs("memjob: out of memory\n", stderr);
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (cl.help) {
 		usage(stdout);

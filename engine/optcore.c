@@ -248,9 +248,12 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 	memcpy(dst->locs, src->locs, opt_count * sizeof(*dst->locs));
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
-		const char *s = *(char *const *)((const char *)src + o->off);
+		const char *s;
 
-		if (!opt_owns_string(o) || !s)
+		if (!opt_owns_string(o))
+			continue;
+		s = *(char *const *)((const char *)src + o->off);
+		if (!s)
 			continue;
 		*(char **)FIELD(dst, o) = strdup(s);
 		if (!*(char **)FIELD(dst, o))

@@ -180,9 +180,11 @@ const struct opt_def opt_table[] = {
 	  .off = F(impl_name), .arg = "IMPL",
 	  .help = "The kernel's implementation.  count: simple (the plain "
 		  "loop, kept scalar), unrolled (many independent "
-		  "accumulators the compiler vectorises), simd (AVX-512, AVX2 "
-		  "or SSE2 intrinsics, chosen at run time).  fill: plain or "
-		  "nt (non-temporal stores).  Default: the first one listed." },
+		  "accumulators the compiler vectorises), simd (the widest of "
+		  "AVX-512, AVX2 and SSE2 the CPU has, chosen at run time), "
+		  "or one width by name: sse2, avx2, avx512 (refused when the "
+		  "CPU lacks it).  fill: plain or nt (non-temporal stores). "
+		  "Default: the first one listed." },
 	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,
 	  .off = F(value), .def = "10", .arg = "INT",
 	  .help = "The 32-bit integer that kernel=count looks for and "

@@ -263,8 +263,11 @@ static void check_memory(struct plan *p, struct diag *d)
 		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 			const struct planned_job *pj = &p->jobs[i];
 			const struct job_spec *j = pj->spec;
-			uint64_t per = j->bs * j->iodepth;
+			uint64_t per;
 
+			if (!j)		/* not planned: an earlier error */
+				continue;
+			per = j->bs * j->iodepth;
 			if (j->ioengine->flags & IOE_MAPPED &&
 			    !(j->ioengine->flags & IOE_FILE))
 				per += pj->size;
@@ -321,7 +324,7 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 		if (i == 0 || j->stonewall) {
 			if (add_segment(p, i, j->repeat)) {
 				diag_plain(d, "out of memory");
-				break;
+				return d->errors - before;
 			}
 		}
 		if (i > 0 && (j->stonewall || j->new_group))

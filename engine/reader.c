@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static int sb_add(struct strbuf *b, const char *s, size_t n)
 	size_t cap;
 	char *p;
 
-	if (b->len + n + 1 > b->cap) {
+	if (!b->p || b->len + n + 1 > b->cap) {
 		cap = b->cap ? b->cap : 256;
 		while (cap < b->len + n + 1)
 			cap *= 2;
@@ -224,7 +225,10 @@ struct jobreader *jobreader_open_string(const char *name, const char *text,
 	return r;
 }
 
-/* The next raw line of s into r->raw, without its line ending. */
+/*
+ * The next raw line of s into r->raw, without its line ending: 0, or -1
+ * at the end of s (or on a read error), -2 when out of memory.
+ */
 static int read_raw(struct jobreader *r, struct source *s, size_t *len)
 {
 	const char *p, *nl;
@@ -548,10 +552,6 @@ static int section_line(struct jobreader *r, const struct srcloc *loc,
 			     (int)nlen, start, INI_MAX_SECTION - 1);
 		return 0;
 	}
-	if (len + 2 > num) {
-		reader_error(r, loc, "line longer than %zu characters", num - 2);
-		return 0;
-	}
 	name = strndup(start, nlen);
 	if (!name) {
 		reader_error(r, loc, "out of memory");
@@ -561,7 +561,8 @@ static int section_line(struct jobreader *r, const struct srcloc *loc,
 	if (r->on_section)
 		r->on_section(r->user, name, loc);
 	free(name);
-	return hand(r, loc, str, text, len);
+	/* what follows ']' is a comment to inih: hand only the header */
+	return hand(r, loc, str, text, (size_t)(end + 1 - text));
 }
 
 /* A "key = value" line too long for inih: hand over "key=" LONG_MARK. */

@@ -6,10 +6,13 @@
  * touch no global state, so the unit tests call them directly.
  *
  * Sizes: a number with an optional suffix, case-insensitive.  Every suffix
- * is a power of two, as in fio: k = ki = kib = 2^10, m = mi = mib = 2^20,
- * g = gi = gib = 2^30, t = ti = tib = 2^40; "b" or none means bytes.
- * Times: a number with us, ms, s, m (minutes) or h; a bare number is
- * seconds.  Times are kept in microseconds.
+ * is a power of two, as in fio: k = ki = kib = kb = 2^10, m = 2^20,
+ * g = 2^30, t = 2^40, p = 2^50, e = 2^60 (likewise with i, ib, b);
+ * "b" or none means bytes.
+ * Times: a number with us, ms, s, m (minutes), h or d (also usec, msec,
+ * sec, min); a bare number is seconds.  Times are kept in microseconds.
+ * On error *why may point into a per-thread buffer that the next call on
+ * the same thread overwrites.
  */
 #ifndef MEMJOB_VALUE_H
 #define MEMJOB_VALUE_H

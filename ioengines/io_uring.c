@@ -17,8 +17,11 @@
  * Short transfers are continued where they stopped; -EAGAIN and -EINTR
  * are retried.  Direct reads are rounded up to 4096 bytes so that the
  * short last block of a file can be read; a direct read that stops at an
- * unaligned length is the end of the file.  Write buffers hold the
- * pattern's first bs bytes from setup on and are never refilled.
+ * unaligned length is the end of the file.  A block that lies wholly past
+ * the end of the file (offset+size beyond it) is skipped: with reads in
+ * flight there is no single point at which to cut the pass short.  Write
+ * buffers hold the pattern's first bs bytes from setup on and are never
+ * refilled.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -196,15 +199,14 @@ static int uring_read_done(struct ioe *e, struct uring_priv *p, unsigned s)
 {
 	struct uring_slot *sl = &p->slots[s];
 
-	if (sl->done >= sl->len) {
-		slot_ready(p, s);
-	} else if (sl->done == 0) {
+	if (sl->done == 0) {
 		slot_free(p, s);	/* the block starts at or after EOF */
-	} else if (p->direct && sl->done % BUF_ALIGN) {
-		slot_ready(p, s);	/* cannot go on unaligned: EOF */
-	} else {
-		return uring_prep(e, p, s);
+		return 0;
 	}
+	/* A direct read cannot go on from an unaligned length: EOF. */
+	if (sl->done < sl->len && !(p->direct && sl->done % BUF_ALIGN))
+		return uring_prep(e, p, s);
+	slot_ready(p, s);
 	return 0;
 }
 

@@ -65,11 +65,12 @@ struct ioengine_ops {
 	void (*teardown)(struct ioe *e);
 };
 
-/* Record a failure: "pread at offset 4096: Input/output error". */
+/* Record a failure: "pread at offset 4096: Input/output error".  Returns
+ * -1; sources return their own -errno. */
 __attribute__((format(printf, 2, 3)))
 int ioe_error(struct ioe *e, const char *fmt, ...);
 
-/* The registry (ioengines/registry.c): NULL-terminated. */
+/* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
 

@@ -140,7 +140,7 @@ static int mem_preload(struct ioe *e, struct mem_priv *m, int fd)
 
 static int mem_open_file(struct ioe *e, struct mem_priv *m, int *fdp)
 {
-	uint64_t fsize;
+	uint64_t fsize = 0;
 	int fd, ret;
 
 	fd = open(e->path, O_RDONLY | O_CLOEXEC);

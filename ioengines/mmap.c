@@ -65,7 +65,7 @@ static int mmap_file_size(int fd, uint64_t *size)
 /* The region to map: all of it must lie inside the file (else SIGBUS). */
 static int mmap_region(struct ioe *e, struct mmap_priv *m, int fd)
 {
-	uint64_t fsize;
+	uint64_t fsize = 0;
 	int ret;
 
 	ret = mmap_file_size(fd, &fsize);

@@ -12,7 +12,7 @@
 # anything failed (or nothing ran).
 #
 # Environment: MEMJOB_TEST_TIMEOUT (seconds per binary or script, default
-# 900), TEST_KEEP_TMP=1 (keep a failing script's TEST_TMP), TEST_VERBOSE=1.
+# 300), TEST_KEEP_TMP=1 (keep a failing script's TEST_TMP), TEST_VERBOSE=1.
 # RUN_TESTS_UNIT_DIR and RUN_TESTS_SCRIPT_DIR point the runner elsewhere
 # (t/t0000-harness.sh uses them to test the runner itself).
 
@@ -23,7 +23,7 @@ cd "$root" || exit 1
 
 unit_dir=${RUN_TESTS_UNIT_DIR:-build/t}
 script_dir=${RUN_TESTS_SCRIPT_DIR:-t}
-timeout_s=${MEMJOB_TEST_TIMEOUT:-900}
+timeout_s=${MEMJOB_TEST_TIMEOUT:-300}
 
 export LC_ALL=C
 export SRCDIR=$root
@@ -186,9 +186,14 @@ done
 units=()
 for f in "$unit_dir"/test_*; do
 	case $f in *.d|*.o) continue ;; esac
-	if [ -f "$f" ] && [ -x "$f" ]; then
-		selected "${f##*/}" && units+=("$f")
+	if [ ! -f "$f" ] || [ ! -x "$f" ]; then
+		continue
 	fi
+	# A binary whose source was removed is stale, not a test.
+	if [ -z "${RUN_TESTS_UNIT_DIR:-}" ] && [ ! -f "t/unit/${f##*/}.c" ]; then
+		continue
+	fi
+	selected "${f##*/}" && units+=("$f")
 done
 scripts=()
 for f in "$script_dir"/t[0-9][0-9][0-9][0-9]-*.sh; do

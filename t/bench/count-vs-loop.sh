@@ -124,6 +124,11 @@ median() {
 }
 
 [ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
+# A sanitizer build checks every load: its kernels are not vectorised and
+# the figures would say nothing about memjob.
+if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
+	die "$MEMJOB is a sanitizer build; benchmark a plain one (./configure without sanitizers, or MEMJOB=)"
+fi
 size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
 [ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
 
@@ -157,6 +162,7 @@ for impl in $impls; do
 		}
 		fields=$(csv_fields <"$tmp/out.csv") ||
 			die "cannot read memjob's CSV (impl=$impl): $(head -c 300 "$tmp/out.csv")"
+		# shellcheck disable=SC2086 # split into status, gbps, result
 		set -- $fields
 		[ "$1" = ok ] || die "memjob's job status is '$1' (impl=$impl)"
 		echo "$2" >>"$tmp/mj.$impl"
@@ -174,7 +180,7 @@ printf '\n%-10s %12s %12s %7s  %s\n' impl "memjob GB/s" "loop GB/s" ratio verdic
 for impl in $impls; do
 	mj=$(median "$tmp/mj.$impl")
 	ref=$(median "$tmp/ref.$impl")
-	ratio=$(awk -v a="$mj" -v b="$ref" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')
+	ratio=$(awk -v a="$mj" -v b="$ref" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
 	case $impl in
 	unrolled | simd)
 		if awk -v r="$ratio" -v t="$THRESHOLD" 'BEGIN { exit !(r >= t) }'; then

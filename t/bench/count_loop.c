@@ -6,8 +6,8 @@
  *
  * Allocates SIZE_BYTES (page aligned, every page touched), fills it with
  * pseudo-random integers 0..20 from its own xorshift generator, runs one
- * untimed warm-up pass and then LOOPS timed passes of the seed's loop
- * (sixteen branch-free counters of the 10s), and prints
+ * untimed warm-up pass and then LOOPS timed passes of the seed's unrolled
+ * loop (sixteen branch-free counters of the 10s), and prints
  *
  *	count=N gbps=X
  *
@@ -55,37 +55,53 @@ static void fill_random(int32_t *p, size_t n)
 	}
 }
 
-/* The seed's loop, sixteen independent counters, no branches. */
+/*
+ * The seed's loop: sixteen independent counters, no branches, so that the
+ * compiler vectorises it.  One change: the seed's counters are 64 bits
+ * wide, which makes the compiler widen every compare result, and on the
+ * machine this was written on that loop ran at 8.2 GB/s over 512 MiB in
+ * RAM where 32-bit counters reach 10+.  A yardstick slower than what it
+ * measures proves nothing, so the counters here are 32 bits, folded into
+ * the 64-bit total every FOLD elements, long before one could wrap.
+ */
+#define FOLD	((size_t)1 << 20)
+
 static uint64_t count_unrolled(const int32_t *data, size_t n)
 {
 	const int32_t *__restrict p = __builtin_assume_aligned(data, 4096);
-	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0;
-	uint64_t c8 = 0, c9 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0, c14 = 0,
-		 c15 = 0;
-	size_t i;
+	uint64_t total = 0;
+	size_t i = 0;
 
-	for (i = 0; i + 16 <= n; i += 16) {
-		c0 += (unsigned)(p[i + 0] == VALUE);
-		c1 += (unsigned)(p[i + 1] == VALUE);
-		c2 += (unsigned)(p[i + 2] == VALUE);
-		c3 += (unsigned)(p[i + 3] == VALUE);
-		c4 += (unsigned)(p[i + 4] == VALUE);
-		c5 += (unsigned)(p[i + 5] == VALUE);
-		c6 += (unsigned)(p[i + 6] == VALUE);
-		c7 += (unsigned)(p[i + 7] == VALUE);
-		c8 += (unsigned)(p[i + 8] == VALUE);
-		c9 += (unsigned)(p[i + 9] == VALUE);
-		c10 += (unsigned)(p[i + 10] == VALUE);
-		c11 += (unsigned)(p[i + 11] == VALUE);
-		c12 += (unsigned)(p[i + 12] == VALUE);
-		c13 += (unsigned)(p[i + 13] == VALUE);
-		c14 += (unsigned)(p[i + 14] == VALUE);
-		c15 += (unsigned)(p[i + 15] == VALUE);
+	while (n - i >= 16) {
+		size_t end = n - i > FOLD ? i + FOLD : i + (n - i) / 16 * 16;
+		uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0,
+			 c7 = 0, c8 = 0, c9 = 0, c10 = 0, c11 = 0, c12 = 0,
+			 c13 = 0, c14 = 0, c15 = 0;
+
+		for (; i < end; i += 16) {
+			c0 += (unsigned)(p[i + 0] == VALUE);
+			c1 += (unsigned)(p[i + 1] == VALUE);
+			c2 += (unsigned)(p[i + 2] == VALUE);
+			c3 += (unsigned)(p[i + 3] == VALUE);
+			c4 += (unsigned)(p[i + 4] == VALUE);
+			c5 += (unsigned)(p[i + 5] == VALUE);
+			c6 += (unsigned)(p[i + 6] == VALUE);
+			c7 += (unsigned)(p[i + 7] == VALUE);
+			c8 += (unsigned)(p[i + 8] == VALUE);
+			c9 += (unsigned)(p[i + 9] == VALUE);
+			c10 += (unsigned)(p[i + 10] == VALUE);
+			c11 += (unsigned)(p[i + 11] == VALUE);
+			c12 += (unsigned)(p[i + 12] == VALUE);
+			c13 += (unsigned)(p[i + 13] == VALUE);
+			c14 += (unsigned)(p[i + 14] == VALUE);
+			c15 += (unsigned)(p[i + 15] == VALUE);
+		}
+		total += (uint64_t)c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 +
+			 c9 + c10 + c11 + c12 + c13 + c14 + c15;
 	}
 	for (; i < n; i++)
-		c0 += (unsigned)(p[i] == VALUE);
-	return ((c0 + c1) + (c2 + c3)) + ((c4 + c5) + (c6 + c7)) +
-	       ((c8 + c9) + (c10 + c11)) + ((c12 + c13) + (c14 + c15));
+		total += (unsigned)(p[i] == VALUE);
+	return total;
 }
 
 int main(int argc, char **argv)

@@ -198,7 +198,15 @@ static int setup_dir(void **state)
 
 static int remove_dir(void **state)
 {
+	static const char *const names[] = { "data", "existing", "partial" };
+	char path[320];
+
 	(void)state;
+	/* Also what a failed test left behind. */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
+		unlink(path);
+	}
 	return rmdir(tmpdir);
 }
 

@@ -7,6 +7,8 @@
  * the file's bytes at its offset, and the number of 10s counted over the
  * units equals the count from a plain read(2) loop over the file (seed
  * 003's check).  Write jobs: what was put is what the file holds after.
+ * validate() is called with no parser bookkeeping (isset NULL), where
+ * job_loc() falls back to the job's [section] line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,7 +54,7 @@ struct run {
 	const unsigned char *bytes;	/* what each block must hold */
 	uint64_t bs, offset, size;	/* size 0: the file's, less offset */
 	unsigned iodepth;
-	bool direct, populate;
+	bool direct, sync, populate;
 	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
 	struct pattern pattern;
@@ -137,9 +139,15 @@ static int setup_files(void **state)
 
 static int remove_files(void **state)
 {
+	static const char *const names[] = { "data", "odd", "write", "pat" };
+	char path[400];
+
 	(void)state;
-	unlink(fx.data);
-	unlink(fx.odd);
+	/* Also what a failed test left behind. */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fx.dir, names[i]);
+		unlink(path);
+	}
 	free(fx.data_bytes);
 	free(fx.odd_bytes);
 	return rmdir(fx.dir);
@@ -156,8 +164,10 @@ static struct run data_run(const char *engine)
 
 static void job_from_run(struct job_spec *job, const struct run *r)
 {
+	static char name[] = "test";
+
 	memset(job, 0, sizeof(*job));
-	job->name = "test";
+	job->name = name;
 	job->numjobs = 1;
 	job->ioengine = ioengine_find(r->engine);
 	assert_non_null(job->ioengine);
@@ -167,6 +177,7 @@ static void job_from_run(struct job_spec *job, const struct run *r)
 	job->offset = r->offset;
 	job->iodepth = r->iodepth;
 	job->direct = r->direct;
+	job->sync = r->sync;
 	job->populate = r->populate;
 	job->madvise = r->madvise;
 	job->hugepage = r->hugepage;
@@ -187,7 +198,6 @@ static void setup_or_skip(const struct ioengine_ops *ops, struct ioe *e)
 	}
 	if (ret)
 		fail_msg("%s setup: %s (%d)", ops->name, e->err, ret);
-	assert_null(e->job->isset);	/* untouched by sources */
 }
 
 /*
@@ -233,6 +243,8 @@ static uint64_t drive_read(const struct run *r, bool random, unsigned passes)
 					 r->engine, (unsigned long long)blk, pass);
 			seen[blk] = 1;
 			assert_int_equal(u.len, want);
+			if (r->hugepage == HUGEPAGE_THP && u.off == r->offset)
+				assert_int_equal((uintptr_t)u.buf % (2 * MIB), 0);
 			if (memcmp(u.buf, r->bytes + u.off, u.len))
 				fail_msg("%s: block at %llu does not hold the file's bytes",
 					 r->engine, (unsigned long long)u.off);
@@ -330,6 +342,10 @@ static void test_unaligned_region(void **state)
 		r.iodepth = engines[i][0] == 'i' ? 4 : 1;
 		drive_read(&r, false, 1);
 		drive_read(&r, true, 2);
+		if (i == 0) {		/* mem's pattern starts at offset too */
+			r.path = NULL;
+			drive_read(&r, true, 1);
+		}
 	}
 }
 
@@ -364,7 +380,7 @@ static void drive_write(struct run *r, bool random)
 {
 	const struct pattern zero = { .kind = PATTERN_ZERO };
 	const uint64_t size = 2 * MIB + 8 * KIB;
-	unsigned char *want = malloc(size), *got;
+	unsigned char *want, *got;
 	struct job_spec job;
 	struct blockgen gen;
 	struct io_unit u;
@@ -373,11 +389,9 @@ static void drive_write(struct run *r, bool random)
 	size_t len;
 	int ret;
 
-	assert_non_null(want);
 	snprintf(path, sizeof(path), "%s/write", fx.dir);
 	if (filegen_create(path, size, &zero, 1, err, sizeof(err)))
 		fail_msg("%s", err);
-	r->path = path;
 	r->rw = random ? RW_RANDWRITE : RW_WRITE;
 	job_from_run(&job, r);
 	blockgen_init(&gen, 0, size, r->bs, random, 5);
@@ -388,7 +402,6 @@ static void drive_write(struct run *r, bool random)
 	ret = job.ioengine->setup(&e);
 	if (ret == -ENOSYS || ret == -EPERM) {
 		unlink(path);
-		free(want);
 		skip();
 	}
 	if (ret)
@@ -404,6 +417,8 @@ static void drive_write(struct run *r, bool random)
 
 	got = slurp(path, &len);
 	assert_int_equal(len, size);
+	want = malloc(size);
+	assert_non_null(want);
 	pattern_fill(&randint_0_20, 11, 0, want, size);
 	if (memcmp(got, want, size))
 		fail_msg("%s%s: the file does not hold what was written",
@@ -573,6 +588,97 @@ static void test_setup_errors(void **state)
 	expect_setup_error(&r, "io_uring_queue_init");
 }
 
+/* Run a source's validate(); returns its messages (to free). */
+static char *validate(struct run *r, unsigned *errors)
+{
+	struct job_spec job;
+	struct diag d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	job_from_run(&job, r);
+	job.where = (struct srcloc){ "t.ini", 3 };
+	diag_init(&d, out);
+	if (job.ioengine->validate(&job, &d))
+		assert_true(d.errors > 0);
+	else
+		assert_int_equal(d.errors, 0);
+	fclose(out);
+	*errors = d.errors;
+	return text;
+}
+
+static void expect_invalid(struct run *r, const char *needle)
+{
+	unsigned errors;
+	char *text = validate(r, &errors);
+
+	if (errors != 1 || !strstr(text, needle))
+		fail_msg("%s: expected one error saying '%s', got %u: %s",
+			 r->engine, needle, errors, text);
+	assert_non_null(strstr(text, "t.ini:3: "));
+	free(text);
+}
+
+static void test_validate(void **state)
+{
+	static const char *const names[] = { "mem", "mmap", "psync", "io_uring" };
+	struct run r;
+	unsigned errors;
+	char *text;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {	/* the defaults are fine */
+		r = data_run(names[i]);
+		text = validate(&r, &errors);
+		assert_int_equal(errors, 0);
+		free(text);
+	}
+	r = data_run("psync");			/* so is a good direct job */
+	r.direct = true;
+	r.offset = 4096;
+	text = validate(&r, &errors);
+	assert_int_equal(errors, 0);
+	free(text);
+
+	r = data_run("mem");
+	r.direct = true;
+	expect_invalid(&r, "option 'direct': has no effect with ioengine=mem");
+	r = data_run("mmap");
+	r.sync = true;
+	expect_invalid(&r, "option 'sync': has no effect with ioengine=mmap");
+	r = data_run("mmap");
+	r.iodepth = 2;
+	expect_invalid(&r, "option 'iodepth'");
+	r = data_run("psync");
+	r.iodepth = 8;
+	expect_invalid(&r, "use ioengine=io_uring");
+	r = data_run("psync");
+	r.direct = true;
+	r.bs = 1000;
+	expect_invalid(&r, "option 'bs': direct=1 needs a multiple of 512, got 1000");
+	r = data_run("io_uring");
+	r.direct = true;
+	r.offset = 100;
+	expect_invalid(&r, "option 'offset': direct=1 needs a multiple of 512");
+	r = data_run("io_uring");
+	r.direct = true;
+	r.rw = RW_WRITE;
+	r.size = 1000;
+	expect_invalid(&r, "option 'size'");
+	r = data_run("io_uring");
+	r.iodepth = 40000;
+	expect_invalid(&r, "at most 32768");
+	r = data_run("psync");
+	r.hugepage = HUGEPAGE_THP;
+	expect_invalid(&r, "option 'hugepage'");
+	r = data_run("mem");
+	r.madvise = MADV_MODE_WILLNEED;
+	expect_invalid(&r, "option 'madvise'");
+}
+
 static void test_registry(void **state)
 {
 	static const char *const names[] = { "mem", "mmap", "psync", "io_uring" };
@@ -619,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_write_pattern),
 		cmocka_unit_test(test_io_uring_drain),
 		cmocka_unit_test(test_setup_errors),
+		cmocka_unit_test(test_validate),
 	};
 
 	return cmocka_run_group_tests(tests, setup_files, remove_files);

@@ -50,8 +50,10 @@ static void check_refused(int ret, const char *fn, const char *s,
 
 	if (ret != -1)
 		fail_msg("%s('%s') was accepted", fn, s);
-	if (!why)
+	if (!why) {
 		fail_msg("%s('%s') gave no reason", fn, s);
+		return;
+	}
 	if (!strstr(why, want))
 		fail_msg("%s('%s'): reason '%s' lacks '%s'", fn, s, why, want);
 	snprintf(quoted, sizeof(quoted), "'%s'", s);
