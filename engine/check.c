@@ -93,6 +93,66 @@ static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
 	}
 }
 
+/* The options only some data sources use: refused on the others when set
+ * to anything but their default, so none is ever silently ignored. */
+static void check_source_options(const struct job_spec *j, struct diag *d)
+{
+	const struct ioengine_ops *e = j->ioengine;
+	struct job_spec defaults;
+
+	if (job_init_defaults(&defaults))
+		return;
+	for (size_t r = 0; ioengine_registry[r]; r++) {
+		const struct ioengine_ops *other = ioengine_registry[r];
+
+		for (size_t i = 0; other->options && other->options[i]; i++) {
+			const char *name = other->options[i];
+			const struct opt_def *o = opt_find(name);
+			char have[128], def[128], users[128];
+			size_t n = 0;
+
+			if (ioe_honours(e, name) || !job_isset(j, name))
+				continue;
+			opt_format(o, j, have, sizeof(have));
+			opt_format(o, &defaults, def, sizeof(def));
+			if (!strcmp(have, def))
+				continue;
+			/* Report each option once, listing its sources. */
+			bool first = true;
+
+			for (size_t k = 0; k < r; k++)
+				if (ioe_honours(ioengine_registry[k], name))
+					first = false;
+			if (!first)
+				continue;
+			users[0] = '\0';
+			for (size_t k = 0; ioengine_registry[k]; k++)
+				if (ioe_honours(ioengine_registry[k], name))
+					n += snprintf(users + n, sizeof(users) - n,
+						      "%s%s", n ? ", " : "",
+						      ioengine_registry[k]->name);
+			diag_error(d, job_loc(j, name), name, "is used by "
+				   "ioengine=%s only; this job has ioengine=%s",
+				   users, e->name);
+		}
+	}
+	job_free(&defaults);
+	if (!j->direct || !ioe_honours(e, "direct"))
+		return;
+	if (j->bs % IOE_DIRECT_ALIGN)
+		diag_error(d, job_loc(j, "bs"), "bs", "direct=1 needs a "
+			   "multiple of %d, got %llu", IOE_DIRECT_ALIGN,
+			   (unsigned long long)j->bs);
+	if (j->offset % IOE_DIRECT_ALIGN)
+		diag_error(d, job_loc(j, "offset"), "offset", "direct=1 needs "
+			   "a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
+			   (unsigned long long)j->offset);
+	if (RW_IS_WRITE(j->rw) && j->size % IOE_DIRECT_ALIGN)
+		diag_error(d, job_loc(j, "size"), "size", "direct=1 writes "
+			   "need a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
+			   (unsigned long long)j->size);
+}
+
 static int find_job(const struct jobset *js, const char *name, size_t before)
 {
 	for (size_t i = 0; i < before; i++)
@@ -143,6 +203,7 @@ static void check_job(struct jobset *js, size_t idx, struct diag *d)
 	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
 	    j->mem_policy.kind != MEMPOL_LOCAL)
 		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", d);
+	check_source_options(j, d);
 	if (e->validate)
 		e->validate(j, d);
 	if (j->kernel->validate)

@@ -213,6 +213,11 @@ int exec_run(struct exec_ctx *x)
 	const struct plan *p = x->plan;
 	int ret = 0;
 
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			   (uint64_t)ts.tv_nsec;
 	if (create_files(x))
 		ret = 1;
 	for (unsigned s = 0; s < p->nsegments && !ret; s++) {

@@ -20,7 +20,8 @@ const char *const report_csv_columns[] = {
 	"host", "job", "group", "repeat", "clones", "ioengine", "rw", "bs",
 	"size", "kernel", "impl", "status", "bytes", "ops", "elapsed_ns",
 	"gbps", "ops_per_s", "usr_ns", "sys_ns", "minflt", "majflt", "vcsw",
-	"ivcsw", "result_name", "result", "error", NULL
+	"ivcsw", "result_name", "result", "error", "start_ns", "end_ns",
+	NULL
 };
 
 static const char *const status_names[] = {
@@ -229,7 +230,8 @@ static void csv_header(FILE *f)
 			report_csv_columns[i + 1] ? ',' : '\n');
 }
 
-static void csv_row(FILE *f, const char *host, const struct job_result *jr)
+static void csv_row(FILE *f, const char *host, const struct results *r,
+		    const struct job_result *jr)
 {
 	const struct job_spec *j = jr->pj->spec;
 	bool has = (j->kernel->flags & KERN_RESULT) && jr->end_ns;
@@ -260,7 +262,12 @@ static void csv_row(FILE *f, const char *host, const struct job_result *jr)
 		csv_u64(f, jr->result);
 	else
 		fputc(',', f);
-	csv_str(f, first_error(jr), true);
+	csv_str(f, first_error(jr), false);
+	if (jr->end_ns)
+		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n",
+			jr->start_ns - r->epoch_ns, jr->end_ns - r->epoch_ns);
+	else
+		fputs(",\n", f);
 }
 
 void report_results(const struct report_ctx *rc, const struct results *r)
@@ -280,7 +287,8 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 			unsigned reps = p->segments[p->jobs[i].segment].repeat;
 
 			for (unsigned k = 0; k < reps; k++)
-				csv_row(rc->out, rc->host, results_get(r, i, k));
+				csv_row(rc->out, rc->host, r,
+					results_get(r, i, k));
 		}
 	}
 	fflush(rc->out);

@@ -43,8 +43,7 @@ struct results {
 	const struct plan *plan;
 	struct job_result *runs;	/* [job * max_repeat + repeat] */
 	unsigned max_repeat;
-	bool interrupted;
-	int signal;
+	uint64_t epoch_ns;		/* CLOCK_MONOTONIC when the run began */
 };
 
 int results_init(struct results *r, const struct plan *p);

@@ -34,7 +34,6 @@
 #include "filegen.h"
 #include "ioengine.h"
 
-#define DIRECT_ALIGN	512		/* what memjob checks; the device may need more */
 #define BUF_ALIGN	4096
 #define MAX_DEPTH	32768		/* the kernel's IORING_MAX_ENTRIES */
 
@@ -67,35 +66,17 @@ struct uring_priv {
 
 static int uring_validate(const struct job_spec *job, struct diag *d)
 {
-	unsigned before = d->errors;
-
-	if (job->iodepth > MAX_DEPTH)
-		diag_error(d, job_loc(job, "iodepth"), "iodepth",
-			   "io_uring allows at most %d, got %u", MAX_DEPTH,
-			   job->iodepth);
-	if (job->direct && job->bs % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "bs"), "bs",
-			   "direct=1 needs a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->bs);
-	if (job->direct && job->offset % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "offset"), "offset",
-			   "direct=1 needs a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->offset);
-	if (job->direct && RW_IS_WRITE(job->rw) && job->size % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "size"), "size",
-			   "direct=1 writes need a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->size);
-	if (job->populate)
-		diag_error(d, job_loc(job, "populate"), "populate",
-			   "applies to ioengine=mmap, not io_uring");
-	if (job->madvise != MADV_MODE_NONE)
-		diag_error(d, job_loc(job, "madvise"), "madvise",
-			   "applies to ioengine=mmap, not io_uring");
-	if (job->hugepage != HUGEPAGE_NONE)
-		diag_error(d, job_loc(job, "hugepage"), "hugepage",
-			   "applies to ioengine=mem, not io_uring");
-	return d->errors == before ? 0 : -1;
+	if (job->iodepth <= MAX_DEPTH)
+		return 0;
+	diag_error(d, job_loc(job, "iodepth"), "iodepth",
+		   "io_uring allows at most %d, got %u", MAX_DEPTH,
+		   job->iodepth);
+	return -1;
 }
+
+static const char *const uring_options[] = {
+	"direct", "sync", "iodepth", NULL
+};
 
 static const char *direct_hint(const struct uring_priv *p, int err)
 {
@@ -513,6 +494,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight (direct=1: O_DIRECT)",
 	.flags = IOE_FILE,
+	.options = uring_options,
 	.validate = uring_validate,
 	.setup = uring_setup,
 	.get = uring_get,

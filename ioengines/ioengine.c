@@ -3,11 +3,17 @@
  *
  * Adding a source is adding one file that exports one
  * `const struct ioengine_ops ioengine_<name>` and one line below; the
- * engine core only ever reaches a source through this table.
+ * engine core only ever reaches a source through this table.  The small
+ * helpers that several sources share live here too.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "ioengine.h"
 
@@ -45,4 +51,54 @@ const struct ioengine_ops *ioengine_find(const char *name)
 		if (!strcmp(ioengine_registry[i]->name, name))
 			return ioengine_registry[i];
 	return NULL;
+}
+
+bool ioe_honours(const struct ioengine_ops *e, const char *name)
+{
+	for (size_t i = 0; e->options && e->options[i]; i++)
+		if (!strcmp(e->options[i], name))
+			return true;
+	return false;
+}
+
+int ioe_file_size(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int ioe_mapped_get(struct ioe *e, struct io_unit *u, unsigned char *buf,
+		   uint64_t base, uint64_t size)
+{
+	uint64_t off;
+	size_t len;
+
+	if (!blockgen_next(e->gen, &off, &len))
+		return 0;
+	/* The planner sized the region; a block outside it is a bug, and
+	 * reported as one rather than read out of bounds. */
+	if (off < base || off - base > size || len > size - (off - base)) {
+		ioe_error(e, "block at offset %" PRIu64 " (%zu bytes) is "
+			  "outside the mapped region [%" PRIu64 ", %" PRIu64 ")",
+			  off, len, base, base + size);
+		return -EINVAL;
+	}
+	u->buf = buf + (off - base);
+	u->len = len;
+	u->off = off;
+	u->slot = 0;
+	return 1;
+}
+
+int ioe_put_nothing(struct ioe *e, struct io_unit *u)
+{
+	(void)e;
+	(void)u;
+	return 0;
 }

@@ -23,6 +23,7 @@
 #ifndef MEMJOB_IOENGINE_H
 #define MEMJOB_IOENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,11 @@ struct ioengine_ops {
 	const char *name;
 	const char *help;		/* one line, for --cmdhelp and the man page */
 	unsigned flags;
+	/* The job options, among those only some sources use (direct, sync,
+	 * iodepth, populate, madvise, hugepage...), that this source honours.
+	 * check.c refuses the others when a job sets them, so no option is
+	 * ever silently ignored. */
+	const char *const *options;
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
@@ -69,6 +75,21 @@ struct ioengine_ops {
  * -1; sources return their own -errno. */
 __attribute__((format(printf, 2, 3)))
 int ioe_error(struct ioe *e, const char *fmt, ...);
+
+/* O_DIRECT alignment memjob checks at parse time (the device may need
+ * more; its EINVAL is then reported with a hint). */
+#define IOE_DIRECT_ALIGN	512
+
+/* Size of a regular file or a block device: 0 or -errno. */
+int ioe_file_size(int fd, uint64_t *size);
+/* get() for sources whose data is one mapping of [base, base + size) of
+ * the file (mem, mmap): the unit points into buf. */
+int ioe_mapped_get(struct ioe *e, struct io_unit *u, unsigned char *buf,
+		   uint64_t base, uint64_t size);
+/* put() for sources with nothing to do when a unit comes back. */
+int ioe_put_nothing(struct ioe *e, struct io_unit *u);
+/* Whether source e honours job option name (see .options). */
+bool ioe_honours(const struct ioengine_ops *e, const char *name);
 
 /* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];

@@ -32,40 +32,6 @@ struct mem_priv {
 	uint64_t base, size;
 };
 
-static int mem_validate(const struct job_spec *job, struct diag *d)
-{
-	unsigned before = d->errors;
-
-	if (job->direct)
-		diag_error(d, job_loc(job, "direct"), "direct",
-			   "has no effect with ioengine=mem");
-	if (job->sync)
-		diag_error(d, job_loc(job, "sync"), "sync",
-			   "has no effect with ioengine=mem");
-	if (job->iodepth > 1)
-		diag_error(d, job_loc(job, "iodepth"), "iodepth",
-			   "has no effect with ioengine=mem (nothing is ever in flight)");
-	if (job->populate)
-		diag_error(d, job_loc(job, "populate"), "populate",
-			   "applies to ioengine=mmap; ioengine=mem always touches its memory before the job starts");
-	if (job->madvise != MADV_MODE_NONE)
-		diag_error(d, job_loc(job, "madvise"), "madvise",
-			   "applies to ioengine=mmap; for huge pages with ioengine=mem use hugepage=thp");
-	return d->errors == before ? 0 : -1;
-}
-
-/* Size in bytes of a regular file or a block device. */
-static int mem_file_size(int fd, uint64_t *size)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (S_ISBLK(st.st_mode))
-		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
-	*size = (uint64_t)st.st_size;
-	return 0;
-}
 
 static int mem_map(struct ioe *e, struct mem_priv *m)
 {
@@ -149,7 +115,7 @@ static int mem_open_file(struct ioe *e, struct mem_priv *m, int *fdp)
 		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
 		return ret;
 	}
-	ret = mem_file_size(fd, &fsize);
+	ret = ioe_file_size(fd, &fsize);
 	if (ret) {
 		ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
 		goto out_close;
@@ -230,38 +196,19 @@ out_free:
 static int mem_get(struct ioe *e, struct io_unit *u)
 {
 	struct mem_priv *m = e->priv;
-	uint64_t off;
-	size_t len;
 
-	if (!blockgen_next(e->gen, &off, &len))
-		return 0;
-	if (off < m->base || off - m->base > m->size ||
-	    len > m->size - (off - m->base)) {
-		ioe_error(e, "block at offset %" PRIu64 " (%zu bytes) is outside the buffer [%" PRIu64 ", %" PRIu64 ")",
-			  off, len, m->base, m->base + m->size);
-		return -EINVAL;
-	}
-	u->buf = m->buf + (off - m->base);
-	u->len = len;
-	u->off = off;
-	u->slot = 0;
-	return 1;
+	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
 }
 
-static int mem_put(struct ioe *e, struct io_unit *u)
-{
-	(void)e;
-	(void)u;
-	return 0;
-}
+static const char *const mem_options[] = { "hugepage", NULL };
 
 const struct ioengine_ops ioengine_mem = {
 	.name = "mem",
 	.help = "anonymous memory filled before the job (pattern, or the file's bytes)",
 	.flags = IOE_FILE_OPT | IOE_MAPPED,
-	.validate = mem_validate,
+	.options = mem_options,
 	.setup = mem_setup,
 	.get = mem_get,
-	.put = mem_put,
+	.put = ioe_put_nothing,
 	.teardown = mem_teardown,
 };

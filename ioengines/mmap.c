@@ -31,36 +31,6 @@ struct mmap_priv {
 	uint64_t base, size;
 };
 
-static int mmap_validate(const struct job_spec *job, struct diag *d)
-{
-	unsigned before = d->errors;
-
-	if (job->direct)
-		diag_error(d, job_loc(job, "direct"), "direct",
-			   "has no effect with ioengine=mmap (page faults always go through the page cache)");
-	if (job->sync)
-		diag_error(d, job_loc(job, "sync"), "sync",
-			   "has no effect with ioengine=mmap");
-	if (job->iodepth > 1)
-		diag_error(d, job_loc(job, "iodepth"), "iodepth",
-			   "has no effect with ioengine=mmap (a page fault is one at a time)");
-	if (job->hugepage != HUGEPAGE_NONE)
-		diag_error(d, job_loc(job, "hugepage"), "hugepage",
-			   "applies to ioengine=mem; with ioengine=mmap use madvise=hugepage");
-	return d->errors == before ? 0 : -1;
-}
-
-static int mmap_file_size(int fd, uint64_t *size)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (S_ISBLK(st.st_mode))
-		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
-	*size = (uint64_t)st.st_size;
-	return 0;
-}
 
 /* The region to map: all of it must lie inside the file (else SIGBUS). */
 static int mmap_region(struct ioe *e, struct mmap_priv *m, int fd)
@@ -68,7 +38,7 @@ static int mmap_region(struct ioe *e, struct mmap_priv *m, int fd)
 	uint64_t fsize = 0;
 	int ret;
 
-	ret = mmap_file_size(fd, &fsize);
+	ret = ioe_file_size(fd, &fsize);
 	if (ret) {
 		ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
 		return ret;
@@ -177,38 +147,19 @@ out_free:
 static int mmap_get(struct ioe *e, struct io_unit *u)
 {
 	struct mmap_priv *m = e->priv;
-	uint64_t off;
-	size_t len;
 
-	if (!blockgen_next(e->gen, &off, &len))
-		return 0;
-	if (off < m->base || off - m->base > m->size ||
-	    len > m->size - (off - m->base)) {
-		ioe_error(e, "block at offset %" PRIu64 " (%zu bytes) is outside the mapping [%" PRIu64 ", %" PRIu64 ")",
-			  off, len, m->base, m->base + m->size);
-		return -EINVAL;
-	}
-	u->buf = m->buf + (off - m->base);
-	u->len = len;
-	u->off = off;
-	u->slot = 0;
-	return 1;
+	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
 }
 
-static int mmap_put(struct ioe *e, struct io_unit *u)
-{
-	(void)e;
-	(void)u;
-	return 0;
-}
+static const char *const mmap_options[] = { "populate", "madvise", NULL };
 
 const struct ioengine_ops ioengine_mmap = {
 	.name = "mmap",
 	.help = "the file mapped MAP_SHARED; page faults happen inside the measured time",
 	.flags = IOE_FILE | IOE_MAPPED,
-	.validate = mmap_validate,
+	.options = mmap_options,
 	.setup = mmap_setup,
 	.get = mmap_get,
-	.put = mmap_put,
+	.put = ioe_put_nothing,
 	.teardown = mmap_teardown,
 };

@@ -25,7 +25,6 @@
 #include "filegen.h"
 #include "ioengine.h"
 
-#define DIRECT_ALIGN	512		/* what memjob checks; the device may need more */
 #define BUF_ALIGN	4096
 
 struct psync_priv {
@@ -35,36 +34,7 @@ struct psync_priv {
 	bool direct;
 };
 
-static int psync_validate(const struct job_spec *job, struct diag *d)
-{
-	unsigned before = d->errors;
-
-	if (job->iodepth > 1)
-		diag_error(d, job_loc(job, "iodepth"), "iodepth",
-			   "psync does one I/O at a time; use ioengine=io_uring for iodepth > 1");
-	if (job->direct && job->bs % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "bs"), "bs",
-			   "direct=1 needs a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->bs);
-	if (job->direct && job->offset % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "offset"), "offset",
-			   "direct=1 needs a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->offset);
-	if (job->direct && RW_IS_WRITE(job->rw) && job->size % DIRECT_ALIGN)
-		diag_error(d, job_loc(job, "size"), "size",
-			   "direct=1 writes need a multiple of %d, got %" PRIu64,
-			   DIRECT_ALIGN, job->size);
-	if (job->populate)
-		diag_error(d, job_loc(job, "populate"), "populate",
-			   "applies to ioengine=mmap, not psync");
-	if (job->madvise != MADV_MODE_NONE)
-		diag_error(d, job_loc(job, "madvise"), "madvise",
-			   "applies to ioengine=mmap, not psync");
-	if (job->hugepage != HUGEPAGE_NONE)
-		diag_error(d, job_loc(job, "hugepage"), "hugepage",
-			   "applies to ioengine=mem, not psync");
-	return d->errors == before ? 0 : -1;
-}
+static const char *const psync_options[] = { "direct", "sync", NULL };
 
 static void psync_teardown(struct ioe *e)
 {
@@ -229,7 +199,7 @@ const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
 	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
 	.flags = IOE_FILE,
-	.validate = psync_validate,
+	.options = psync_options,
 	.setup = psync_setup,
 	.get = psync_get,
 	.put = psync_put,

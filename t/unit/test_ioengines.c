@@ -588,95 +588,38 @@ static void test_setup_errors(void **state)
 	expect_setup_error(&r, "io_uring_queue_init");
 }
 
-/* Run a source's validate(); returns its messages (to free). */
-static char *validate(struct run *r, unsigned *errors)
+/* Which source honours which of the source-specific options; check.c
+ * refuses the rest (see test_check.c for the messages). */
+static void test_options(void **state)
 {
 	struct job_spec job;
+	struct run r = data_run("io_uring");
 	struct diag d;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
+	(void)state;
+	assert_true(ioe_honours(ioengine_find("mem"), "hugepage"));
+	assert_false(ioe_honours(ioengine_find("mem"), "direct"));
+	assert_true(ioe_honours(ioengine_find("mmap"), "populate"));
+	assert_true(ioe_honours(ioengine_find("mmap"), "madvise"));
+	assert_false(ioe_honours(ioengine_find("mmap"), "iodepth"));
+	assert_true(ioe_honours(ioengine_find("psync"), "direct"));
+	assert_false(ioe_honours(ioengine_find("psync"), "iodepth"));
+	assert_true(ioe_honours(ioengine_find("io_uring"), "iodepth"));
+	assert_true(ioe_honours(ioengine_find("io_uring"), "sync"));
+
 	assert_non_null(out);
-	job_from_run(&job, r);
+	r.iodepth = 40000;
+	job_from_run(&job, &r);
 	job.where = (struct srcloc){ "t.ini", 3 };
 	diag_init(&d, out);
-	if (job.ioengine->validate(&job, &d))
-		assert_true(d.errors > 0);
-	else
-		assert_int_equal(d.errors, 0);
+	assert_int_equal(job.ioengine->validate(&job, &d), -1);
 	fclose(out);
-	*errors = d.errors;
-	return text;
-}
-
-static void expect_invalid(struct run *r, const char *needle)
-{
-	unsigned errors;
-	char *text = validate(r, &errors);
-
-	if (errors != 1 || !strstr(text, needle))
-		fail_msg("%s: expected one error saying '%s', got %u: %s",
-			 r->engine, needle, errors, text);
-	assert_non_null(strstr(text, "t.ini:3: "));
+	assert_non_null(strstr(text, "t.ini:3: option 'iodepth': io_uring "
+			       "allows at most 32768"));
 	free(text);
-}
-
-static void test_validate(void **state)
-{
-	static const char *const names[] = { "mem", "mmap", "psync", "io_uring" };
-	struct run r;
-	unsigned errors;
-	char *text;
-
-	(void)state;
-	for (size_t i = 0; i < 4; i++) {	/* the defaults are fine */
-		r = data_run(names[i]);
-		text = validate(&r, &errors);
-		assert_int_equal(errors, 0);
-		free(text);
-	}
-	r = data_run("psync");			/* so is a good direct job */
-	r.direct = true;
-	r.offset = 4096;
-	text = validate(&r, &errors);
-	assert_int_equal(errors, 0);
-	free(text);
-
-	r = data_run("mem");
-	r.direct = true;
-	expect_invalid(&r, "option 'direct': has no effect with ioengine=mem");
-	r = data_run("mmap");
-	r.sync = true;
-	expect_invalid(&r, "option 'sync': has no effect with ioengine=mmap");
-	r = data_run("mmap");
-	r.iodepth = 2;
-	expect_invalid(&r, "option 'iodepth'");
-	r = data_run("psync");
-	r.iodepth = 8;
-	expect_invalid(&r, "use ioengine=io_uring");
-	r = data_run("psync");
-	r.direct = true;
-	r.bs = 1000;
-	expect_invalid(&r, "option 'bs': direct=1 needs a multiple of 512, got 1000");
-	r = data_run("io_uring");
-	r.direct = true;
-	r.offset = 100;
-	expect_invalid(&r, "option 'offset': direct=1 needs a multiple of 512");
-	r = data_run("io_uring");
-	r.direct = true;
-	r.rw = RW_WRITE;
-	r.size = 1000;
-	expect_invalid(&r, "option 'size'");
-	r = data_run("io_uring");
-	r.iodepth = 40000;
-	expect_invalid(&r, "at most 32768");
-	r = data_run("psync");
-	r.hugepage = HUGEPAGE_THP;
-	expect_invalid(&r, "option 'hugepage'");
-	r = data_run("mem");
-	r.madvise = MADV_MODE_WILLNEED;
-	expect_invalid(&r, "option 'madvise'");
 }
 
 static void test_registry(void **state)
@@ -696,7 +639,6 @@ static void test_registry(void **state)
 		assert_non_null(ops->get);
 		assert_non_null(ops->put);
 		assert_non_null(ops->teardown);
-		assert_non_null(ops->validate);
 	}
 	while (ioengine_registry[n])
 		n++;
@@ -725,7 +667,7 @@ int main(void)
 		cmocka_unit_test(test_write_pattern),
 		cmocka_unit_test(test_io_uring_drain),
 		cmocka_unit_test(test_setup_errors),
-		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_options),
 	};
 
 	return cmocka_run_group_tests(tests, setup_files, remove_files);
