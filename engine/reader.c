@@ -10,6 +10,7 @@
  * half-expanded value.  Every line handed over is remembered with its
  * location, so that inih's own "error on line N" can be mapped back too.
  */
+#include "envexpand.h"
 #include "reader.h"
 
 #include <ctype.h>
@@ -298,91 +299,24 @@ static const char *find_chars_or_comment(const char *s, const char *chars)
 	return s;
 }
 
-static bool valid_var_name(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || isdigit((unsigned char)s[0]))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
-/* One "${...}" at s (inner text up to close) appended to r->exp. */
-static int expand_var(struct jobreader *r, const char *s, const char *close,
-		      const struct srcloc *loc)
-{
-	const char *inner = s + 2, *sep, *val;
-	size_t nlen;
-	char *name;
-	int ret;
-
-	sep = strstr(inner, ":-");
-	if (sep && sep > close)
-		sep = NULL;
-	nlen = (size_t)((sep ? sep : close) - inner);
-	if (!valid_var_name(inner, nlen)) {
-		reader_error(r, loc,
-			     "cannot expand '%.*s': use ${NAME} or ${NAME:-default}",
-			     (int)(close + 1 - s), s);
-		return -1;
-	}
-	name = strndup(inner, nlen);
-	if (!name)
-		goto out_nomem;
-	val = getenv(name);
-	if (sep && (!val || !*val)) {
-		ret = sb_add(&r->exp, sep + 2, (size_t)(close - sep - 2));
-	} else if (!val) {
-		reader_error(r, loc,
-			     "environment variable '%s' is not set (use ${%s:-default} to give a default)",
-			     name, name);
-		free(name);
-		return -1;
-	} else {
-		ret = sb_add(&r->exp, val, strlen(val));
-	}
-	free(name);
-	if (!ret)
-		return 0;
-out_nomem:
-	reader_error(r, loc, "out of memory");
-	return -1;
-}
-
-/* Expand every ${...} in line into r->exp; a lone '$' stays as it is. */
+/* Expand every ${...} in line into r->exp (see envexpand.h). */
 static int expand(struct jobreader *r, const char *line,
 		  const struct srcloc *loc)
 {
-	const char *s = line, *dollar, *close;
+	char err[512];
+	char *out = env_expand(line, err, sizeof(err));
+	int ret;
 
-	r->exp.len = 0;
-	if (sb_add(&r->exp, "", 0))
-		goto out_nomem;
-	while (*s) {
-		dollar = strstr(s, "${");
-		if (!dollar)
-			break;
-		if (sb_add(&r->exp, s, (size_t)(dollar - s)))
-			goto out_nomem;
-		close = strchr(dollar + 2, '}');
-		if (!close) {
-			reader_error(r, loc, "'${' without a closing '}'");
-			return -1;
-		}
-		if (expand_var(r, dollar, close, loc))
-			return -1;
-		s = close + 1;
+	if (!out) {
+		reader_error(r, loc, "%s", err);
+		return -1;
 	}
-	if (sb_add(&r->exp, s, strlen(s)))
-		goto out_nomem;
-	return 0;
-
-out_nomem:
-	reader_error(r, loc, "out of memory");
-	return -1;
+	r->exp.len = 0;
+	ret = sb_add(&r->exp, out, strlen(out));
+	free(out);
+	if (ret)
+		reader_error(r, loc, "out of memory");
+	return ret;
 }
 
 /* Remember where the line in str came from; 1, or -1 if out of memory. */
