@@ -161,9 +161,9 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 	return -1;
 }
 
-static void check_job(struct jobset *js, size_t idx, struct diag *d)
+/* The checks of one job that need no other job. */
+static void check_one(struct job_spec *j, struct diag *d)
 {
-	struct job_spec *j = &js->jobs[idx];
 	const struct ioengine_ops *e = j->ioengine;
 
 	if (RW_IS_WRITE(j->rw) && (e->flags & IOE_MAPPED) &&
@@ -188,15 +188,6 @@ static void check_job(struct jobset *js, size_t idx, struct diag *d)
 	if (j->time_based && j->runtime_us == 0)
 		diag_error(d, job_loc(j, "time_based"), "time_based",
 			   "needs runtime (e.g. runtime=10s)");
-	if (j->wait_for) {
-		if (!strcmp(j->wait_for, j->name))
-			diag_error(d, job_loc(j, "wait_for"), "wait_for",
-				   "job '%s' cannot wait for itself", j->name);
-		else if (find_job(js, j->wait_for, idx) < 0)
-			diag_error(d, job_loc(j, "wait_for"), "wait_for",
-				   "no job named '%s' before this one",
-				   j->wait_for);
-	}
 	check_cpus(j, d);
 	if (j->numa_cpu_nodes)
 		check_nodes(j, j->cpu_nodes, "numa_cpu_nodes", d);
@@ -208,6 +199,30 @@ static void check_job(struct jobset *js, size_t idx, struct diag *d)
 		e->validate(j, d);
 	if (j->kernel->validate)
 		j->kernel->validate(j, d);
+}
+
+static void check_job(struct jobset *js, size_t idx, struct diag *d)
+{
+	struct job_spec *j = &js->jobs[idx];
+
+	check_one(j, d);
+	if (j->wait_for) {
+		if (!strcmp(j->wait_for, j->name))
+			diag_error(d, job_loc(j, "wait_for"), "wait_for",
+				   "job '%s' cannot wait for itself", j->name);
+		else if (find_job(js, j->wait_for, idx) < 0)
+			diag_error(d, job_loc(j, "wait_for"), "wait_for",
+				   "no job named '%s' before this one",
+				   j->wait_for);
+	}
+}
+
+unsigned job_recheck(struct job_spec *j, struct diag *d)
+{
+	unsigned before = d->errors;
+
+	check_one(j, d);
+	return d->errors - before;
 }
 
 unsigned jobs_check(struct jobset *js, struct diag *d)

@@ -12,5 +12,8 @@
 #include "job.h"
 
 unsigned jobs_check(struct jobset *js, struct diag *d);
+/* The same checks for one job materialized from a sweep point (all but
+ * those that involve other jobs). */
+unsigned job_recheck(struct job_spec *j, struct diag *d);
 
 #endif

@@ -27,7 +27,13 @@ struct exec_shared {
 	pthread_cond_t done;
 	struct job_sync *sync;		/* one per job of the plan */
 	atomic_int *stop;
+	atomic_uint victims_left;
 };
+
+atomic_uint *shared_victims_left(struct exec_shared *sh)
+{
+	return &sh->victims_left;
+}
 
 atomic_int *shared_stop(struct exec_shared *sh)
 {
@@ -156,8 +162,13 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		goto out_free;
 	}
 	sh.stop = x->stop;
+	atomic_init(&sh.victims_left, 0);
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(x->res, i, repeat);
+		const struct job_spec *j = p->jobs[i].spec;
+
+		if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
+			atomic_fetch_add(&sh.victims_left, j->numjobs);
 
 		sh.sync[i].remaining = p->jobs[i].spec->numjobs;
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
@@ -194,6 +205,9 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		snprintf(w[t].out->err, sizeof(w[t].out->err),
 			 "could not start the thread");
 		job_sync_done(&sh, w[t].pj->spec->index);
+		if (w[t].pj->spec->phase == PHASE_LOADED &&
+		    w[t].pj->spec->role == ROLE_VICTIM)
+			atomic_fetch_sub(&sh.victims_left, 1);
 		ret = -1;
 	}
 	release_when_ready(&sh, started);

@@ -47,5 +47,8 @@ void job_sync_wait(struct exec_shared *sh, int job);
 void job_sync_done(struct exec_shared *sh, unsigned job);
 int shared_barrier_wait(struct exec_shared *sh);
 atomic_int *shared_stop(struct exec_shared *sh);
+/* Victim threads of a loaded segment still running: aggressors stop when
+ * it reaches 0. */
+atomic_uint *shared_victims_left(struct exec_shared *sh);
 
 #endif

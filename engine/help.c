@@ -7,6 +7,8 @@
 #include "ioengine.h"
 #include "kernel.h"
 #include "options.h"
+#include "optvalues.h"
+#include "sweep.h"
 #include "value.h"
 
 static void default_text(const struct opt_def *o, char *buf, size_t len)
@@ -74,6 +76,7 @@ static void choice(FILE *f, const char *name, const char *help,
 		fprintf(f, "    %-10s %s", name, help);
 	}
 	if (impls) {
+		fputs(help[0] && help[strlen(help) - 1] != '.' ? "." : "", f);
 		fputs(" Implementations:", f);
 		for (size_t m = 0; impls[m]; m++)
 			fprintf(f, "%s %s%s", m ? "," : "", impls[m],
@@ -161,15 +164,8 @@ int help_cmdhelp(FILE *f, const char *what)
 		return 0;
 	}
 	o = opt_find(what);
-	if (!o) {
-		const char *near = opt_nearest(what);
-
-		fprintf(stderr, "memjob: --cmdhelp: unknown option '%s'", what);
-		if (near)
-			fprintf(stderr, "; did you mean '%s'?", near);
-		fputc('\n', stderr);
-		return -1;
-	}
+	if (!o)
+		return -1;	/* the caller says so, with its location */
 	show_one(f, o);
 	return 0;
 }
@@ -191,6 +187,14 @@ void help_dump(FILE *f, const struct jobset *js)
 
 			if (!strcmp(o->name, "name"))
 				continue;
+			if (o->parse == optv_parse_sweep) {
+				for (unsigned w = 0; w < j->nsweeps; w++) {
+					sweep_format(&j->sweeps[w], have,
+						     sizeof(have));
+					fprintf(f, "sweep=%s\n", have);
+				}
+				continue;
+			}
 			opt_format(o, j, have, sizeof(have));
 			opt_format(o, &defaults, def, sizeof(def));
 			if (strcmp(have, def) && have[0])

@@ -38,6 +38,26 @@ enum mempolicy_kind {
 	MEMPOL_PREFERRED,
 };
 enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
+enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
+enum fence_kind { FENCE_NONE, FENCE_SFENCE };
+enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
+enum chase_layout { CHASE_RANDOM, CHASE_PAGE };
+enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
+/* Set by the sweep expansion, not by options: what this run of a job is. */
+enum job_phase {
+	PHASE_RUN,		/* an ordinary job */
+	PHASE_ALONE,		/* a victim measured without its aggressors */
+	PHASE_LOADED,		/* a victim or aggressor, together */
+};
+
+/* sweep=OPTION:v1,v2,...: the job runs once per value (several sweeps of
+ * a segment's jobs form a grid). */
+struct sweep {
+	int opt;			/* index in the option table */
+	char **values;
+	unsigned nvalues;
+	struct srcloc loc;
+};
 
 struct mempolicy {
 	enum mempolicy_kind kind;
@@ -88,11 +108,46 @@ struct job_spec {
 	struct pattern pattern;
 	uint64_t pattern_seed;
 
+	/* io_uring (issue 3) */
+	unsigned iodepth_batch_submit;	/* 0: submit whatever is ready */
+	unsigned iodepth_batch_complete;/* 0: reap whatever has completed */
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqpoll;
+	int sqpoll_cpu;			/* -1: the kernel's choice */
+	unsigned ioworkers;		/* 0: the job's thread does the I/O */
+	char *ioworkers_cpus;		/* as written; NULL = like the job */
+	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	bool ordered;
+	bool latency;			/* record each I/O's latency */
+
+	/* DAX */
+	enum flush_kind flush;
+	enum fence_kind fence;
+	enum fence_scope fence_scope;
+	bool nt;
+	bool dax_emulate;
+
 	/* Compute kernel */
 	const struct kernel_ops *kernel;
 	char *impl_name;		/* as written; NULL = kernel's default */
 	int impl;			/* index into kernel->impls */
 	int32_t value;			/* count looks for it, fill writes it */
+	uint64_t stride;		/* chase: bytes between pointers */
+	enum chase_layout chase_layout;
+
+	/* Interference and sweeps */
+	enum job_role role;
+	struct sweep *sweeps;
+	unsigned nsweeps;
+	uint64_t rate;			/* bytes per second; 0 = unlimited */
+
+	/* Filled by the sweep expansion (sweep.c); NULL/0 otherwise. */
+	enum job_phase phase;
+	unsigned point;			/* grid point of its segment, from 0 */
+	char *point_label;		/* "flush=clwb numjobs=4", or NULL */
+	int baseline;			/* PHASE_LOADED victim: index of its
+					   PHASE_ALONE job; else -1 */
 
 	/* Run control (times in microseconds) */
 	uint64_t runtime_us;

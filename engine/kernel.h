@@ -19,6 +19,7 @@ struct kstate {
 	int impl;			/* index into ops->impls (0 if none) */
 	int32_t value;			/* count looks for it, fill stores it */
 	uint64_t result;		/* count: matches; sum: sum of int32s */
+	uint64_t items;			/* KERN_ITEMS: accesses/items done */
 	void *priv;			/* e.g. copy's destination buffer */
 	size_t priv_len;
 };
@@ -28,15 +29,23 @@ struct kstate {
 #define KERN_STORES	0x2	/* stores into the block of a write job
 				   (fill; copy copies its source in) */
 #define KERN_INT32	0x4	/* views the block as int32: bs % 4 == 0 */
+#define KERN_ITEMS	0x8	/* counts k->items; reported as ns per item */
+#define KERN_REGION	0x10	/* needs prepare(): the source's whole region */
+#define KERN_SIGNED	0x20	/* result is an int64_t kept in the uint64_t */
 
 struct kernel_ops {
 	const char *name;
 	const char *help;		/* one line, for --cmdhelp and the man */
 	const char *result_name;	/* column label: "count", "sum" */
+	const char *item_name;		/* KERN_ITEMS: "access", "call"... */
 	const char *const *impls;	/* NULL-terminated; [0] is the default */
 	unsigned flags;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
+	/* KERN_REGION: called once before the group's release with the
+	 * data source's whole mapped region (e.g. to lay out a pointer
+	 * chase in it); untimed.  0 or -errno. */
+	int (*prepare)(struct kstate *k, void *region, size_t len);
 	void (*run)(struct kstate *k, void *buf, size_t len);
 	void (*fini)(struct kstate *k);
 };

@@ -21,17 +21,22 @@
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
+#include "sweep.h"
 #include "value.h"
 
 enum { EXIT_RAN = 0, EXIT_JOBFAIL = 1, EXIT_USAGE = 2 };
 
 struct cmdline {
 	const char **files;
+	int *file_args;			/* argv index of each, for errors */
 	size_t nfiles;
 	const char **sections;
+	int *section_args;
 	size_t nsections;
 	unsigned formats;
 	const char *output;
+	int output_arg;
+	int cmdhelp_arg;
 	bool parse_only, dump, version, help;
 	const char *cmdhelp;
 	bool want_cmdhelp;
@@ -107,14 +112,23 @@ static const char *nearest_program_opt(const char *name)
 	return best;
 }
 
+static bool is_flag(const char *key)
+{
+	return !strcmp(key, "parse-only") || !strcmp(key, "dump") ||
+	       !strcmp(key, "version") || !strcmp(key, "help");
+}
+
 /* Program options are handled here; job options go to the parser. */
 static int parse_args(int argc, char **argv, struct cmdline *cl,
 		      struct parser *ps, struct diag *d)
 {
 	cl->formats = REPORT_NORMAL;
 	cl->files = calloc((size_t)argc, sizeof(*cl->files));
+	cl->file_args = calloc((size_t)argc, sizeof(*cl->file_args));
 	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
-	if (!cl->files || !cl->sections)
+	cl->section_args = calloc((size_t)argc, sizeof(*cl->section_args));
+	if (!cl->files || !cl->sections || !cl->file_args ||
+	    !cl->section_args)
 		return -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -124,6 +138,13 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 		size_t klen;
 
 		if (a[0] != '-' || !strcmp(a, "-")) {
+			/* in command-line order, among --name jobs */
+			if (strcmp(a, "-") && access(a, R_OK))
+				diag_error(d, &loc, NULL, "cannot open job "
+					   "file '%s': %m", a);
+			else
+				parser_add_file(ps, a);
+			cl->file_args[cl->nfiles] = i;
 			cl->files[cl->nfiles++] = a;
 			continue;
 		}
@@ -157,22 +178,29 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 				diag_error(d, &loc, "output", "expected "
 					   "--output=FILE");
 			cl->output = val;
+			cl->output_arg = i;
 		} else if (!strcmp(key, "section")) {
-			if (!val || !*val)
+			if (!val || !*val) {
 				diag_error(d, &loc, "section", "expected "
 					   "--section=NAME");
-			else
+			} else {
+				cl->section_args[cl->nsections] = i;
 				cl->sections[cl->nsections++] = val;
-		} else if (!strcmp(key, "parse-only") && !val) {
+			}
+		} else if (is_flag(key) && val) {
+			diag_error(d, &loc, key, "takes no value, got '--%s=%s'",
+				   key, val);
+		} else if (!strcmp(key, "parse-only")) {
 			cl->parse_only = true;
-		} else if (!strcmp(key, "dump") && !val) {
+		} else if (!strcmp(key, "dump")) {
 			cl->dump = true;
 		} else if (!strcmp(key, "cmdhelp")) {
 			cl->want_cmdhelp = true;
 			cl->cmdhelp = val;
-		} else if (!strcmp(key, "version") && !val) {
+			cl->cmdhelp_arg = i;
+		} else if (!strcmp(key, "version")) {
 			cl->version = true;
-		} else if (!strcmp(key, "help") && !val) {
+		} else if (!strcmp(key, "help")) {
 			cl->help = true;
 		} else if (opt_find(key)) {
 			parser_add_cmdline(ps, key, val, i);
@@ -206,7 +234,8 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static int run(struct cmdline *cl, struct jobset *js, struct diag *d)
+static int run(struct cmdline *cl, struct jobset *js,
+	       const struct sweep_notes *notes, struct diag *d)
 {
 	struct plan plan;
 	struct results res;
@@ -227,7 +256,10 @@ static int run(struct cmdline *cl, struct jobset *js, struct diag *d)
 	if (cl->output) {
 		out = fopen(cl->output, "w");
 		if (!out) {
-			diag_plain(d, "--output=%s: %m", cl->output);
+			struct srcloc loc = { "command line", cl->output_arg };
+
+			diag_error(d, &loc, "output", "cannot write '%s': %m",
+				   cl->output);
 			plan_free(&plan);
 			return EXIT_USAGE;
 		}
@@ -241,6 +273,7 @@ static int run(struct cmdline *cl, struct jobset *js, struct diag *d)
 	rc.out = out;
 	rc.formats = cl->formats;
 	rc.host = host;
+	rc.notes = notes;
 	x.plan = &plan;
 	x.res = &res;
 	x.stop = &stop_flag;
@@ -270,7 +303,8 @@ int main(int argc, char **argv)
 	struct cmdline cl = { 0 };
 	struct diag d;
 	struct parser *ps;
-	struct jobset js = { 0 };
+	struct jobset js = { 0 }, runs = { 0 };
+	struct sweep_notes notes = { 0 };
 	int status = EXIT_USAGE;
 
 	diag_init(&d, stderr);
@@ -290,19 +324,37 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.want_cmdhelp) {
-		status = help_cmdhelp(stdout, cl.cmdhelp) ? EXIT_USAGE
-							   : EXIT_RAN;
+		status = EXIT_RAN;
+		if (help_cmdhelp(stdout, cl.cmdhelp)) {
+			struct srcloc loc = { "command line", cl.cmdhelp_arg };
+			const char *near = opt_nearest(cl.cmdhelp);
+
+			diag_error(&d, &loc, "cmdhelp", "no option '%s'%s%s%s",
+				   cl.cmdhelp, near ? "; did you mean '" : "",
+				   near ? near : "", near ? "'?" : "");
+			status = EXIT_USAGE;
+		}
 		goto out;
 	}
-	for (size_t i = 0; i < cl.nfiles; i++)
-		parser_add_file(ps, cl.files[i]);
 	if (d.errors) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
 	}
-	if (parser_finish(ps, cl.sections, cl.nsections, &js) ||
-	    jobs_check(&js, &d)) {
+	if (!parser_finish(ps, cl.sections, cl.nsections, &js))
+		for (size_t i = 0; i < cl.nsections; i++) {
+			struct srcloc loc = { "command line",
+					      cl.section_args[i] };
+			bool found = false;
+
+			for (size_t k = 0; k < js.njobs; k++)
+				found |= !strcmp(js.jobs[k].name,
+						 cl.sections[i]);
+			if (!found)
+				diag_error(&d, &loc, "section", "no job named "
+					   "'%s'", cl.sections[i]);
+		}
+	if (d.errors || jobs_check(&js, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
@@ -312,13 +364,23 @@ int main(int argc, char **argv)
 		status = EXIT_RAN;
 		goto out;
 	}
-	status = run(&cl, &js, &d);
+	if (sweep_expand(&js, &runs, &notes, &d)) {
+		diag_plain(&d, "%u error%s; nothing was run", d.errors,
+			   d.errors == 1 ? "" : "s");
+		goto out;
+	}
+	status = run(&cl, &runs, &notes, &d);
 	if (status == EXIT_USAGE)
-		diag_plain(&d, "nothing was run");
+		diag_plain(&d, "%u error%s; nothing was run", d.errors,
+			   d.errors == 1 ? "" : "s");
 out:
+	jobset_free(&runs);
+	sweep_notes_free(&notes);
 	jobset_free(&js);
 	parser_free(ps);
 	free(cl.files);
+	free(cl.file_args);
 	free(cl.sections);
+	free(cl.section_args);
 	return status;
 }

@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "optvalues.h"
+#include "sweep.h"
 #include "value.h"
 
 #define FIELD(j, o)	((char *)(j) + (o)->off)
@@ -138,7 +139,8 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 		if (value_int(val, &s, why))
 			return -1;
 		if (s < INT32_MIN || s > INT32_MAX) {
-			*why = "must be a 32-bit integer";
+			*why = "must be a 32-bit integer (-2147483648 to "
+			       "2147483647)";
 			return -1;
 		}
 		*(int32_t *)field = (int32_t)s;
@@ -210,6 +212,7 @@ int job_init_defaults(struct job_spec *j)
 	const char *why;
 
 	memset(j, 0, sizeof(*j));
+	j->baseline = -1;
 	j->isset = calloc(opt_count, sizeof(*j->isset));
 	j->locs = calloc(opt_count, sizeof(*j->locs));
 	if (!j->isset || !j->locs)
@@ -234,6 +237,9 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 	*dst = *src;
 	dst->isset = NULL;
 	dst->locs = NULL;
+	dst->sweeps = NULL;
+	dst->nsweeps = 0;
+	dst->point_label = NULL;
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
 
@@ -259,6 +265,18 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 		if (!*(char **)FIELD(dst, o))
 			goto fail;
 	}
+	if (src->point_label && !(dst->point_label = strdup(src->point_label)))
+		goto fail;
+	if (src->nsweeps) {
+		dst->sweeps = calloc(src->nsweeps, sizeof(*dst->sweeps));
+		if (!dst->sweeps)
+			goto fail;
+		for (unsigned i = 0; i < src->nsweeps; i++) {
+			if (sweep_copy(&dst->sweeps[i], &src->sweeps[i]))
+				goto fail;
+			dst->nsweeps++;
+		}
+	}
 	return 0;
 fail:
 	job_free(dst);
@@ -275,8 +293,15 @@ void job_free(struct job_spec *j)
 			*(char **)FIELD(j, o) = NULL;
 		}
 	}
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		sweep_free(&j->sweeps[i]);
+	free(j->sweeps);
+	free(j->point_label);
 	free(j->isset);
 	free(j->locs);
+	j->sweeps = NULL;
+	j->nsweeps = 0;
+	j->point_label = NULL;
 	j->isset = NULL;
 	j->locs = NULL;
 }

@@ -21,6 +21,15 @@ static const char *const rw_words[] = {
 };
 static const char *const policy_words[] = { "shared", "split", NULL };
 static const char *const hugepage_words[] = { "none", "thp", NULL };
+static const char *const flush_words[] = {
+	"none", "clflush", "clflushopt", "clwb", NULL
+};
+static const char *const fence_words[] = { "none", "sfence", NULL };
+static const char *const fence_scope_words[] = { "block", "line", NULL };
+static const char *const layout_words[] = { "random", "page", NULL };
+static const char *const role_words[] = {
+	"none", "victim", "aggressor", NULL
+};
 static const char *const madvise_words[] = {
 	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL
 };
@@ -167,6 +176,87 @@ const struct opt_def opt_table[] = {
 	  .min = 0, .max = NOLIMIT, .arg = "INT",
 	  .help = "Seed of pattern=randint, and of the random block order." },
 
+	/* io_uring */
+	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(iodepth_batch_submit), .width = W(iodepth_batch_submit),
+	  .def = "0", .min = 0, .max = 65536, .arg = "INT",
+	  .help = "ioengine=io_uring: queue this many I/Os before one "
+		  "submitting system call (0: submit whatever is queued "
+		  "each time the job waits)." },
+	{ .name = "iodepth_batch_complete", .type = OPT_UINT,
+	  .cat = CAT_SOURCE, .off = F(iodepth_batch_complete),
+	  .width = W(iodepth_batch_complete), .def = "0", .min = 0,
+	  .max = 65536, .arg = "INT",
+	  .help = "ioengine=io_uring: wait for at least this many "
+		  "completions at a time (0: take whatever has completed, "
+		  "waiting for one only when none has)." },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(fixedbufs), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: register the buffers with the kernel "
+		  "(IORING_REGISTER_BUFFERS) and use fixed reads/writes." },
+	{ .name = "registerfiles", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(registerfiles), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: register the file with the ring." },
+	{ .name = "sqpoll", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(sqpoll), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: a kernel thread polls the submission "
+		  "queue (IORING_SETUP_SQPOLL), so submitting needs no "
+		  "system call." },
+	{ .name = "sqpoll_cpu", .type = OPT_INT, .cat = CAT_SOURCE,
+	  .off = F(sqpoll_cpu), .def = "-1", .arg = "CPU",
+	  .help = "ioengine=io_uring with sqpoll: the CPU of the polling "
+		  "kernel thread (-1: the kernel's choice)." },
+	{ .name = "ioworkers", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(ioworkers), .width = W(ioworkers), .def = "0",
+	  .min = 0, .max = 256, .arg = "INT",
+	  .help = "ioengine=io_uring: this many I/O threads, each with its "
+		  "own ring, fill a pool of buffers that the job's thread "
+		  "consumes, as in seed 003 (0: the job's thread does its own "
+		  "I/O)." },
+	{ .name = "ioworkers_cpus", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(ioworkers_cpus), .arg = "LIST",
+	  .parse = optv_parse_ioworkers_cpus, .format = optv_format_str,
+	  .help = "CPUs for the I/O threads of ioworkers (default: the "
+		  "job's own CPUs)." },
+	{ .name = "ordered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(ordered), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring with ioworkers: hand blocks to the "
+		  "kernel in file order (1) or as they complete (0)." },
+	{ .name = "latency", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(latency), .def = "1", .arg = "BOOL",
+	  .help = "Record each I/O's latency, submit to completion, in a "
+		  "log-linear histogram (under 1% error) and report p50, p90, "
+		  "p99, p99.9 and max.  Sources without I/Os (mem, mmap) have "
+		  "none to record." },
+
+	/* DAX */
+	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(flush), .def = "none", .words = flush_words,
+	  .arg = "none|clflush|clflushopt|clwb",
+	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
+		  "of its cache lines with this instruction.  Checked with "
+		  "cpuid when the job is parsed." },
+	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence), .def = "none", .words = fence_words,
+	  .arg = "none|sfence",
+	  .help = "ioengine=dax: the fence that follows the flushes (see "
+		  "fence_scope)." },
+	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
+	  .arg = "block|line",
+	  .help = "ioengine=dax: fence once after each block's flushes "
+		  "(block) or after every line's flush (line)." },
+	{ .name = "nt", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(nt),
+	  .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax, rw=write: store with non-temporal stores "
+		  "(which bypass the cache) instead of the kernel's stores." },
+	{ .name = "dax_emulate", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(dax_emulate), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax without DAX hardware: run the same stores, "
+		  "flushes and fences on an ordinary shared file mapping "
+		  "instead of failing.  Every figure of the job is marked "
+		  "emulated." },
+
 	/* Compute kernel */
 	{ .name = "kernel", .type = OPT_CUSTOM, .cat = CAT_KERNEL,
 	  .off = F(kernel), .def = "none", .arg = "KERNEL",
@@ -185,6 +275,19 @@ const struct opt_def opt_table[] = {
 		  "or one width by name: sse2, avx2, avx512 (refused when the "
 		  "CPU lacks it).  fill: plain or nt (non-temporal stores). "
 		  "Default: the first one listed." },
+	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
+	  .arg = "SIZE",
+	  .help = "kernel=chase: bytes between the pointers of the chase "
+		  "(one pointer per cache line by default)." },
+	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
+	  .off = F(chase_layout), .def = "random", .words = layout_words,
+	  .arg = "random|page",
+	  .help = "kernel=chase: random visits the pointers in one random "
+		  "cycle over the whole buffer (TLB misses included); page "
+		  "visits the pages in random order and the pointers of each "
+		  "page in random order before leaving it, so TLB misses "
+		  "stay out (as multichase does)." },
 	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,
 	  .off = F(value), .def = "10", .arg = "INT",
 	  .help = "The 32-bit integer that kernel=count looks for and "
@@ -235,6 +338,39 @@ const struct opt_def opt_table[] = {
 		  "with min and max, and CSV a row per repeat.  Jobs that run "
 		  "at the same time are repeated together, so they must have "
 		  "the same repeat." },
+
+	/* Interference and sweeps */
+	{ .name = "role", .type = OPT_ENUM, .cat = CAT_RUN, .off = F(role),
+	  .def = "none", .words = role_words, .arg = "none|victim|aggressor",
+	  .help = "In a segment (jobs that start together) with victims and "
+		  "aggressors, memjob first runs the victims alone (their "
+		  "baseline), then victims and aggressors together; the "
+		  "aggressors run until the last victim is done, whatever "
+		  "their own loops or runtime.  The report gives per sweep "
+		  "point the victim's figure alone and loaded and the "
+		  "slowdown in %: (loaded - alone) / alone for times and "
+		  "latencies (ns per item), alone / loaded - 1 for "
+		  "throughputs (GB/s)." },
+	{ .name = "sweep", .type = OPT_CUSTOM, .cat = CAT_RUN,
+	  .off = F(sweeps), .arg = "OPTION:V1,V2,...",
+	  .parse = optv_parse_sweep, .format = optv_format_sweep,
+	  .help = "Run the job once for each value of OPTION (any job "
+		  "option).  Values are separated by commas, or by | when a "
+		  "value itself holds commas (cpus_allowed:0|0-1).  A range "
+		  "A..B:*F multiplies by F from A up to B (4k..64m:*2), and "
+		  "A..B:+S adds S.  The option may be given several times: the "
+		  "sweeps of a segment's jobs form a grid, run point by point, "
+		  "and each point's values appear as columns named after the "
+		  "options in CSV.  A numjobs value larger than the CPUs of "
+		  "cpus_allowed with cpus_allowed_policy=split is left out, "
+		  "and the report says so." },
+	{ .name = "rate", .type = OPT_SIZE, .cat = CAT_RUN, .off = F(rate),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .arg = "SIZE",
+	  .help = "Limit each clone to this many bytes per second (0: no "
+		  "limit), so that an aggressor's pressure can be dialled "
+		  "and swept, as MLC's injected delay does for loaded "
+		  "latency.  The clone sleeps whenever it is ahead of the "
+		  "rate." },
 
 	/* Safety */
 	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,

@@ -7,10 +7,12 @@
  * every mistake in a file; a line inih cannot parse at all stops that file.
  */
 #include <ini.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+#include "optvalues.h"
 #include "parse.h"
 #include "reader.h"
 
@@ -103,6 +105,10 @@ static void on_section(void *user, const char *name, const struct srcloc *loc)
 	struct parser *p = user;
 
 	p->in_section = true;
+	if (!name) {		/* refused and reported by the reader */
+		p->target = NULL;
+		return;
+	}
 	if (!strcmp(name, "global")) {
 		p->target = &p->global;
 		return;
@@ -129,7 +135,10 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 	if (!o) {
 		const char *near = opt_nearest(key);
 
-		if (strpbrk(key, " \t"))
+		if (!*key)
+			diag_error(p->d, loc, NULL, "expected option=value, got "
+				   "'=%s'", val ? val : "");
+		else if (strpbrk(key, " \t"))
 			diag_error(p->d, loc, NULL, "expected option=value, "
 				   "got '%s'", key);
 		else if (near)
@@ -148,12 +157,27 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 		}
 		val = "1";
 	}
+	if (o->type == OPT_STR && o->off == offsetof(struct job_spec, name) &&
+	    !valid_job_name(val)) {
+		diag_error(p->d, loc, o->name, "bad job name '%s': it must not "
+			   "be empty or contain , \" = [ or ]", val);
+		return;
+	}
 	if (opt_set(o, j, val, &why, buf, sizeof(buf))) {
-		diag_error(p->d, loc, o->name, "%s", why);
+		/* Every message quotes what it refused. */
+		char quoted[256];
+
+		snprintf(quoted, sizeof(quoted), "'%s'", val);
+		if (*val && !strstr(why, quoted))
+			diag_error(p->d, loc, o->name, "%s, got '%s'", why, val);
+		else
+			diag_error(p->d, loc, o->name, "%s", why);
 		return;
 	}
 	j->isset[o - opt_table] = 1;
 	j->locs[o - opt_table] = *loc;
+	if (o->parse == optv_parse_sweep)	/* each sweep keeps its line */
+		j->sweeps[j->nsweeps - 1].loc = *loc;
 }
 
 static int on_kv(void *user, const char *section, const char *name,
@@ -239,9 +263,13 @@ int parser_add_cmdline(struct parser *p, const char *key, const char *val,
 	const struct opt_def *o;
 
 	if (!strcmp(key, "name")) {
-		if (!val || !valid_job_name(val)) {
-			diag_error(p->d, &loc, "name", "expected --name=NAME "
-				   "(no , \" = [ or ])");
+		if (!val || !*val) {
+			diag_error(p->d, &loc, "name", "expected --name=NAME");
+			return -1;
+		}
+		if (!valid_job_name(val)) {
+			diag_error(p->d, &loc, "name", "bad job name '%s': it "
+				   "must not contain , \" = [ or ]", val);
 			return -1;
 		}
 		if (!new_job(p, NULL, val, &loc)) {
@@ -303,9 +331,17 @@ unsigned parser_finish(struct parser *p, const char *const *sections,
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct job_spec *j = &p->jobs[i];
 
-		for (size_t k = 0; k < p->nover; k++)
+		for (size_t k = 0; k < p->nover; k++) {
+			int o = (int)(p->over[k].opt - opt_table);
+
+			/* the job's own --opt after its --name is more
+			 * specific than an override for every job */
+			if (j->isset[o] && j->locs[o].file == CMDLINE &&
+			    j->locs[o].line > p->over[k].loc.line)
+				continue;
 			apply(p, j, p->over[k].opt->name, p->over[k].val,
 			      &p->over[k].loc);
+		}
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(p->jobs[k].name, j->name)) {
 				diag_error(p->d, &j->where, NULL, "job '%s' is "
@@ -314,16 +350,6 @@ unsigned parser_finish(struct parser *p, const char *const *sections,
 					   p->jobs[k].where.line);
 				break;
 			}
-	}
-	for (size_t i = 0; i < nsections; i++) {
-		size_t k;
-
-		for (k = 0; k < p->njobs; k++)
-			if (!strcmp(p->jobs[k].name, sections[i]))
-				break;
-		if (k == p->njobs)
-			diag_plain(p->d, "--section=%s: no job of that name",
-				   sections[i]);
 	}
 	for (size_t i = 0; i < p->njobs; i++) {
 		if (wanted(p->jobs[i].name, sections, nsections)) {

@@ -143,6 +143,14 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 		return;
 	}
 	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;
+	if (S_ISCHR(st.st_mode)) {	/* a stream: its size is not known */
+		if (!j->size)
+			diag_error(d, job_loc(j, "size"), "size", "'%s' is a "
+				   "character device, whose size memjob cannot "
+				   "know: set size", path);
+		pj->size = j->size;
+		return;
+	}
 sized:
 	if (j->size) {
 		pj->size = j->size;
@@ -274,13 +282,20 @@ static void check_memory(struct plan *p, struct diag *d)
 			need += per * j->numjobs;
 		}
 		if (need > avail) {
-			const struct job_spec *j = p->jobs[sg->first].spec;
+			/* Point at the size of the hungriest job. */
+			const struct planned_job *big = &p->jobs[sg->first];
 
+			for (unsigned i = sg->first; i < sg->first + sg->count;
+			     i++)
+				if (p->jobs[i].size * p->jobs[i].spec->numjobs >
+				    big->size * big->spec->numjobs)
+					big = &p->jobs[i];
 			value_format_size(need, n1, sizeof(n1));
 			value_format_size(avail, n2, sizeof(n2));
-			diag_error(d, &j->where, NULL, "the jobs starting here "
-				   "need %s (%llu bytes) of memory at once, but "
-				   "only %s (%llu bytes) is available", n1,
+			diag_error(d, job_loc(big->spec, "size"), "size",
+				   "the jobs that start with '%s' need %s (%llu "
+				   "bytes) of memory at once, but only %s (%llu "
+				   "bytes) is available", big->spec->name, n1,
 				   (unsigned long long)need, n2,
 				   (unsigned long long)avail);
 		}
@@ -341,10 +356,13 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 				   js->jobs[sg->first].name, j->repeat,
 				   sg->repeat);
 		sg->count++;
+		/* the nearest earlier job of that name: sweeps repeat names */
 		if (j->wait_for)
-			for (unsigned k = 0; k < i; k++)
-				if (!strcmp(js->jobs[k].name, j->wait_for))
+			for (unsigned k = i; k-- > 0;)
+				if (!strcmp(js->jobs[k].name, j->wait_for)) {
 					pj->wait_for = (int)k;
+					break;
+				}
 		plan_files(p, pj, d);
 	}
 	p->ngroups = group + 1;

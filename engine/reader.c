@@ -484,7 +484,20 @@ static int section_line(struct jobreader *r, const struct srcloc *loc,
 	if (nlen >= INI_MAX_SECTION) {
 		reader_error(r, loc, "section name '%.*s' is longer than %d characters",
 			     (int)nlen, start, INI_MAX_SECTION - 1);
+		/* the options that follow belong to no job: say so once */
+		if (r->on_section)
+			r->on_section(r->user, NULL, loc);
 		return 0;
+	}
+	{
+		const char *after = skip_blank(end + 1);
+
+		if (*after && *after != ';' && *after != '#')
+			reader_error(r, loc, "text after the section header: "
+				     "'%.*s' (put each option on its own "
+				     "line)", (int)trim_end(after,
+							    strlen(after)),
+				     after);
 	}
 	name = strndup(start, nlen);
 	if (!name) {
@@ -509,9 +522,14 @@ static int long_line(struct jobreader *r, const struct srcloc *loc,
 
 	sep = find_chars_or_comment(key, "=:");
 	klen = trim_end(key, (size_t)(sep - key));
-	if ((*sep != '=' && *sep != ':') ||
-	    klen + 1 + strlen(JOBREADER_LONG_MARK) + 2 > num) {
-		reader_error(r, loc, "line longer than %zu characters", num - 2);
+	if (*sep != '=' && *sep != ':') {
+		reader_error(r, loc, "expected option=value, got '%.40s...'",
+			     key);
+		return 0;
+	}
+	if (klen + 1 + strlen(JOBREADER_LONG_MARK) + 2 > num) {
+		reader_error(r, loc, "option name longer than %zu characters",
+			     num - 2 - strlen(JOBREADER_LONG_MARK) - 2);
 		return 0;
 	}
 	val = sep + 1;

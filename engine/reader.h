@@ -22,6 +22,8 @@
 
 struct jobreader;
 
+/* name is NULL for a header the reader refused (and reported): the
+ * options after it belong to no job. */
 typedef void (*jobreader_section_fn)(void *user, const char *name,
 				     const struct srcloc *loc);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "interference.h"
 #include "ioengine.h"
 #include "kernel.h"
 #include "options.h"
@@ -21,7 +22,10 @@ const char *const report_csv_columns[] = {
 	"size", "kernel", "impl", "status", "bytes", "ops", "elapsed_ns",
 	"gbps", "ops_per_s", "usr_ns", "sys_ns", "minflt", "majflt", "vcsw",
 	"ivcsw", "result_name", "result", "error", "start_ns", "end_ns",
-	NULL
+	"items", "ns_per_item", "lat_ios", "lat_p50_ns", "lat_p90_ns",
+	"lat_p99_ns", "lat_p999_ns", "lat_max_ns", "emulated", "source_info",
+	"role", "phase", "point", "metric_name", "metric", "baseline",
+	"slowdown_pct", NULL
 };
 
 static const char *const status_names[] = {
@@ -29,9 +33,27 @@ static const char *const status_names[] = {
 	[RUN_FAILED] = "failed", [RUN_INTERRUPTED] = "interrupted",
 };
 
+static const char *const role_names[] = {
+	[ROLE_NONE] = "", [ROLE_VICTIM] = "victim",
+	[ROLE_AGGRESSOR] = "aggressor",
+};
+static const char *const phase_names[] = {
+	[PHASE_RUN] = "", [PHASE_ALONE] = "alone", [PHASE_LOADED] = "loaded",
+};
+
 static const char *impl_of(const struct job_spec *j)
 {
 	return j->kernel->impls ? j->kernel->impls[j->impl] : "";
+}
+
+/* The kernel's result as text: signed where the kernel says so. */
+static void result_text(const struct job_spec *j, uint64_t v, char *buf,
+			size_t len)
+{
+	if (j->kernel->flags & KERN_SIGNED)
+		snprintf(buf, len, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
 }
 
 static const char *rw_name(const struct job_spec *j)
@@ -62,6 +84,8 @@ void report_header(const struct report_ctx *rc, const struct plan *p)
 		"%u group%s\n", MEMJOB_VERSION, rc->host, cpus, u.release,
 		p->njobs, p->njobs == 1 ? "" : "s", p->ngroups,
 		p->ngroups == 1 ? "" : "s");
+	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
+		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }
 
 static void human_rate(double per_s, char *buf, size_t len)
@@ -96,9 +120,29 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
 		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
 		jr->minflt, jr->majflt, jr->vcsw, jr->ivcsw);
-	if (j->kernel->flags & KERN_RESULT)
-		fprintf(f, "    %s: %" PRIu64 "\n", j->kernel->result_name,
-			jr->result);
+	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {
+		char v[32];
+
+		result_text(j, jr->result, v, sizeof(v));
+		fprintf(f, "    %s: %s\n", j->kernel->result_name, v);
+	}
+	if (jr->items)
+		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %ss)\n",
+			jr->ns_per_item, j->kernel->item_name, jr->items,
+			j->kernel->item_name);
+	if (jr->lat.count)
+		fprintf(f, "    latency (us): p50 %.1f, p90 %.1f, p99 %.1f, "
+			"p99.9 %.1f, max %.1f over %" PRIu64 " I/Os\n",
+			hist_percentile(&jr->lat, 50) / 1e3,
+			hist_percentile(&jr->lat, 90) / 1e3,
+			hist_percentile(&jr->lat, 99) / 1e3,
+			hist_percentile(&jr->lat, 99.9) / 1e3,
+			jr->lat.max / 1e3, jr->lat.count);
+	if (jr->info && jr->info[0])
+		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
+	if (jr->emulated)
+		fputs("    EMULATED: these figures come from ordinary memory "
+		      "standing in for the device\n", f);
 	if (j->numjobs > 1)
 		for (unsigned c = 0; c < j->numjobs; c++) {
 			const struct thread_result *t = &jr->threads[c];
@@ -111,9 +155,13 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 				" sys %.3f s", t->bytes,
 				ns ? (double)t->bytes / ns : 0.0,
 				t->usr_ns / 1e9, t->sys_ns / 1e9);
-			if (j->kernel->flags & KERN_RESULT)
-				fprintf(f, ", %s %" PRIu64,
-					j->kernel->result_name, t->result);
+			if (j->kernel->flags & KERN_RESULT) {
+				char v[32];
+
+				result_text(j, t->result, v, sizeof(v));
+				fprintf(f, ", %s %s", j->kernel->result_name,
+					v);
+			}
 			fputc('\n', f);
 		}
 	if (jr->status == RUN_FAILED)
@@ -134,8 +182,14 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 
 	value_format_size(j->bs, bs, sizeof(bs));
 	value_format_size(pj->size, size, sizeof(size));
-	fprintf(f, "\n%s: group %u, %u thread%s: ioengine=%s rw=%s bs=%s "
-		"size=%s kernel=%s%s%s\n", j->name, pj->group, j->numjobs,
+	fprintf(f, "\n%s", j->name);
+	if (j->phase != PHASE_RUN)
+		fprintf(f, " [%s %s]", role_names[j->role],
+			phase_names[j->phase]);
+	if (j->point_label)
+		fprintf(f, " {%s}", j->point_label);
+	fprintf(f, ": group %u, %u thread%s: ioengine=%s rw=%s bs=%s "
+		"size=%s kernel=%s%s%s\n", pj->group, j->numjobs,
 		j->numjobs == 1 ? "" : "s", j->ioengine->name, rw_name(j), bs,
 		size, j->kernel->name, j->kernel->impls ? "/" : "",
 		impl_of(j));
@@ -218,20 +272,115 @@ static void csv_str(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* A field with no separator after it. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n"))
+		csv_fwrite(f, s, strlen(s));
+	else
+		fputs(s, f);
+}
+
+static void csv_interference(FILE *f, const struct results *r,
+			     const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	struct metric m = job_metric(jr);
+	double base, slow;
+
+	fprintf(f, "%s,%s,", role_names[j->role], phase_names[j->phase]);
+	csv_str(f, j->point_label ? j->point_label : "", false);
+	fprintf(f, "%s,", m.name);
+	if (jr->status == RUN_OK)
+		fprintf(f, "%.6g,", m.value);
+	else
+		fputc(',', f);
+	if (row_slowdown(r, jr, &base, &slow))
+		fprintf(f, "%.6g,%.4f", base, slow);
+	else
+		fputc(',', f);
+}
+
 static void csv_u64(FILE *f, uint64_t v)
 {
 	fprintf(f, "%" PRIu64 ",", v);
 }
 
-static void csv_header(FILE *f)
+/*
+ * The columns of the swept options follow the fixed ones, named after the
+ * options ("job.option" when several jobs sweep the same one), in the
+ * order they first appear.  They come from the point labels, which are
+ * "option=value" pairs separated by spaces.
+ */
+struct sweep_cols {
+	char *name[64];
+	unsigned n;
+};
+
+static void sweep_cols_collect(const struct results *r, struct sweep_cols *c)
+{
+	c->n = 0;
+	for (unsigned i = 0; i < r->plan->njobs; i++) {
+		const char *l = r->plan->jobs[i].spec->point_label;
+
+		while (l && *l) {
+			const char *eq = strchr(l, '='), *sp;
+			bool have = false;
+
+			if (!eq)
+				break;
+			for (unsigned k = 0; k < c->n; k++)
+				if (strlen(c->name[k]) == (size_t)(eq - l) &&
+				    !strncmp(c->name[k], l, eq - l))
+					have = true;
+			if (!have && c->n < 64)
+				c->name[c->n++] = strndup(l, eq - l);
+			sp = strchr(eq, ' ');
+			l = sp ? sp + 1 : NULL;
+		}
+	}
+}
+
+static void sweep_cols_free(struct sweep_cols *c)
+{
+	for (unsigned k = 0; k < c->n; k++)
+		free(c->name[k]);
+	c->n = 0;
+}
+
+/* The value of column name in a point label, into buf ("" if absent). */
+static void label_value(const char *l, const char *name, char *buf,
+			size_t len)
+{
+	size_t nl = strlen(name);
+
+	buf[0] = '\0';
+	while (l && *l) {
+		const char *sp = strchr(l, ' ');
+		size_t item = sp ? (size_t)(sp - l) : strlen(l);
+
+		if (item > nl && !strncmp(l, name, nl) && l[nl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(item - nl - 1),
+				 l + nl + 1);
+			return;
+		}
+		l = sp ? sp + 1 : NULL;
+	}
+}
+
+static void csv_header(FILE *f, const struct sweep_cols *c)
 {
 	for (size_t i = 0; report_csv_columns[i]; i++)
-		fprintf(f, "%s%c", report_csv_columns[i],
-			report_csv_columns[i + 1] ? ',' : '\n');
+		fprintf(f, "%s%s", i ? "," : "", report_csv_columns[i]);
+	for (unsigned k = 0; k < c->n; k++) {
+		fputc(',', f);
+		csv_field(f, c->name[k]);
+	}
+	fputc('\n', f);
 }
 
 static void csv_row(FILE *f, const char *host, const struct results *r,
-		    const struct job_result *jr)
+		    const struct job_result *jr, const struct sweep_cols *c)
 {
 	const struct job_spec *j = jr->pj->spec;
 	bool has = (j->kernel->flags & KERN_RESULT) && jr->end_ns;
@@ -258,16 +407,44 @@ static void csv_row(FILE *f, const char *host, const struct results *r,
 	csv_u64(f, jr->ivcsw);
 	csv_str(f, (j->kernel->flags & KERN_RESULT) ? j->kernel->result_name
 						    : "", false);
-	if (has)
-		csv_u64(f, jr->result);
-	else
+	if (has) {
+		char v[32];
+
+		result_text(j, jr->result, v, sizeof(v));
+		fprintf(f, "%s,", v);
+	} else {
 		fputc(',', f);
+	}
 	csv_str(f, first_error(jr), false);
 	if (jr->end_ns)
-		fprintf(f, "%" PRIu64 ",%" PRIu64 "\n",
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",",
 			jr->start_ns - r->epoch_ns, jr->end_ns - r->epoch_ns);
 	else
-		fputs(",\n", f);
+		fputs(",,", f);
+	if (j->kernel->flags & KERN_ITEMS && jr->end_ns)
+		fprintf(f, "%" PRIu64 ",%.3f,", jr->items, jr->ns_per_item);
+	else
+		fputs(",,", f);
+	if (jr->lat.count)
+		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 ",%" PRIu64 ",", jr->lat.count,
+			hist_percentile(&jr->lat, 50),
+			hist_percentile(&jr->lat, 90),
+			hist_percentile(&jr->lat, 99),
+			hist_percentile(&jr->lat, 99.9), jr->lat.max);
+	else
+		fputs(",,,,,,", f);
+	fprintf(f, "%d,", jr->emulated ? 1 : 0);
+	csv_str(f, jr->info ? jr->info : "", false);
+	csv_interference(f, r, jr);
+	for (unsigned k = 0; k < c->n; k++) {
+		char v[256];
+
+		label_value(j->point_label, c->name[k], v, sizeof(v));
+		fputc(',', f);
+		csv_field(f, v);
+	}
+	fputc('\n', f);
 }
 
 void report_results(const struct report_ctx *rc, const struct results *r)
@@ -278,18 +455,23 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
 		normal_groups(rc->out, r);
+		interference_table(rc->out, r);
 	}
 	if (rc->formats & REPORT_CSV) {
 		if (rc->formats & REPORT_NORMAL)
 			fputc('\n', rc->out);
-		csv_header(rc->out);
+		struct sweep_cols cols;
+
+		sweep_cols_collect(r, &cols);
+		csv_header(rc->out, &cols);
 		for (unsigned i = 0; i < p->njobs; i++) {
 			unsigned reps = p->segments[p->jobs[i].segment].repeat;
 
 			for (unsigned k = 0; k < reps; k++)
 				csv_row(rc->out, rc->host, r,
-					results_get(r, i, k));
+					results_get(r, i, k), &cols);
 		}
+		sweep_cols_free(&cols);
 	}
 	fflush(rc->out);
 }

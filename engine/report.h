@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "result.h"
+#include "sweep.h"
 
 #define REPORT_NORMAL	0x1
 #define REPORT_CSV	0x2
@@ -19,6 +20,7 @@ struct report_ctx {
 	FILE *out;
 	unsigned formats;
 	const char *host;
+	const struct sweep_notes *notes;	/* printed with the report */
 };
 
 void report_header(const struct report_ctx *rc, const struct plan *p);

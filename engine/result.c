@@ -44,6 +44,8 @@ static void summarise_job(struct job_result *jr)
 	bool any = false;
 
 	jr->status = RUN_OK;
+	jr->info = "";
+	hist_init(&jr->lat);
 	jr->start_ns = UINT64_MAX;
 	jr->end_ns = 0;
 	for (unsigned c = 0; c < n; c++) {
@@ -75,6 +77,12 @@ static void summarise_job(struct job_result *jr)
 		jr->vcsw += t->vcsw;
 		jr->ivcsw += t->ivcsw;
 		jr->result += t->result;
+		jr->items += t->items;
+		jr->emulated |= t->emulated;
+		if (t->lat)
+			hist_merge(&jr->lat, t->lat);
+		if (!jr->info[0])
+			jr->info = t->info;
 	}
 	if (!any) {
 		jr->start_ns = jr->end_ns = 0;
@@ -84,6 +92,23 @@ static void summarise_job(struct job_result *jr)
 	if (jr->elapsed_ns) {
 		jr->gbps = (double)jr->bytes / (double)jr->elapsed_ns;
 		jr->ops_per_s = (double)jr->ops * 1e9 / (double)jr->elapsed_ns;
+	}
+	/* ns per item of one thread: with clones running side by side the
+	 * time is shared, so use each clone's own window, averaged. */
+	if (jr->items) {
+		double sum = 0;
+		unsigned k = 0;
+
+		for (unsigned c = 0; c < n; c++) {
+			const struct thread_result *t = &jr->threads[c];
+
+			if (t->items && t->end_ns > t->start_ns) {
+				sum += (double)(t->end_ns - t->start_ns) /
+				       (double)t->items;
+				k++;
+			}
+		}
+		jr->ns_per_item = k ? sum / k : 0;
 	}
 }
 
@@ -99,8 +124,13 @@ void results_free(struct results *r)
 	if (!r->runs)
 		return;
 	for (unsigned j = 0; j < r->plan->njobs; j++)
-		for (unsigned k = 0; k < r->max_repeat; k++)
-			free(results_get(r, j, k)->threads);
+		for (unsigned k = 0; k < r->max_repeat; k++) {
+			struct job_result *jr = results_get(r, j, k);
+
+			for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+				free(jr->threads[c].lat);
+			free(jr->threads);
+		}
 	free(r->runs);
 	r->runs = NULL;
 }

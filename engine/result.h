@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hist.h"
 #include "plan.h"
 
 enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
@@ -22,7 +23,11 @@ struct thread_result {
 	uint64_t usr_ns, sys_ns;
 	uint64_t minflt, majflt, vcsw, ivcsw;
 	uint64_t result;		/* the kernel's, over all the data */
+	uint64_t items;			/* KERN_ITEMS kernels: measured items */
 	int cpu;			/* bound CPU, or -1 when not one */
+	bool emulated;			/* the source ran in emulation */
+	struct hist *lat;		/* per-I/O latency, or NULL */
+	char info[256];			/* what the source chose at setup */
 	char err[512];
 };
 
@@ -36,7 +41,12 @@ struct job_result {
 	uint64_t bytes, ops, elapsed_ns;
 	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
 	uint64_t result;
+	uint64_t items;
 	double gbps, ops_per_s;
+	double ns_per_item;		/* 0 when the kernel counts no items */
+	bool emulated;
+	struct hist lat;		/* merged over clones */
+	const char *info;		/* the first clone's */
 };
 
 struct results {

@@ -13,6 +13,7 @@
 #include <numa.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -162,15 +163,20 @@ static int invalidate(const char *path, struct thread_result *out)
 struct meter {
 	uint64_t t0;
 	struct rusage ru0;
-	uint64_t bytes0, ops0;
+	uint64_t bytes0, ops0, items0;
+	const struct kstate *ks;
 };
 
-static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops)
+static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
+			struct thread_result *out)
 {
 	getrusage(RUSAGE_THREAD, &m->ru0);
 	m->t0 = now_ns();
 	m->bytes0 = bytes;
 	m->ops0 = ops;
+	m->items0 = m->ks->items;
+	if (out->lat)		/* the ramp's latencies are left out too */
+		hist_init(out->lat);
 }
 
 static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
@@ -183,6 +189,7 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	out->start_ns = m->t0;
 	out->bytes = bytes - m->bytes0;
 	out->ops = ops - m->ops0;
+	out->items = m->ks->items - m->items0;
 	out->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&m->ru0.ru_utime);
 	out->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&m->ru0.ru_stime);
 	out->minflt = (uint64_t)(ru.ru_minflt - m->ru0.ru_minflt);
@@ -208,28 +215,45 @@ static void nap(atomic_int *stop, uint64_t us)
 	}
 }
 
-/* The measured loop.  Returns 0, or -1 after recording a failure. */
+/* rate=: sleep while this clone is ahead of its byte budget. */
+static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
+		      atomic_int *stop)
+{
+	uint64_t due = t0 + (uint64_t)((double)bytes * 1e9 / (double)j->rate);
+	uint64_t t = now_ns();
+
+	if (due > t + 20000)	/* below 20 us, sleeping costs more */
+		nap(stop, (due - t) / 1000);
+}
+
+/* The measured loop.  Returns 0, or -1 after recording a failure.
+ * An aggressor running with victims ignores its loops and runtime: it
+ * runs until the last victim is done (victims_left reaches 0). */
 static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 		      struct ioe *io, struct kstate *ks, atomic_int *stop,
-		      struct thread_result *out)
+		      atomic_uint *victims_left, struct thread_result *out)
 {
 	const struct kernel_ops *k = j->kernel;
-	const bool timed = j->runtime_us || j->ramp_us;
+	const bool until_victims = j->phase == PHASE_LOADED &&
+				   j->role == ROLE_AGGRESSOR;
+	const bool timed = j->runtime_us || j->ramp_us || until_victims;
+	const bool endless = j->time_based || until_victims;
+	uint64_t rate_t0 = now_ns();
 	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
 	uint64_t bytes = 0, ops = 0, countdown = every;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	bool ramping = j->ramp_us > 0;
-	struct meter m;
+	struct meter m = { .ks = ks };
 	struct io_unit u;
 	int ret = 0;
 
-	meter_start(&m, 0, 0);
+	meter_start(&m, 0, 0, out);
 	if (ramping)
 		ramp_end = m.t0 + j->ramp_us * 1000;
 	else if (j->runtime_us)
 		deadline = m.t0 + j->runtime_us * 1000;
 
-	for (uint64_t pass = 0; j->time_based || pass < j->loops; pass++) {
+	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
 		blockgen_rewind(io->gen);
 		for (;;) {
 			int r = e->get(io, &u);
@@ -258,14 +282,19 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			ops++;
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
+			if (j->rate)
+				keep_rate(j, rate_t0, bytes, stop);
 			if (!timed || --countdown)
 				continue;
 			countdown = every;
+			if (until_victims && !atomic_load_explicit(victims_left,
+					memory_order_relaxed))
+				goto early;
 			uint64_t t = now_ns();
 
 			if (ramping && t >= ramp_end) {
 				ramping = false;
-				meter_start(&m, bytes, ops);
+				meter_start(&m, bytes, ops, out);
 				if (j->runtime_us)
 					deadline = m.t0 + j->runtime_us * 1000;
 			} else if (t >= deadline) {
@@ -286,7 +315,7 @@ out:
 	meter_stop(&m, bytes, ops, out);
 	if (ramping && out->status == RUN_OK) {
 		/* Stopped before the ramp ended: nothing was measured. */
-		out->bytes = out->ops = 0;
+		out->bytes = out->ops = out->items = 0;
 	}
 	return ret;
 }
@@ -315,6 +344,15 @@ void *worker_main(void *arg)
 	ks.job = j;
 	ks.impl = j->impl;
 	ks.value = j->value;
+	if (j->latency) {
+		out->lat = malloc(sizeof(*out->lat));
+		if (!out->lat) {
+			fail(out, "latency histogram%s: %s", "", ENOMEM);
+			goto setup_done;
+		}
+		hist_init(out->lat);
+		io.lat = out->lat;
+	}
 
 	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
@@ -327,6 +365,8 @@ void *worker_main(void *arg)
 		goto setup_done;
 	}
 	io_up = true;
+	out->emulated = io.emulated;
+	snprintf(out->info, sizeof(out->info), "%s", io.info);
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
@@ -335,6 +375,21 @@ void *worker_main(void *arg)
 		}
 	}
 	k_up = true;
+	if (j->kernel->flags & KERN_REGION) {
+		if (!io.region) {
+			out->status = RUN_FAILED;
+			snprintf(out->err, sizeof(out->err), "kernel=%s needs "
+				 "a mapped data source (such as ioengine=mem)",
+				 j->kernel->name);
+			goto setup_done;
+		}
+		ret = j->kernel->prepare(&ks, io.region, io.region_len);
+		if (ret < 0) {
+			fail(out, "kernel %s: prepare: %s", j->kernel->name,
+			     -ret);
+			goto setup_done;
+		}
+	}
 setup_done:
 	shared_barrier_wait(w->sh);
 	if (out->status != RUN_OK)
@@ -346,7 +401,7 @@ setup_done:
 		out->status = RUN_INTERRUPTED;
 		goto out;
 	}
-	run_passes(j, e, &io, &ks, stop, out);
+	run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh), out);
 	out->result = ks.result;
 out:
 	if (k_up && j->kernel->fini)
@@ -354,5 +409,7 @@ out:
 	if (io_up && e->teardown)
 		e->teardown(&io);
 	job_sync_done(w->sh, j->index);
+	if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
+		atomic_fetch_sub(shared_victims_left(w->sh), 1);
 	return NULL;
 }

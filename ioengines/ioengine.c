@@ -21,12 +21,14 @@ extern const struct ioengine_ops ioengine_mem;
 extern const struct ioengine_ops ioengine_mmap;
 extern const struct ioengine_ops ioengine_psync;
 extern const struct ioengine_ops ioengine_io_uring;
+extern const struct ioengine_ops ioengine_dax;
 
 const struct ioengine_ops *const ioengine_registry[] = {
 	&ioengine_mem,
 	&ioengine_mmap,
 	&ioengine_psync,
 	&ioengine_io_uring,
+	&ioengine_dax,
 	NULL,
 };
 

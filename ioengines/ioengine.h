@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "blockgen.h"
+#include "hist.h"
 #include "job.h"
 
 struct io_unit {
@@ -44,6 +45,18 @@ struct ioe {
 	struct blockgen *gen;		/* where the next blocks come from */
 	void *priv;			/* the source's own state */
 	char err[512];			/* what went wrong, for the report */
+	/* Set by IOE_MAPPED sources in setup(): the whole region. */
+	void *region;
+	size_t region_len;
+	/* Set by a source that ran in emulation (dax_emulate=1): every
+	 * figure of the job is then marked as emulated. */
+	bool emulated;
+	/* Where sources record each I/O's latency (submit to completion,
+	 * in ns), or NULL when latency is not tracked. */
+	struct hist *lat;
+	/* What the source chose at setup that the report should show
+	 * (e.g. the io_uring setup flags the kernel accepted). */
+	char info[256];
 };
 
 /* Flags for ioengine_ops.flags */

@@ -183,6 +183,8 @@ static int mem_setup(struct ioe *e)
 		pattern_fill(&e->job->pattern, e->job->pattern_seed, m->base,
 			     m->buf, m->size);
 	}
+	e->region = m->buf;
+	e->region_len = (size_t)m->size;
 	return 0;
 
 out_close:

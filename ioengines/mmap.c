@@ -131,6 +131,8 @@ static int mmap_setup(struct ioe *e)
 	m->map = p;
 	m->maplen = (size_t)(m->size + (m->base - start));
 	m->buf = (unsigned char *)p + (m->base - start);
+	e->region = m->buf;
+	e->region_len = (size_t)m->size;
 	ret = mmap_advise(e, m);
 	if (ret)
 		goto out_close;

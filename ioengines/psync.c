@@ -14,12 +14,16 @@
  * Writes: the buffer holds the pattern's first bs bytes from setup on and
  * is never refilled, so a write costs no more than the system call; the
  * kernel may store into it first.
+ *
+ * With latency tracking (e->lat), the clock is read around each block's
+ * system calls (continuations included): one I/O is one block.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "filegen.h"
@@ -35,6 +39,14 @@ struct psync_priv {
 };
 
 static const char *const psync_options[] = { "direct", "sync", NULL };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 static void psync_teardown(struct ioe *e)
 {
@@ -135,7 +147,7 @@ static ssize_t psync_read(struct ioe *e, struct psync_priv *p, uint64_t off,
 static int psync_get(struct ioe *e, struct io_unit *u)
 {
 	struct psync_priv *p = e->priv;
-	uint64_t off;
+	uint64_t off, t0 = 0;
 	size_t len, want;
 	ssize_t n;
 
@@ -154,13 +166,21 @@ static int psync_get(struct ioe *e, struct io_unit *u)
 		return 1;
 
 	want = p->direct ? (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
+	if (e->lat)
+		t0 = now_ns();
 	n = psync_read(e, p, off, want);
 	if (n < 0)
 		return (int)n;
-	if (n == 0)
-		return 0;
-	if ((size_t)n < len)
-		u->len = (size_t)n;
+	if (e->lat)
+		hist_record(e->lat, now_ns() - t0);
+	/* The planner sized the pass from the file: running out of data
+	 * inside it means the file shrank or reports a size it lacks. */
+	if ((size_t)n < len) {
+		ioe_error(e, "%s ends at offset %" PRIu64 ", inside the job's "
+			  "region (the block at %" PRIu64 " needs %zu bytes)",
+			  e->path, off + (uint64_t)n, off, len);
+		return -EIO;
+	}
 	return 1;
 }
 
@@ -168,10 +188,13 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 {
 	struct psync_priv *p = e->priv;
 	const unsigned char *src = u->buf;
+	uint64_t t0 = 0;
 	size_t done = 0;
 
 	if (!RW_IS_WRITE(e->job->rw))
 		return 0;
+	if (e->lat)
+		t0 = now_ns();
 	while (done < u->len) {
 		ssize_t n = pwrite(p->fd, src + done, u->len - done,
 				   (off_t)(u->off + done));
@@ -192,6 +215,8 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 		}
 		done += (size_t)n;
 	}
+	if (e->lat)
+		hist_record(e->lat, now_ns() - t0);
 	return 0;
 }
 

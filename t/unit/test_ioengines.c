@@ -640,9 +640,14 @@ static void test_registry(void **state)
 		assert_non_null(ops->put);
 		assert_non_null(ops->teardown);
 	}
-	while (ioengine_registry[n])
+	/* later sources (dax...) follow; names are unique */
+	while (ioengine_registry[n]) {
+		for (size_t k = 0; k < n; k++)
+			assert_string_not_equal(ioengine_registry[k]->name,
+						ioengine_registry[n]->name);
 		n++;
-	assert_int_equal(n, 4);
+	}
+	assert_true(n >= 4);
 	assert_null(ioengine_find("sync"));
 	assert_null(ioengine_find(""));
 	assert_true(ioengine_find("mem")->flags & IOE_FILE_OPT);

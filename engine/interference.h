@@ -1,0 +1,37 @@
+/*
+ * interference.h - victims alone versus loaded: the metric each job is
+ * judged by, its baseline, the slowdown, and the summary table.
+ *
+ * A job's metric is ns per item for kernels that count items (lower is
+ * better) and GB/s otherwise (higher is better).  Slowdown in % is
+ * (loaded - alone) / alone for lower-is-better metrics and alone / loaded
+ * - 1 for throughputs, so that +10% means "10% more time" either way.
+ * The baseline of a loaded victim is the median of its alone runs.
+ */
+#ifndef MEMJOB_INTERFERENCE_H
+#define MEMJOB_INTERFERENCE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "result.h"
+
+struct metric {
+	const char *name;		/* "ns_per_item" or "gbps" */
+	char label[48];			/* "ns per access", "GB/s" */
+	double value;
+	bool lower_is_better;
+};
+
+struct metric job_metric(const struct job_result *jr);
+/* Median of job idx's metric over its repeats (0 when none ran). */
+double metric_median(const struct results *r, unsigned idx);
+double slowdown_pct(double alone, double loaded, bool lower_is_better);
+/* For a loaded victim row: its baseline median and slowdown; false when
+ * the row is not one. */
+bool row_slowdown(const struct results *r, const struct job_result *jr,
+		  double *baseline, double *slowdown);
+/* The table per victim: point, alone, loaded, slowdown, aggressors. */
+void interference_table(FILE *f, const struct results *r);
+
+#endif

@@ -1,0 +1,436 @@
+/*
+ * topoprint.c - memjob --topology: the topology read by topology.c, as a
+ * readable summary or as CSV (see topo_print in topology.h).
+ *
+ * The one idea: sysfs lists each cache once per CPU, but a reader wants
+ * each physical cache once, with the CPUs that share it (that is what
+ * decides which CPUs make a noisy neighbour).  collect_instances() folds
+ * the per-CPU copies into instances by their shared_cpu_list.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+#include "value.h"
+
+#define TEXT_LEN	8192	/* a list of 1024 CPUs fits */
+#define WRAP_COLS	78
+
+static bool bit_test(const uint64_t *bits, unsigned i)
+{
+	return bits[i / 64] >> (i % 64) & 1;
+}
+
+static void bit_set(uint64_t *bits, unsigned i)
+{
+	bits[i / 64] |= 1ULL << (i % 64);
+}
+
+static const char *type_word(char type)
+{
+	switch (type) {
+	case 'd':
+		return "data";
+	case 'i':
+		return "instruction";
+	case 'u':
+		return "unified";
+	default:
+		return "";
+	}
+}
+
+/* "32 KiB", "22 MiB", "35.75 MiB": the largest binary unit, up to two
+ * decimals. */
+static const char *fmt_bytes(uint64_t v, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	double d;
+	char *p;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
+	       v >= 1ULL << (10 * (u + 1)))
+		u++;
+	d = (double)v / (double)(1ULL << (10 * u));
+	snprintf(buf, len, "%.2f", d);
+	p = buf + strlen(buf);
+	while (p > buf && p[-1] == '0')
+		*--p = '\0';
+	if (p > buf && p[-1] == '.')
+		*--p = '\0';
+	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
+	return buf;
+}
+
+static void fmt_list(const uint64_t *bits, char *buf, size_t len)
+{
+	value_format_idlist(bits, MEMJOB_MAX_CPUS, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "unknown");
+}
+
+/* Items separated by two blanks, wrapped under an indent; an item longer
+ * than a line is broken after its commas.  fresh: nothing on this line yet
+ * that needs a separator. */
+struct wrap {
+	FILE *f;
+	size_t indent;
+	size_t col;
+	bool fresh;
+};
+
+static void wrap_start(struct wrap *w, size_t col)
+{
+	w->col = col;
+	w->fresh = true;
+}
+
+/* extra: deeper, for the rest of an item broken across lines. */
+static void wrap_newline(struct wrap *w, size_t extra)
+{
+	fprintf(w->f, "\n%*s", (int)(w->indent + extra), "");
+	wrap_start(w, w->indent + extra);
+}
+
+static void wrap_item(struct wrap *w, const char *item)
+{
+	size_t n = strlen(item), piece;
+	const char *comma;
+	bool started = false;
+
+	if (!w->fresh && w->col + 2 + n > WRAP_COLS)
+		wrap_newline(w, 0);
+	else if (!w->fresh)
+		w->col += (size_t)fprintf(w->f, "  ");
+	while (*item) {
+		comma = strchr(item, ',');
+		piece = comma && w->col + n > WRAP_COLS ?
+			(size_t)(comma - item) + 1 : n;
+		if (started && w->col + piece > WRAP_COLS)
+			wrap_newline(w, 2);
+		started = true;
+		fwrite(item, 1, piece, w->f);
+		w->col += piece;
+		item += piece;
+		n -= piece;
+	}
+	w->fresh = false;
+}
+
+/* One cache instance: the first CPU that has it, and which of its caches. */
+struct instance {
+	unsigned cpu;
+	const struct topo_cache *c;
+};
+
+static bool same_instance(const struct topo_cache *a, const struct topo_cache *b,
+			  unsigned cpu)
+{
+	unsigned w;
+	bool empty = true;
+
+	if (a->level != b->level || a->type != b->type)
+		return false;
+	for (w = 0; w < TOPO_WORDS; w++)
+		if (a->shared[w])
+			empty = false;
+	/* Unknown sharing: every CPU's cache counts as its own. */
+	return !empty && bit_test(a->shared, cpu);
+}
+
+static bool same_geometry(const struct topo_cache *a, const struct topo_cache *b)
+{
+	return a->level == b->level && a->type == b->type &&
+	       a->size == b->size && a->line == b->line &&
+	       a->ways == b->ways && a->sets == b->sets;
+}
+
+static int instance_cmp(const void *pa, const void *pb)
+{
+	const struct instance *a = pa, *b = pb;
+
+	if (a->c->level != b->c->level)
+		return a->c->level < b->c->level ? -1 : 1;
+	if (a->c->type != b->c->type)
+		return a->c->type < b->c->type ? -1 : 1;
+	return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+}
+
+/* Every distinct cache instance, ordered by level, type and first CPU. */
+static struct instance *collect_instances(const struct topo *t, size_t *count)
+{
+	struct instance *in, *grown;
+	size_t n = 0, cap = 16, i;
+	unsigned c, k;
+
+	in = malloc(cap * sizeof(*in));
+	if (!in)
+		return NULL;
+	for (c = 0; c < t->ncpus; c++) {
+		for (k = 0; t->cpus[c].present && k < t->cpus[c].ncaches; k++) {
+			const struct topo_cache *tc = &t->cpus[c].caches[k];
+
+			for (i = 0; i < n; i++)
+				if (same_instance(in[i].c, tc, c))
+					break;
+			if (i < n)
+				continue;
+			if (n == cap) {
+				grown = realloc(in, 2 * cap * sizeof(*in));
+				if (!grown)
+					goto out_free;
+				in = grown;
+				cap *= 2;
+			}
+			in[n].cpu = c;
+			in[n++].c = tc;
+		}
+	}
+	qsort(in, n, sizeof(*in), instance_cmp);
+	*count = n;
+	return in;
+out_free:
+	free(in);
+	return NULL;
+}
+
+static void print_geometry(FILE *f, const struct topo_cache *c)
+{
+	char size[32];
+
+	fprintf(f, "  L%u %s", c->level,
+		c->type == '?' ? "(type unknown)" : type_word(c->type));
+	if (c->size)
+		fprintf(f, " %s", fmt_bytes(c->size, size, sizeof(size)));
+	else
+		fprintf(f, ", size unknown");
+	if (c->line)
+		fprintf(f, ", %u B lines", c->line);
+	if (c->ways)
+		fprintf(f, ", %u-way", c->ways);
+	else
+		fprintf(f, ", ways unknown");
+	if (c->sets)
+		fprintf(f, ", %u sets", c->sets);
+}
+
+static void print_caches(FILE *f, const struct topo *t)
+{
+	struct wrap w = { .f = f, .indent = 6 };
+	char list[TEXT_LEN];
+	struct instance *in;
+	size_t n = 0, i, j;
+
+	in = collect_instances(t, &n);
+	if (!in) {
+		fprintf(f, "caches: (out of memory)\n");
+		return;
+	}
+	fprintf(f, "caches:%s\n", n ? "" : " none listed in sysfs");
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && same_geometry(in[i].c, in[j].c); j++)
+			;
+		print_geometry(f, in[i].c);
+		fprintf(f, ": %zu instance%s, shared by\n%*s", j - i,
+			j - i == 1 ? "" : "s", (int)w.indent, "");
+		wrap_start(&w, w.indent);
+		for (; i < j; i++) {
+			fmt_list(in[i].c->shared, list, sizeof(list));
+			wrap_item(&w, list);
+		}
+		fputc('\n', f);
+	}
+	free(in);
+}
+
+static void print_siblings(FILE *f, const struct topo *t)
+{
+	struct wrap w = { .f = f, .indent = 6 };
+	uint64_t seen[TOPO_WORDS] = { 0 };
+	char list[TEXT_LEN];
+	unsigned c, wd;
+
+	fprintf(f, "SMT siblings:\n%*s", (int)w.indent, "");
+	wrap_start(&w, w.indent);
+	for (c = 0; c < t->ncpus; c++) {
+		if (!t->cpus[c].present || bit_test(seen, c))
+			continue;
+		fmt_list(t->cpus[c].siblings, list, sizeof(list));
+		wrap_item(&w, list);
+		for (wd = 0; wd < TOPO_WORDS; wd++)
+			seen[wd] |= t->cpus[c].siblings[wd];
+		bit_set(seen, c);
+	}
+	fputc('\n', f);
+}
+
+static void print_id(FILE *f, int width, int id)
+{
+	if (id < 0)
+		fprintf(f, "%*s", width, "-");
+	else
+		fprintf(f, "%*d", width, id);
+}
+
+static void print_cpus(FILE *f, const struct topo *t)
+{
+	char list[TEXT_LEN];
+	unsigned c;
+
+	fprintf(f, "CPUs:\n   cpu  core  package  node  siblings\n");
+	for (c = 0; c < t->ncpus; c++) {
+		const struct topo_cpu *p = &t->cpus[c];
+
+		if (!p->present)
+			continue;
+		fprintf(f, "  %4u", c);
+		print_id(f, 6, p->core_id);
+		print_id(f, 9, p->package_id);
+		print_id(f, 6, p->node);
+		fmt_list(p->siblings, list, sizeof(list));
+		fprintf(f, "  %s\n", list);
+	}
+}
+
+static void print_nodes(FILE *f, const struct topo *t)
+{
+	struct wrap w = { .f = f, .indent = 6 };
+	char list[TEXT_LEN], size[32];
+	unsigned n;
+
+	fprintf(f, "NUMA nodes:\n");
+	for (n = 0; n < t->nnodes; n++) {
+		if (!topo_has_node(t, n))
+			continue;
+		value_format_idlist(t->node_cpus[n], MEMJOB_MAX_CPUS, list,
+				    sizeof(list));
+		wrap_start(&w, (size_t)fprintf(f, "  node %u: CPUs ", n));
+		wrap_item(&w, list[0] ? list : "none");
+		fputc('\n', f);
+	}
+	if (t->ram)
+		fprintf(f, "RAM: %s (MemTotal %llu kB)\n",
+			fmt_bytes(t->ram, size, sizeof(size)),
+			(unsigned long long)(t->ram / 1024));
+	else
+		fprintf(f, "RAM: unknown (no MemTotal in /proc/meminfo)\n");
+}
+
+/* "64 CPUs (0-63): 2 packages, 32 cores, 2 threads per core" */
+static void print_summary(FILE *f, const struct topo *t)
+{
+	unsigned c, d, ncpu = 0, npkg = 0, ncore = 0, smt = 0, n;
+	bool known = true;
+	char list[TEXT_LEN];
+
+	for (c = 0; c < t->ncpus; c++) {
+		const struct topo_cpu *p = &t->cpus[c];
+
+		if (!p->present)
+			continue;
+		ncpu++;
+		if (p->package_id < 0 || p->core_id < 0)
+			known = false;
+		for (d = 0; d < c; d++)
+			if (t->cpus[d].present &&
+			    t->cpus[d].package_id == p->package_id)
+				break;
+		npkg += d == c;
+		for (d = 0; d < c; d++)
+			if (t->cpus[d].present &&
+			    t->cpus[d].package_id == p->package_id &&
+			    t->cpus[d].core_id == p->core_id)
+				break;
+		ncore += d == c;
+		for (n = 0, d = 0; d < t->ncpus; d++)
+			n += bit_test(p->siblings, d);
+		if (n > smt)
+			smt = n;
+	}
+	value_format_idlist(t->online, MEMJOB_MAX_CPUS, list, sizeof(list));
+	fprintf(f, "topology of %s\n%u CPU%s (%s)", t->root, ncpu,
+		ncpu == 1 ? "" : "s", list);
+	if (known)
+		fprintf(f, ": %u package%s, %u core%s", npkg,
+			npkg == 1 ? "" : "s", ncore, ncore == 1 ? "" : "s");
+	if (known && smt)
+		fprintf(f, ", %u thread%s per core", smt, smt == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
+static void print_normal(FILE *f, const struct topo *t)
+{
+	print_summary(f, t);
+	print_caches(f, t);
+	print_siblings(f, t);
+	print_cpus(f, t);
+	print_nodes(f, t);
+}
+
+/* A CSV field: a list is quoted when it holds a comma (no quotes inside). */
+static void csv_list(FILE *f, const uint64_t *bits)
+{
+	char list[TEXT_LEN];
+
+	value_format_idlist(bits, MEMJOB_MAX_CPUS, list, sizeof(list));
+	fprintf(f, strchr(list, ',') ? ",\"%s\"" : ",%s", list);
+}
+
+static void csv_num(FILE *f, long long v)
+{
+	if (v <= 0)
+		fputc(',', f);
+	else
+		fprintf(f, ",%lld", v);
+}
+
+static void csv_id(FILE *f, int id)
+{
+	if (id < 0)
+		fputc(',', f);
+	else
+		fprintf(f, ",%d", id);
+}
+
+static void print_csv(FILE *f, const struct topo *t)
+{
+	unsigned c, k;
+
+	fprintf(f, "cpu,core,package,node,siblings,level,type,size,line,ways,"
+		"sets,shared_cpus\n");
+	for (c = 0; c < t->ncpus; c++) {
+		const struct topo_cpu *p = &t->cpus[c];
+
+		for (k = 0; p->present && k < (p->ncaches ? p->ncaches : 1);
+		     k++) {
+			const struct topo_cache *tc = &p->caches[k];
+
+			fprintf(f, "%u", c);
+			csv_id(f, p->core_id);
+			csv_id(f, p->package_id);
+			csv_id(f, p->node);
+			csv_list(f, p->siblings);
+			if (!p->ncaches) {
+				fprintf(f, ",,,,,,,\n");
+				continue;
+			}
+			csv_num(f, tc->level);
+			fprintf(f, ",%s", type_word(tc->type));
+			csv_num(f, (long long)tc->size);
+			csv_num(f, tc->line);
+			csv_num(f, tc->ways);
+			csv_num(f, tc->sets);
+			csv_list(f, tc->shared);
+			fputc('\n', f);
+		}
+	}
+}
+
+void topo_print(FILE *f, const struct topo *t, bool csv)
+{
+	if (csv)
+		print_csv(f, t);
+	else
+		print_normal(f, t);
+}

@@ -1,0 +1,493 @@
+/*
+ * dax.c - ioengine "dax": the job's file mapped with MAP_SYNC, on
+ * persistent memory (a file on a DAX filesystem, or a device-dax node
+ * /dev/daxX.Y), with every written cache line flushed by the instruction
+ * the job names (seed 004).
+ *
+ * On DAX the mapping is the media itself: no page cache sits between the
+ * stores and the persistent memory, and MAP_SYNC promises that the file
+ * system's metadata for a written page is durable by the time the write
+ * fault returns.  What remains is the CPU's cache: a store lands in it, and
+ * only a flush (or a non-temporal store, which goes around it) moves the
+ * line towards the memory controller.  So a DAX write costs the store, the
+ * flush of each 64-byte line, and, for ordering, a fence.
+ *
+ * The three flush instructions differ in what they leave behind and in how
+ * they are ordered:
+ *   clflush     writes the line back and evicts it; it is ordered with
+ *               respect to other clflushes (and stores to the line), so
+ *               one line's flush waits for the previous one: in effect a
+ *               single flush in flight per core.
+ *   clflushopt  writes back and evicts too, but is ordered only by a
+ *               fence (sfence): without one, many flushes are in flight
+ *               at once, and the write-backs overlap.
+ *   clwb        writes back like clflushopt, equally weakly ordered, and
+ *               may keep the line in the cache (clean), so a later read of
+ *               it need not miss.
+ * fence=sfence waits until the flushes before it are done, once per block
+ * (fence_scope=block) or after every line (fence_scope=line, which makes
+ * clflushopt and clwb as serial as clflush).  Seed 004 runs all three
+ * without a fence: the aggressor's flushes stream write-backs through the
+ * LLC that the victim shares.
+ *
+ * Without DAX hardware MAP_SYNC fails (EOPNOTSUPP; EINVAL on kernels
+ * older than 4.15).  The job then fails, saying so, unless dax_emulate=1:
+ * the same range is mapped with plain MAP_SHARED and the same stores,
+ * flushes and fences run on page-cache memory.  The flushes then write
+ * back to DRAM, not to persistent memory, so an emulated run shows the
+ * instructions' cache effects (the victim's lost LLC lines, the
+ * write-back traffic) and not persistent-memory latency; e->emulated makes
+ * the report mark every figure of the job as emulated.
+ *
+ * Reads map the file the same way and run the kernel over the mapping
+ * (like ioengine=mmap): page faults, if any, happen in the measured time.
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <immintrin.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "ioengine.h"
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE	0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC		0x80000
+#endif
+
+#define DAX_LINE_DEFAULT	64
+/* device-dax maps in units of its alignment; kernels before 5.10 have no
+ * align attribute, and their regions were 2 MiB-aligned by default. */
+#define DAX_DEV_ALIGN_DEFAULT	(2ULL << 20)
+
+/* Flushes the lines [p, end) (p is line-aligned), fencing as it goes or
+ * not: one function per instruction and fence scope, so that nothing but
+ * the instruction is inside the loop. */
+typedef void (*dax_flush_fn)(uintptr_t p, uintptr_t end, size_t line);
+
+struct dax_priv {
+	void *map;			/* what munmap() gets back */
+	size_t maplen;
+	unsigned char *buf;		/* the byte at file offset base */
+	uint64_t base, size;
+	size_t line;			/* flush granularity, a power of 2 */
+	dax_flush_fn flush;		/* NULL: writes are not flushed */
+	bool fence_block;		/* sfence after each block's flushes */
+	bool write;
+	bool devdax;			/* a /dev/daxX.Y node */
+	uint64_t align;			/* of the mapping's start and end */
+};
+
+
+/* ---- the flush loops ------------------------------------------------ */
+
+static void flush_clflush(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line)
+		_mm_clflush((void *)p);
+}
+
+static void flush_clflush_fenced(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line) {
+		_mm_clflush((void *)p);
+		_mm_sfence();
+	}
+}
+
+__attribute__((target("clflushopt")))
+static void flush_clflushopt(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line)
+		_mm_clflushopt((void *)p);
+}
+
+__attribute__((target("clflushopt")))
+static void flush_clflushopt_fenced(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line) {
+		_mm_clflushopt((void *)p);
+		_mm_sfence();
+	}
+}
+
+__attribute__((target("clwb")))
+static void flush_clwb(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line)
+		_mm_clwb((void *)p);
+}
+
+__attribute__((target("clwb")))
+static void flush_clwb_fenced(uintptr_t p, uintptr_t end, size_t line)
+{
+	for (; p < end; p += line) {
+		_mm_clwb((void *)p);
+		_mm_sfence();
+	}
+}
+
+static dax_flush_fn dax_pick_flush(enum flush_kind kind, bool per_line)
+{
+	switch (kind) {
+	case FLUSH_CLFLUSH:
+		return per_line ? flush_clflush_fenced : flush_clflush;
+	case FLUSH_CLFLUSHOPT:
+		return per_line ? flush_clflushopt_fenced : flush_clflushopt;
+	case FLUSH_CLWB:
+		return per_line ? flush_clwb_fenced : flush_clwb;
+	default:
+		return NULL;
+	}
+}
+
+/* ---- what the CPU has ----------------------------------------------- */
+
+struct flush_insn {
+	const char *name;
+	unsigned leaf;			/* cpuid leaf (subleaf 0) */
+	bool ebx;			/* the bit is in EBX, else in EDX */
+	unsigned bit;
+	const char *where;		/* for the message */
+};
+
+static const struct flush_insn flush_insns[] = {
+	[FLUSH_CLFLUSH] = { "clflush", 1, false, 19, "cpuid leaf 1, EDX bit 19" },
+	[FLUSH_CLFLUSHOPT] = { "clflushopt", 7, true, 23,
+			       "cpuid leaf 7, EBX bit 23" },
+	[FLUSH_CLWB] = { "clwb", 7, true, 24, "cpuid leaf 7, EBX bit 24" },
+};
+
+static bool dax_cpu_has(const struct flush_insn *f)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid_count(f->leaf, 0, &a, &b, &c, &d))
+		return false;
+	return ((f->ebx ? b : d) >> f->bit) & 1;
+}
+
+/* The line size clflush works on (cpuid leaf 1, EBX bits 15:8, in units
+ * of 8 bytes), which is also the one in /proc/cpuinfo's "clflush size". */
+static size_t dax_line_size(void)
+{
+	unsigned a, b, c, d;
+	size_t line;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return DAX_LINE_DEFAULT;
+	line = ((b >> 8) & 0xff) * 8;
+	if (line < 16 || (line & (line - 1)))
+		return DAX_LINE_DEFAULT;
+	return line;
+}
+
+/* ---- parse-time checks ---------------------------------------------- */
+
+static int dax_validate(const struct job_spec *job, struct diag *d)
+{
+	bool write = RW_IS_WRITE(job->rw);
+	int ret = 0;
+
+	if (!write && job->flush != FLUSH_NONE) {
+		diag_error(d, job_loc(job, "flush"), "flush", "flush applies "
+			   "to writes; this job has a read rw");
+		ret = -EINVAL;
+	}
+	if (!write && job->fence != FENCE_NONE) {
+		diag_error(d, job_loc(job, "fence"), "fence", "fence applies "
+			   "to writes; this job has a read rw");
+		ret = -EINVAL;
+	}
+	if (!write && job->nt) {
+		diag_error(d, job_loc(job, "nt"), "nt", "nt applies to writes; "
+			   "this job has a read rw");
+		ret = -EINVAL;
+	}
+	if (job->fence_scope == FENCE_PER_LINE &&
+	    (job->fence == FENCE_NONE || job->flush == FLUSH_NONE)) {
+		diag_error(d, job_loc(job, "fence_scope"), "fence_scope",
+			   "fence_scope=line fences after each line's flush, "
+			   "and needs fence=sfence and a flush (this job has "
+			   "fence=%s, flush=%s)",
+			   job->fence == FENCE_NONE ? "none" : "sfence",
+			   job->flush == FLUSH_NONE ? "none" :
+			   flush_insns[job->flush].name);
+		ret = -EINVAL;
+	}
+	if (job->flush != FLUSH_NONE &&
+	    (unsigned)job->flush < sizeof(flush_insns) / sizeof(flush_insns[0]) &&
+	    !dax_cpu_has(&flush_insns[job->flush])) {
+		diag_error(d, job_loc(job, "flush"), "flush", "this CPU has no "
+			   "%s (%s)", flush_insns[job->flush].name,
+			   flush_insns[job->flush].where);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* ---- setup ---------------------------------------------------------- */
+
+/* One number from sysfs /sys/dev/char/MAJ:MIN/<attr>: 0 or -errno. */
+static int dax_dev_attr(const struct stat *st, const char *attr,
+			uint64_t *val)
+{
+	char path[128];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/%s",
+		 major(st->st_rdev), minor(st->st_rdev), attr);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%" SCNu64, val) != 1)
+		ret = -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The file's size, and the alignment its mappings need.  device-dax has no
+ * BLKGETSIZE64 and a zero st_size: its size and alignment are in sysfs.
+ */
+static int dax_file_geometry(struct ioe *e, struct dax_priv *m, int fd,
+			     uint64_t *fsize)
+{
+	struct stat st;
+	int ret;
+
+	m->align = (uint64_t)sysconf(_SC_PAGESIZE);
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		ioe_error(e, "stat %s: %s", e->path, strerror(-ret));
+		return ret;
+	}
+	if (!S_ISCHR(st.st_mode)) {
+		ret = ioe_file_size(fd, fsize);
+		if (ret)
+			ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
+		return ret;
+	}
+	m->devdax = true;
+	ret = dax_dev_attr(&st, "size", fsize);
+	if (ret) {
+		ioe_error(e, "%s is a character device but not device-dax "
+			  "(no size in /sys/dev/char/%u:%u): %s", e->path,
+			  major(st.st_rdev), minor(st.st_rdev), strerror(-ret));
+		return ret;
+	}
+	if (dax_dev_attr(&st, "align", &m->align) || !m->align ||
+	    (m->align & (m->align - 1)))
+		m->align = DAX_DEV_ALIGN_DEFAULT;
+	return 0;
+}
+
+/* The region to map: all of it must lie inside the file (else SIGBUS). */
+static int dax_region(struct ioe *e, struct dax_priv *m, uint64_t fsize)
+{
+	m->base = e->job->offset;
+	m->size = e->job->size;
+	if (!m->size)
+		m->size = fsize > m->base ? fsize - m->base : 0;
+	if (!m->size) {
+		ioe_error(e, "%s has %" PRIu64 " bytes, nothing to map after offset %" PRIu64,
+			  e->path, fsize, m->base);
+		return -EINVAL;
+	}
+	if (m->base > fsize || m->size > fsize - m->base) {
+		ioe_error(e, "%s has %" PRIu64 " bytes, less than offset+size = %" PRIu64,
+			  e->path, fsize, m->base + m->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* MAP_SYNC failed with err: fall back to plain MAP_SHARED if allowed. */
+static void *dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
+			      size_t len, int err)
+{
+	void *p;
+
+	if (!e->job->dax_emulate) {
+		ioe_error(e, "%s is not on DAX: mmap with MAP_SYNC failed: %s "
+			  "(set dax_emulate=1 to run the same stores and "
+			  "flushes on an ordinary mapping)", e->path,
+			  strerror(err));
+		errno = err;
+		return MAP_FAILED;
+	}
+	p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)start);
+	if (p == MAP_FAILED) {
+		int err2 = errno;
+
+		ioe_error(e, "mmap %s (%zu bytes at offset %" PRIu64 "): %s",
+			  e->path, len, start, strerror(err2));
+		errno = err2;
+		return MAP_FAILED;
+	}
+	e->emulated = true;
+	snprintf(e->info, sizeof(e->info), "emulated: MAP_SYNC failed (%s), "
+		 "ordinary shared mapping", strerror(err));
+	return p;
+}
+
+/*
+ * Map [start, start + len) with MAP_SYNC, or, when the file is not on DAX
+ * and the job allows it, with plain MAP_SHARED.  0 or -errno.  MAP_SYNC
+ * fails with EOPNOTSUPP where the file system cannot honour it, and with
+ * EINVAL on kernels that predate it; device-dax always supports it, so
+ * there EINVAL means a misaligned range.
+ */
+static int dax_map(struct ioe *e, struct dax_priv *m, int fd, uint64_t start,
+		   size_t len)
+{
+	int prot = PROT_READ | (m->write ? PROT_WRITE : 0);
+	void *p;
+	int err;
+
+	p = mmap(NULL, len, prot, MAP_SHARED_VALIDATE | MAP_SYNC, fd,
+		 (off_t)start);
+	if (p != MAP_FAILED) {
+		snprintf(e->info, sizeof(e->info), "MAP_SYNC mapping");
+		goto out;
+	}
+	err = errno;
+	if (err == EOPNOTSUPP || (err == EINVAL && !m->devdax)) {
+		p = dax_map_emulated(e, fd, prot, start, len, err);
+		if (p == MAP_FAILED)
+			return -errno;
+		goto out;
+	}
+	if (m->devdax && err == EINVAL)
+		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s "
+			  "(device-dax maps whole units of its alignment, "
+			  "%" PRIu64 " bytes here)", e->path, len, start,
+			  strerror(err), m->align);
+	else
+		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s",
+			  e->path, len, start, strerror(err));
+	return -err;
+out:
+	m->map = p;
+	m->maplen = len;
+	return 0;
+}
+
+static void dax_teardown(struct ioe *e)
+{
+	struct dax_priv *m = e->priv;
+
+	if (!m)
+		return;
+	if (m->map)
+		munmap(m->map, m->maplen);
+	free(m);
+	e->priv = NULL;
+	e->region = NULL;
+	e->region_len = 0;
+}
+
+static int dax_setup(struct ioe *e)
+{
+	const struct job_spec *job = e->job;
+	uint64_t fsize = 0, start, end;
+	struct dax_priv *m;
+	int fd, ret;
+
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		ioe_error(e, "out of memory");
+		return -ENOMEM;
+	}
+	e->priv = m;
+	m->write = RW_IS_WRITE(job->rw);
+	m->line = dax_line_size();
+	if (m->write) {
+		m->flush = dax_pick_flush(job->flush,
+					  job->fence == FENCE_SFENCE &&
+					  job->fence_scope == FENCE_PER_LINE);
+		m->fence_block = job->fence == FENCE_SFENCE &&
+				 (job->fence_scope == FENCE_PER_BLOCK ||
+				  !m->flush);
+	}
+	fd = open(e->path, (m->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
+		goto out_free;
+	}
+	ret = dax_file_geometry(e, m, fd, &fsize);
+	if (ret)
+		goto out_close;
+	ret = dax_region(e, m, fsize);
+	if (ret)
+		goto out_close;
+	/* Whole pages; on device-dax, whole units of its alignment. */
+	start = m->base / m->align * m->align;
+	end = (m->base + m->size + m->align - 1) / m->align * m->align;
+	ret = dax_map(e, m, fd, start, (size_t)(end - start));
+	if (ret)
+		goto out_close;
+	m->buf = (unsigned char *)m->map + (m->base - start);
+	e->region = m->buf;
+	e->region_len = (size_t)m->size;
+	close(fd);		/* the mapping holds the file */
+	return 0;
+
+out_close:
+	close(fd);
+out_free:
+	dax_teardown(e);
+	return ret;
+}
+
+/* ---- the data path -------------------------------------------------- */
+
+static int dax_get(struct ioe *e, struct io_unit *u)
+{
+	struct dax_priv *m = e->priv;
+
+	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
+}
+
+/* The kernel has stored into the unit: flush its lines, then fence. */
+static int dax_put(struct ioe *e, struct io_unit *u)
+{
+	struct dax_priv *m = e->priv;
+	uintptr_t p = (uintptr_t)u->buf & ~(uintptr_t)(m->line - 1);
+
+	if (!m->write)
+		return 0;
+	if (m->flush && u->len)
+		m->flush(p, (uintptr_t)u->buf + u->len, m->line);
+	if (m->fence_block)
+		_mm_sfence();
+	return 0;
+}
+
+static const char *const dax_options[] = {
+	"flush", "fence", "fence_scope", "nt", "dax_emulate", NULL
+};
+
+const struct ioengine_ops ioengine_dax = {
+	.name = "dax",
+	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
+		"/dev/daxX.Y); writes flushed with clflush, clflushopt or clwb",
+	.flags = IOE_FILE | IOE_MAPPED,
+	.options = dax_options,
+	.validate = dax_validate,
+	.setup = dax_setup,
+	.get = dax_get,
+	.put = dax_put,
+	.teardown = dax_teardown,
+};

@@ -1,0 +1,301 @@
+#!/bin/sh
+#
+# chase-vs-plain.sh - does memjob's kernel=chase measure what a hand-written
+# pointer chase measures?  memjob's ns per access must agree within 5%
+# with t/bench/chase_plain.c (an independent C chase of the same kind:
+# same size, stride and layout, its own permutation and generator) at
+# every working-set size from L1 to 16 times the last-level cache.
+#
+# Run from the repository root, after building memjob:
+#
+#	t/bench/chase-vs-plain.sh
+#	ROUNDS=5 SIZES="16k 1m LLC" LAYOUTS=random t/bench/chase-vs-plain.sh
+#
+# Environment (defaults in brackets):
+#	MEMJOB [./memjob]  CC [cc]  ROUNDS [3]  STRIDE [64]
+#	SIZES ["16k 256k 1m 4m LLC 4xLLC 16xLLC"]: sizes with k/m/g suffixes
+#	      (powers of two), LLC (the last-level cache of cpu0, from sysfs)
+#	      or NxLLC
+#	LAYOUTS ["random page"]
+#	THP_SIZES ["16xLLC"]: sizes also run with hugepage=thp (layout
+#	      random, where the TLB matters); empty for none
+#	RUNTIME [1s]  RAMP [200ms]: memjob's runtime and ramp_time per run
+#	CPU [1]: both programs are pinned to this CPU (taskset); empty: unpinned
+#	TOLERANCE [0.05]
+#
+# How the two are made comparable: each round runs memjob and then the
+# plain chase, alternately, so that both see the same drift in clock and
+# load.  memjob runs time_based for RUNTIME after a RAMP warm-up (bs is the
+# size up to 1 MiB, so a pass over the region is one full cycle of the
+# chase), and reports how many accesses it made; the plain chase then
+# makes exactly that many (after a warm-up of one cycle, or as many
+# accesses as it will time if that is less).  A fixed time rather than a
+# fixed count keeps every run near RUNTIME whatever the latency: a random
+# chase over 16x the LLC can cost several hundred ns per access on a VM,
+# so one full cycle of it would take seconds.  Both use anonymous memory
+# with MADV_NOHUGEPAGE (memjob's hugepage=none), or MADV_HUGEPAGE on a
+# 2 MiB-aligned buffer for the thp rows.
+#
+# The table gives per size, layout and hugepage the medians of the rounds
+# and their ratio; PASS when |memjob / plain - 1| <= TOLERANCE.  Exit
+# status: 0 all PASS, 1 a FAIL, 2 cannot run (no memjob, no compiler,
+# memjob or chase_plain failed).
+
+set -u
+
+MEMJOB=${MEMJOB:-./memjob}
+CC=${CC:-cc}
+ROUNDS=${ROUNDS:-3}
+STRIDE=${STRIDE:-64}
+SIZES=${SIZES:-16k 256k 1m 4m LLC 4xLLC 16xLLC}
+LAYOUTS=${LAYOUTS:-random page}
+THP_SIZES=${THP_SIZES-16xLLC}
+RUNTIME=${RUNTIME:-1s}
+RAMP=${RAMP:-200ms}
+CPU=${CPU-1}
+TOLERANCE=${TOLERANCE:-0.05}
+SEED=1
+
+here=$(dirname "$0")
+
+die() {
+	echo "chase-vs-plain: $*" >&2
+	exit 2
+}
+
+# "36608K" or "4m" -> bytes (powers of two, as memjob and sysfs use them).
+to_bytes() {
+	echo "$1" | awk '{
+		s = tolower($0)
+		if (!match(s, /^[0-9]+/))
+			exit 1
+		n = substr(s, 1, RLENGTH)
+		u = substr(s, RLENGTH + 1)
+		sub(/i?b$/, "", u)
+		if (u == "") m = 1
+		else if (u == "k") m = 2^10
+		else if (u == "m") m = 2^20
+		else if (u == "g") m = 2^30
+		else exit 1
+		printf "%.0f\n", n * m
+	}'
+}
+
+# The size of cpu0's highest-level data or unified cache, in bytes.
+llc_bytes() {
+	best_level=0
+	best=
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ -r "$d/level" ] && [ -r "$d/size" ] || continue
+		type=$(cat "$d/type" 2>/dev/null)
+		[ "$type" = Instruction ] && continue
+		level=$(cat "$d/level")
+		if [ "$level" -gt "$best_level" ]; then
+			best_level=$level
+			best=$(cat "$d/size")
+		fi
+	done
+	[ -n "$best" ] || return 1
+	to_bytes "$best"
+}
+
+# A SIZES word -> bytes: 16k, LLC, 4xLLC.
+size_bytes() {
+	case $1 in
+	LLC | llc)
+		echo "$llc"
+		;;
+	*xLLC | *xllc)
+		k=${1%x*}
+		[ "$k" -ge 1 ] 2>/dev/null || return 1
+		echo $((k * llc))
+		;;
+	*)
+		to_bytes "$1"
+		;;
+	esac
+}
+
+# memjob's CSV on stdin -> "status items ns_per_item" of its first data
+# row.  Columns are found by header name; fields may be quoted (libcsv
+# quotes them all) and a quoted field may hold commas.
+csv_fields() {
+	awk '
+	function split_csv(line, f,    n, i, c, q, cur) {
+		n = 0; q = 0; cur = ""
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c != "\"")
+					cur = cur c
+				else if (substr(line, i + 1, 1) == "\"") {
+					cur = cur "\""
+					i++
+				} else
+					q = 0
+			} else if (c == "\"")
+				q = 1
+			else if (c == ",") {
+				f[++n] = cur
+				cur = ""
+			} else
+				cur = cur c
+		}
+		f[++n] = cur
+		return n
+	}
+	{ sub(/\r$/, "") }
+	NR == 1 {
+		n = split_csv($0, h)
+		for (i = 1; i <= n; i++)
+			if (!(h[i] in col))
+				col[h[i]] = i
+		if (!("status" in col) || !("items" in col) ||
+		    !("ns_per_item" in col)) {
+			print "missing column status, items or ns_per_item" > "/dev/stderr"
+			exit 1
+		}
+		next
+	}
+	NR == 2 {
+		split_csv($0, f)
+		print f[col["status"]], f[col["items"]], f[col["ns_per_item"]]
+		found = 1
+		exit
+	}
+	END { if (!found) exit 1 }'
+}
+
+median() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+		END {
+			if (NR % 2)
+				printf "%.3f\n", v[(NR + 1) / 2]
+			else
+				printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+[ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
+# A sanitizer build checks every load: its chase would be slower.
+if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
+	die "$MEMJOB is a sanitizer build; benchmark a plain one (./configure without sanitizers, or MEMJOB=)"
+fi
+[ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
+[ "$STRIDE" -ge 8 ] 2>/dev/null && [ $((STRIDE % 8)) -eq 0 ] ||
+	die "STRIDE=$STRIDE: must be a multiple of 8"
+llc=$(llc_bytes) || llc=
+case "$SIZES $THP_SIZES" in
+*LLC* | *llc*)
+	[ -n "$llc" ] || die "cannot read the LLC size from /sys/devices/system/cpu/cpu0/cache; give SIZES in bytes"
+	;;
+esac
+
+pin=
+if [ -n "$CPU" ]; then
+	command -v taskset >/dev/null 2>&1 ||
+		die "CPU=$CPU needs taskset (util-linux); or run with CPU="
+	taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU"
+	pin="taskset -c $CPU"
+fi
+
+tmp=$(mktemp -d) || die "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+"$CC" -std=gnu11 -O2 -o "$tmp/chase_plain" "$here/chase_plain.c" ||
+	die "cannot build $here/chase_plain.c with $CC -O2"
+
+thp_ok=1
+thp_mode=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+case $thp_mode in
+*"[never]"* | "") thp_ok=0 ;;
+esac
+
+# The rows: "label bytes layout hugepage".
+: >"$tmp/rows"
+for s in $SIZES; do
+	b=$(size_bytes "$s") || die "SIZES: '$s' is not a size"
+	for l in $LAYOUTS; do
+		echo "$s $b $l none" >>"$tmp/rows"
+	done
+done
+if [ -n "$THP_SIZES" ] && [ "$thp_ok" = 0 ]; then
+	echo "transparent huge pages are off here: no hugepage=thp rows" >&2
+elif [ -n "$THP_SIZES" ]; then
+	for s in $THP_SIZES; do
+		b=$(size_bytes "$s") || die "THP_SIZES: '$s' is not a size"
+		echo "$s $b random thp" >>"$tmp/rows"
+	done
+fi
+
+# One round of one row: memjob, then chase_plain with as many accesses.
+run_row() {
+	label=$1 bytes=$2 layout=$3 hp=$4 id=$5
+	bs=$bytes
+	[ "$bs" -gt 1048576 ] && bs=1048576
+	# shellcheck disable=SC2086 # $pin is a command prefix or empty
+	$pin "$MEMJOB" --output-format=csv --name=c --ioengine=mem \
+		--size="$bytes" --bs="$bs" --kernel=chase --stride="$STRIDE" \
+		--chase_layout="$layout" --hugepage="$hp" \
+		--pattern_seed="$SEED" --time_based --runtime="$RUNTIME" \
+		--ramp_time="$RAMP" >"$tmp/out.csv" 2>"$tmp/err" || {
+		cat "$tmp/err" >&2
+		die "memjob failed ($label $layout hugepage=$hp)"
+	}
+	fields=$(csv_fields <"$tmp/out.csv") ||
+		die "cannot read memjob's CSV ($label $layout): $(head -c 300 "$tmp/out.csv")"
+	# shellcheck disable=SC2086 # split into status, items, ns_per_item
+	set -- $fields
+	[ "$1" = ok ] || die "memjob's job status is '$1' ($label $layout hugepage=$hp)"
+	[ "$2" -gt 0 ] 2>/dev/null || die "memjob made no accesses ($label $layout)"
+	echo "$3" >>"$tmp/mj.$id"
+	echo "$2" >>"$tmp/n.$id"
+
+	thp_arg=
+	[ "$hp" = thp ] && thp_arg=thp
+	# shellcheck disable=SC2086
+	out=$($pin "$tmp/chase_plain" "$bytes" "$STRIDE" "$layout" "$2" \
+		"$SEED" $thp_arg) || die "chase_plain failed ($label $layout hugepage=$hp)"
+	echo "$out" | sed -n 's/.*ns_per_access=\([0-9.]*\).*/\1/p' >>"$tmp/ref.$id"
+}
+
+echo "memjob kernel=chase vs chase_plain.c ($CC -O2): stride=$STRIDE" \
+	"rounds=$ROUNDS runtime=$RUNTIME ramp=$RAMP cpu=${CPU:-any}"
+grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: /cpu: /'
+[ -n "$llc" ] && echo "llc: $llc bytes (cpu0, sysfs)"
+
+id=0
+while read -r label bytes layout hp; do
+	id=$((id + 1))
+	: >"$tmp/mj.$id"
+	: >"$tmp/ref.$id"
+	: >"$tmp/n.$id"
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		run_row "$label" "$bytes" "$layout" "$hp" "$id"
+		r=$((r + 1))
+	done
+done <"$tmp/rows"
+
+status=0
+printf '\n%-8s %10s %-7s %-5s %11s %10s %10s %7s  %s\n' size bytes layout huge \
+	accesses "memjob ns" "plain ns" ratio verdict
+id=0
+while read -r label bytes layout hp; do
+	id=$((id + 1))
+	mj=$(median "$tmp/mj.$id")
+	ref=$(median "$tmp/ref.$id")
+	n=$(median "$tmp/n.$id" | sed 's/\..*//')
+	ratio=$(awk -v a="$mj" -v b="$ref" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+	if awk -v a="$mj" -v b="$ref" -v t="$TOLERANCE" \
+		'BEGIN { d = (b > 0 ? a / b - 1 : 1); if (d < 0) d = -d; exit !(d <= t) }'; then
+		verdict=PASS
+	else
+		verdict="FAIL (off by more than $TOLERANCE)"
+		status=1
+	fi
+	printf '%-8s %10s %-7s %-5s %11s %10s %10s %7s  %s\n' "$label" "$bytes" \
+		"$layout" "$hp" "$n" "$mj" "$ref" "$ratio" "$verdict"
+done <"$tmp/rows"
+exit $status

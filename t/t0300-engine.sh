@@ -1,0 +1,292 @@
+#!/bin/bash
+# t0300-engine.sh - how a run proceeds, read from the CSV's start_ns and
+# end_ns (the measured window of each job, since the run began):
+# stonewall, concurrency, wait_for, startdelay, runtime/time_based,
+# ramp_time, new_group; then placement (cpus_allowed_policy=split, NUMA
+# memory policies) and hugepage=thp.
+#
+# Jobs are tiny but loop enough (tens of milliseconds) for overlaps to
+# show on 2 CPUs; time_based runs are 0.3 s at most.
+
+# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+. t/lib.sh
+
+test_lazy_prereq TWO_CPUS '
+	[ "$(nproc)" -ge 2 ] && taskset -c 0,1 true
+'
+
+# NUMA: the kernel exposes nodes and node 0 has memory (libnuma's
+# numa_available() needs the same).
+test_lazy_prereq NUMA '
+	test -d /sys/devices/system/node/node0 &&
+	grep -q "^Mems_allowed_list:" /proc/self/status
+'
+
+test_lazy_prereq THP '
+	test -r /sys/kernel/mm/transparent_hugepage/enabled &&
+	! grep -q "\[never\]" /sys/kernel/mm/transparent_hugepage/enabled
+'
+
+# row_of FILE JOB: the data row number of job JOB (first repeat).
+row_of()
+{
+	awk -F, -v j="$2" 'NR > 1 && $2 == j { print NR - 1; exit }' "$1"
+}
+
+# col FILE JOB COLUMN: COLUMN of JOB's row.
+col()
+{
+	local r
+	r=$(row_of "$1" "$2")
+	[ -n "$r" ] || { echo "no job $2 in $1" >&2; return 1; }
+	csv_col "$1" "$3" "$r"
+}
+
+# all_ok FILE: every row has status ok and a measured window.
+all_ok()
+{
+	local n r
+	n=$(csv_rows "$1")
+	[ "$n" -gt 0 ] || return 1
+	for r in $(seq "$n"); do
+		if [ "$(csv_col "$1" status "$r")" != ok ] ||
+		   [ -z "$(csv_col "$1" start_ns "$r")" ] ||
+		   [ -z "$(csv_col "$1" end_ns "$r")" ]; then
+			echo "row $r is not ok or has no window:" >&2
+			sed -n "1p;$((r + 1))p" "$1" >&2
+			return 1
+		fi
+	done
+}
+
+# ends_before_start FILE JOB_A JOB_B: A ended no later than B started.
+ends_before_start()
+{
+	local ea sb
+	ea=$(col "$1" "$2" end_ns) && sb=$(col "$1" "$3" start_ns) || return
+	if [ "$ea" -gt "$sb" ]; then
+		echo "$2 ended at $ea ns, after $3 started at $sb ns" >&2
+		return 1
+	fi
+}
+
+# overlap FILE JOB_A JOB_B: the windows of A and B overlap in time.
+overlap()
+{
+	local sa ea sb eb
+	sa=$(col "$1" "$2" start_ns) && ea=$(col "$1" "$2" end_ns) &&
+	sb=$(col "$1" "$3" start_ns) && eb=$(col "$1" "$3" end_ns) || return
+	if [ "$sb" -ge "$ea" ] || [ "$sa" -ge "$eb" ]; then
+		echo "$2 [$sa, $ea] and $3 [$sb, $eb] do not overlap" >&2
+		return 1
+	fi
+}
+
+# ---- ordering ------------------------------------------------------------------
+
+test_expect_success 'the window is consistent: end - start is elapsed_ns' '
+	"$MEMJOB" --output-format=csv --name=a --size=4m --kernel=count \
+		--loops=4 >out.csv &&
+	all_ok out.csv &&
+	s=$(csv_col out.csv start_ns) && e=$(csv_col out.csv end_ns) &&
+	test "$((e - s))" = "$(csv_col out.csv elapsed_ns)" &&
+	test "$s" -gt 0
+'
+
+test_expect_success 'setup: two jobs, then a stonewalled one' '
+	write_file sw.ini <<-\EOF
+	[global]
+	ioengine=mem
+	size=4m
+	kernel=count
+	loops=20
+	[a]
+	[b]
+	[c]
+	stonewall
+	EOF
+'
+
+test_expect_success 'a stonewalled job starts after every earlier job ended' '
+	"$MEMJOB" --output-format=csv sw.ini >out.csv &&
+	all_ok out.csv &&
+	ends_before_start out.csv a c &&
+	ends_before_start out.csv b c &&
+	test "$(col out.csv c group)" = 1 &&
+	test "$(col out.csv a group)" = 0
+'
+
+test_expect_success 'jobs without stonewall run at the same time' '
+	"$MEMJOB" --output-format=csv sw.ini >out.csv &&
+	overlap out.csv a b &&
+	test "$(col out.csv b group)" = 0
+'
+
+test_expect_success 'wait_for: B starts after A ends; C without it overlaps A' '
+	write_file wf.ini <<-\EOF &&
+	[global]
+	ioengine=mem
+	size=4m
+	kernel=count
+	loops=20
+	[a]
+	[b]
+	wait_for=a
+	loops=2
+	[c]
+	EOF
+	"$MEMJOB" --output-format=csv wf.ini >out.csv &&
+	all_ok out.csv &&
+	ends_before_start out.csv a b &&
+	overlap out.csv a c &&
+	test "$(col out.csv b group)" = 0
+'
+
+test_expect_success 'startdelay=200ms starts the job at least 200 ms later' '
+	"$MEMJOB" --output-format=csv --name=now --size=64k --kernel=count \
+		--name=later --size=64k --kernel=count --startdelay=200ms >out.csv &&
+	all_ok out.csv &&
+	d=$(( $(col out.csv later start_ns) - $(col out.csv now start_ns) )) &&
+	echo "later started $d ns after now" &&
+	# (now may start a moment after the release the delay counts from)
+	test "$d" -ge 190000000 &&
+	test "$d" -lt 700000000
+'
+
+# ---- time ----------------------------------------------------------------------
+
+test_expect_success 'runtime=300ms time_based stops after about 300 ms' '
+	"$MEMJOB" --output-format=csv --name=t --size=256k --kernel=count \
+		--runtime=300ms --time_based >out.csv &&
+	all_ok out.csv &&
+	e=$(csv_col out.csv elapsed_ns) && echo "elapsed $e ns" &&
+	test "$e" -ge 300000000 &&
+	test "$e" -lt 800000000 &&
+	# More than one pass of 256 KiB, in whole blocks of 16 KiB.
+	test "$(csv_col out.csv bytes)" -gt 262144 &&
+	test $(( $(csv_col out.csv bytes) % 16384 )) = 0
+'
+
+test_expect_success 'runtime without time_based stops at the end of the loops' '
+	"$MEMJOB" --output-format=csv --name=t --size=64k --kernel=count \
+		--runtime=10s --loops=3 >out.csv &&
+	all_ok out.csv &&
+	test "$(csv_col out.csv bytes)" = 196608 &&
+	test "$(csv_col out.csv elapsed_ns)" -lt 2000000000
+'
+
+test_expect_success 'ramp_time is left out: elapsed is runtime, not runtime + ramp' '
+	"$MEMJOB" --output-format=csv --name=r --size=256k --kernel=count \
+		--pattern=byte:10 --value=168430090 --runtime=200ms \
+		--ramp_time=400ms --time_based \
+		--name=ref --size=256k --kernel=count >out.csv &&
+	all_ok out.csv &&
+	# With the ramp counted, elapsed would be 600 ms or more.
+	e=$(col out.csv r elapsed_ns) && echo "elapsed $e ns" &&
+	test "$e" -ge 200000000 &&
+	test "$e" -lt 500000000 &&
+	s=$(( $(col out.csv r start_ns) - $(col out.csv ref start_ns) )) &&
+	echo "measured from $s ns after the group began" &&
+	# (the first block of ref may come a moment after the release,
+	# where the ramp of r began)
+	test "$s" -ge 350000000 &&
+	# The count covers the ramp too: more 0x0a0a0a0a words than measured.
+	words=$(( $(col out.csv r bytes) / 4 )) &&
+	test "$(col out.csv r result)" -gt "$words"
+'
+
+# ---- groups ----------------------------------------------------------------------
+
+test_expect_success 'new_group changes the group without waiting' '
+	"$MEMJOB" --output-format=csv --name=a --size=4m --kernel=count \
+		--loops=20 --name=b --size=4m --kernel=count --loops=20 \
+		--new_group >out.csv &&
+	all_ok out.csv &&
+	test "$(col out.csv a group)" = 0 &&
+	test "$(col out.csv b group)" = 1 &&
+	overlap out.csv a b
+'
+
+test_expect_success 'groups count on: stonewall after new_group is group 2' '
+	"$MEMJOB" --output-format=csv --name=a --size=64k --name=b --size=64k \
+		--new_group --name=c --size=64k --stonewall >out.csv &&
+	test "$(col out.csv a group)" = 0 &&
+	test "$(col out.csv b group)" = 1 &&
+	test "$(col out.csv c group)" = 2 &&
+	ends_before_start out.csv a c &&
+	ends_before_start out.csv b c
+'
+
+test_expect_success 'repeat runs a segment again only after it ended' '
+	"$MEMJOB" --output-format=csv --name=a --size=1m --kernel=count \
+		--loops=4 --repeat=2 --name=b --size=1m --kernel=count \
+		--repeat=2 >out.csv &&
+	test "$(csv_rows out.csv)" = 4 &&
+	all_ok out.csv &&
+	# rows: a#1 a#2 b#1 b#2; repeat 2 of a starts after both first runs.
+	test "$(csv_col out.csv repeat 2)" = 2 &&
+	test "$(csv_col out.csv end_ns 1)" -le "$(csv_col out.csv start_ns 2)" &&
+	test "$(csv_col out.csv end_ns 3)" -le "$(csv_col out.csv start_ns 2)"
+'
+
+# ---- placement ---------------------------------------------------------------------
+
+test_expect_success TWO_CPUS 'cpus_allowed_policy=split: one clone per CPU' '
+	"$MEMJOB" --output-format=normal,csv --name=s --size=1m --kernel=count \
+		--numjobs=2 --cpus_allowed=0-1 --cpus_allowed_policy=split >out &&
+	grep "clone 0 (cpu 0)" out &&
+	grep "clone 1 (cpu 1)" out &&
+	sed -n "/^host,/,\$p" out >out.csv &&
+	test "$(csv_col out.csv clones)" = 2 &&
+	test "$(csv_col out.csv status)" = ok
+'
+
+test_expect_success TWO_CPUS 'split wraps around: 3 clones on 2 CPUs' '
+	"$MEMJOB" --name=s --size=64k --numjobs=3 --cpus_allowed=0-1 \
+		--cpus_allowed_policy=split >out &&
+	grep "clone 0 (cpu 0)" out &&
+	grep "clone 1 (cpu 1)" out &&
+	grep "clone 2 (cpu 0)" out
+'
+
+test_expect_success NUMA 'numa_mem_policy=bind:0 and local run and count right' '
+	for p in bind:0 local preferred:0 interleave:0; do
+		"$MEMJOB" --output-format=csv --name=n --size=1m \
+			--pattern=byte:10 --kernel=count --value=168430090 \
+			--numa_mem_policy=$p >out.csv &&
+		test "$(csv_col out.csv status)" = ok &&
+		test "$(csv_col out.csv result)" = 262144 || exit 1
+	done
+'
+
+test_expect_success NUMA 'numa_cpu_nodes=0 runs' '
+	"$MEMJOB" --output-format=csv --name=n --size=1m --kernel=count \
+		--numa_cpu_nodes=0 >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv bytes)" = 1048576
+'
+
+test_expect_success NUMA 'numa_mem_policy=bind to a node that does not exist: exit 2' '
+	last=$(ls -d /sys/devices/system/node/node[0-9]* | sed "s/.*node//" | sort -n | tail -n 1) &&
+	missing=$((last + 1)) &&
+	expect_exit 2 "$MEMJOB" --name=n --size=1m \
+		--numa_mem_policy=bind:$missing >out 2>err &&
+	grep "numa_mem_policy" err &&
+	test ! -s out
+'
+
+test_expect_success THP 'hugepage=thp runs and counts right' '
+	"$MEMJOB" --output-format=csv --name=h --size=4m --hugepage=thp \
+		--pattern=byte:10 --kernel=count --value=168430090 >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv result)" = 1048576
+'
+
+test_expect_success 'hugepage=none runs and counts right' '
+	"$MEMJOB" --output-format=csv --name=h --size=4m --hugepage=none \
+		--pattern=byte:10 --kernel=count --value=168430090 >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv result)" = 1048576
+'
+
+test_done

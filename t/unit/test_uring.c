@@ -1,0 +1,1087 @@
+/*
+ * test_uring.c - the io_uring source (ioengines/io_uring.c) driven as the
+ * engine drives it, at depth 1 and deep, by the job's own ring and by I/O
+ * threads (ordered and not), plus the latency it records (psync's too).
+ *
+ * The data is seed 003's: a file of int32 drawn from 0..20, whose 10s are
+ * counted with a plain read(2) loop.  Every run must deliver every block
+ * exactly once per pass with the file's bytes, count the same 10s, and,
+ * with ordered=1, deliver in exactly the blockgen's order.
+ *
+ * Error completions come from two reliable sources: reading a directory
+ * (the kernel completes each read with -EISDIR), and O_DIRECT at an
+ * offset that is not sector-aligned (-EINVAL in the completion; skipped
+ * on filesystems that do not check, such as tmpfs).  Each must come back
+ * from get() as that -errno with the offset in the message.
+ *
+ * Short reads are made by a FIFO whose writer splits each block in two.
+ *
+ * Latency is checked against the test's own clock: the source reads a
+ * FIFO that a thread here writes one block into every 2 ms, at depth 1,
+ * and the test times each get() after a put(); the histogram's median
+ * must agree with the median of those times within 2% + 20 us, and lie
+ * near 2 ms (a generous band: the VM's timers add jitter to both alike).
+ *
+ * When io_uring is refused (kernel.io_uring_disabled, seccomp, an old
+ * kernel), setup must fail with the reason.  That is tested in a forked
+ * child under a seccomp filter that fails io_uring_setup(), which cannot
+ * leave the machine changed.  The same filter serves t/t0600-uring.sh:
+ *
+ *	build/t/test_uring --no-io-uring ERRNO CMD [ARGS...]
+ *
+ * runs CMD with io_uring_setup() failing with ERRNO (e.g. 38, ENOSYS).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "blockgen.h"
+#include "filegen.h"
+#include "hist.h"
+#include "ioengine.h"
+
+#define KIB		1024ULL
+#define MIB		(1024 * KIB)
+#define DATA_SIZE	(8 * MIB + 12 * KIB)	/* a short last block */
+#define DATA_SEED	3
+#define FIFO_BLOCKS	40
+#define FIFO_GAP_NS	2000000ULL		/* the writer's pace: 2 ms */
+
+static const struct pattern randint_0_20 = {
+	.kind = PATTERN_RANDINT, .lo = 0, .hi = 20,
+};
+
+static struct {
+	char dir[256];
+	char data[320];
+	unsigned char *bytes;
+	uint64_t tens;
+} fx;
+
+/* How to run the source. */
+struct run {
+	enum rw_mode rw;
+	const char *path;
+	uint64_t bs, offset, size;
+	unsigned iodepth, ioworkers, batch_submit, batch_complete;
+	bool direct, ordered, fixedbufs, registerfiles, sqpoll;
+	bool latency;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t count_tens(const void *buf, size_t len)
+{
+	const int32_t *v = buf;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < len / 4; i++)
+		n += v[i] == 10;
+	return n;
+}
+
+/* The oracle: the file through read(2), and its 10s. */
+static unsigned char *slurp(const char *path, uint64_t *tens)
+{
+	unsigned char *buf = malloc(DATA_SIZE);
+	size_t done = 0;
+	int fd = open(path, O_RDONLY);
+
+	assert_non_null(buf);
+	assert_true(fd >= 0);
+	while (done < DATA_SIZE) {
+		ssize_t n = read(fd, buf + done, DATA_SIZE - done);
+
+		assert_true(n > 0);
+		done += (size_t)n;
+	}
+	close(fd);
+	*tens = count_tens(buf, DATA_SIZE);
+	return buf;
+}
+
+static int setup_files(void **state)
+{
+	const char *base = getenv("TMPDIR");
+	char err[512];
+
+	(void)state;
+	snprintf(fx.dir, sizeof(fx.dir), "%s/memjob-uring-XXXXXX",
+		 base && *base ? base : "/tmp");
+	if (!mkdtemp(fx.dir))
+		return -1;
+	snprintf(fx.data, sizeof(fx.data), "%s/data", fx.dir);
+	if (filegen_create(fx.data, DATA_SIZE, &randint_0_20, DATA_SEED, err,
+			   sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	fx.bytes = slurp(fx.data, &fx.tens);
+	return fx.tens ? 0 : -1;	/* ~1/21 of the ints are 10 */
+}
+
+static int remove_files(void **state)
+{
+	static const char *const names[] = { "data", "write", "fifo", "dir" };
+	char path[400];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fx.dir, names[i]);
+		if (unlink(path) && errno == EISDIR)
+			rmdir(path);
+	}
+	free(fx.bytes);
+	return rmdir(fx.dir);
+}
+
+static struct run data_run(unsigned depth)
+{
+	return (struct run){
+		.rw = RW_READ, .path = fx.data, .bs = 64 * KIB,
+		.iodepth = depth,
+	};
+}
+
+static void job_from_run(struct job_spec *job, const struct run *r)
+{
+	static char name[] = "test";
+
+	memset(job, 0, sizeof(*job));
+	job->name = name;
+	job->numjobs = 1;
+	job->ioengine = ioengine_find("io_uring");
+	assert_non_null(job->ioengine);
+	job->rw = r->rw;
+	job->bs = r->bs;
+	job->size = r->size;
+	job->offset = r->offset;
+	job->iodepth = r->iodepth;
+	job->direct = r->direct;
+	job->iodepth_batch_submit = r->batch_submit;
+	job->iodepth_batch_complete = r->batch_complete;
+	job->fixedbufs = r->fixedbufs;
+	job->registerfiles = r->registerfiles;
+	job->sqpoll = r->sqpoll;
+	job->sqpoll_cpu = -1;
+	job->ioworkers = r->ioworkers;
+	job->ordered = r->ordered;
+	job->latency = r->latency;
+	job->pattern = randint_0_20;
+	job->pattern_seed = DATA_SEED;
+	job->loops = 1;
+}
+
+/* A source set up over run r; skips when the machine cannot do it. */
+struct src {
+	struct job_spec job;
+	struct blockgen gen;
+	struct ioe e;
+	struct hist *lat;
+	uint64_t size;
+};
+
+static void src_setup(struct src *s, const struct run *r, bool random)
+{
+	const struct ioengine_ops *ops;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	job_from_run(&s->job, r);
+	ops = s->job.ioengine;
+	s->size = r->size ? r->size : DATA_SIZE - r->offset;
+	blockgen_init(&s->gen, r->offset, s->size, r->bs, random, 17);
+	s->e.job = &s->job;
+	s->e.path = r->path;
+	s->e.gen = &s->gen;
+	if (r->latency) {
+		s->lat = malloc(sizeof(*s->lat));
+		assert_non_null(s->lat);
+		hist_init(s->lat);
+		s->e.lat = s->lat;
+	}
+	ret = ops->setup(&s->e);
+	if (ret == -ENOSYS || ret == -EPERM ||
+	    (ret == -EINVAL && r->direct && strstr(s->e.err, "O_DIRECT"))) {
+		print_message("skipped: %s\n", s->e.err);
+		free(s->lat);
+		skip();
+	}
+	if (ret)
+		fail_msg("setup: %s (%d)", s->e.err, ret);
+	assert_non_null(s->e.priv);
+	assert_non_null(strstr(s->e.info, "ring: depth"));
+}
+
+static void src_teardown(struct src *s)
+{
+	s->job.ioengine->teardown(&s->e);
+	assert_null(s->e.priv);
+	free(s->lat);
+}
+
+/*
+ * Read passes passes; check every block once, the bytes, the order when
+ * ordered, and the count of 10s against the oracle.  Returns the blocks
+ * delivered over all passes.
+ */
+static uint64_t drive_read(const struct run *r, bool random, unsigned passes)
+{
+	const struct ioengine_ops *ops;
+	struct blockgen order;
+	uint64_t nblocks, delivered = 0;
+	unsigned char *seen;
+	struct io_unit u;
+	struct src s;
+	int ret;
+
+	src_setup(&s, r, random);
+	ops = s.job.ioengine;
+	nblocks = (s.size + r->bs - 1) / r->bs;
+	seen = calloc(nblocks, 1);
+	assert_non_null(seen);
+	order = s.gen;			/* the same offsets, to check the order */
+	for (unsigned pass = 0; pass < passes; pass++) {
+		uint64_t tens = 0, total = 0;
+
+		blockgen_rewind(&s.gen);
+		blockgen_rewind(&order);
+		memset(seen, 0, nblocks);
+		while ((ret = ops->get(&s.e, &u)) == 1) {
+			uint64_t blk = (u.off - r->offset) / r->bs;
+
+			assert_true(blk < nblocks);
+			if (seen[blk]++)
+				fail_msg("block %llu twice in pass %u",
+					 (unsigned long long)blk, pass);
+			if (r->ordered) {
+				uint64_t off;
+				size_t len;
+
+				assert_true(blockgen_next(&order, &off, &len));
+				if (off != u.off)
+					fail_msg("ordered: got offset %llu, the "
+						 "blockgen's next is %llu",
+						 (unsigned long long)u.off,
+						 (unsigned long long)off);
+			}
+			if (memcmp(u.buf, fx.bytes + u.off, u.len))
+				fail_msg("block at %llu does not hold the file's "
+					 "bytes", (unsigned long long)u.off);
+			tens += count_tens(u.buf, u.len);
+			total += u.len;
+			delivered++;
+			assert_int_equal(ops->put(&s.e, &u), 0);
+		}
+		if (ret)
+			fail_msg("get: %s (%d)", s.e.err, ret);
+		assert_int_equal(total, s.size);
+		if (!r->offset && !r->size)
+			assert_int_equal(tens, fx.tens);
+	}
+	if (r->latency) {
+		assert_int_equal(s.lat->count, delivered);
+		assert_true(s.lat->min > 0);
+	}
+	src_teardown(&s);
+	free(seen);
+	return delivered;
+}
+
+static void both_orders(const struct run *r)
+{
+	drive_read(r, false, 2);
+	drive_read(r, true, 2);
+}
+
+static void test_depths(void **state)
+{
+	static const unsigned depths[] = { 1, 2, 64, 512 };
+
+	(void)state;
+	for (int direct = 0; direct < 2; direct++) {
+		for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+			struct run r = data_run(depths[i]);
+
+			r.direct = direct;
+			r.latency = i % 2;
+			both_orders(&r);
+		}
+	}
+	/* Deeper than the file has blocks, in 4 KiB blocks: 2 ring sizes. */
+	struct run r = data_run(4096);
+
+	r.bs = 4 * KIB;
+	r.direct = true;
+	both_orders(&r);
+}
+
+static void test_batches(void **state)
+{
+	struct run r = data_run(64);
+
+	(void)state;
+	r.batch_submit = 16;
+	both_orders(&r);
+	r.batch_complete = 8;
+	both_orders(&r);
+	r.batch_submit = 0;
+	r.batch_complete = 64;	/* all of them: the last batch is short */
+	r.direct = true;
+	r.latency = true;
+	both_orders(&r);
+}
+
+static void test_registered(void **state)
+{
+	struct run r = data_run(32);
+
+	(void)state;
+	r.fixedbufs = true;
+	both_orders(&r);
+	r.registerfiles = true;
+	r.direct = true;
+	both_orders(&r);
+	r.fixedbufs = false;
+	both_orders(&r);
+}
+
+static void test_sqpoll(void **state)
+{
+	struct run r = data_run(16);
+
+	(void)state;
+	r.sqpoll = true;
+	r.direct = true;
+	r.latency = true;
+	both_orders(&r);
+	r.ioworkers = 2;		/* the second ring shares the thread */
+	r.ordered = true;
+	both_orders(&r);
+}
+
+static void test_ioworkers(void **state)
+{
+	static const unsigned workers[] = { 1, 2, 3 };
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		for (int ordered = 0; ordered < 2; ordered++) {
+			struct run r = data_run(16);
+
+			r.ioworkers = workers[i];
+			r.ordered = ordered;
+			r.direct = i != 1;
+			r.latency = ordered;
+			both_orders(&r);
+		}
+	}
+}
+
+/* Small pools: depth 1 per thread, slots reused all the time; a pool
+ * deeper than the file; registered buffers and file in every ring. */
+static void test_ioworkers_edges(void **state)
+{
+	struct run r = data_run(2);
+
+	(void)state;
+	r.ioworkers = 2;
+	r.bs = 4 * KIB;
+	r.ordered = true;
+	both_orders(&r);
+	r.ordered = false;
+	both_orders(&r);
+	r = data_run(1024);
+	r.ioworkers = 2;
+	r.fixedbufs = r.registerfiles = r.direct = true;
+	r.latency = true;
+	both_orders(&r);
+	r.batch_complete = 4;
+	r.ordered = true;
+	both_orders(&r);
+}
+
+/* A region that starts inside a page and ends inside a block. */
+static void test_unaligned_region(void **state)
+{
+	struct run r = data_run(8);
+
+	(void)state;
+	r.offset = 4100;
+	r.size = 100001;
+	r.bs = 4096;
+	both_orders(&r);
+	r.ioworkers = 2;
+	r.ordered = true;
+	both_orders(&r);
+}
+
+/* Blocks past the end of the file (it is shorter than offset + size)
+ * are skipped, not delivered and not errors. */
+static void test_past_eof(void **state)
+{
+	const struct ioengine_ops *ops;
+	struct run r = data_run(8);
+	struct io_unit u;
+	struct src s;
+	uint64_t total = 0;
+	int ret;
+
+	(void)state;
+	for (unsigned w = 0; w < 2; w++) {
+		r.size = DATA_SIZE + 1 * MIB;	/* 1 MiB of it is missing */
+		r.ioworkers = w;
+		r.ordered = w;
+		src_setup(&s, &r, true);
+		ops = s.job.ioengine;
+		total = 0;
+		blockgen_rewind(&s.gen);
+		while ((ret = ops->get(&s.e, &u)) == 1) {
+			assert_true(u.off + u.len <= DATA_SIZE);
+			total += u.len;
+			assert_int_equal(ops->put(&s.e, &u), 0);
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(total, DATA_SIZE);
+		src_teardown(&s);
+	}
+}
+
+/* Stop early, drain, then run a whole pass; teardown with I/O in flight. */
+static void test_drain(void **state)
+{
+	(void)state;
+	for (unsigned w = 0; w < 3; w++) {
+		struct run r = data_run(16);
+		const struct ioengine_ops *ops;
+		uint64_t total = 0, tens = 0;
+		struct io_unit u;
+		struct src s;
+		int ret;
+
+		r.ioworkers = w;
+		r.ordered = w == 1;
+		r.latency = true;
+		src_setup(&s, &r, true);
+		ops = s.job.ioengine;
+		blockgen_rewind(&s.gen);
+		for (int i = 0; i < 5; i++) {
+			assert_int_equal(ops->get(&s.e, &u), 1);
+			assert_int_equal(ops->put(&s.e, &u), 0);
+		}
+		assert_int_equal(ops->drain(&s.e), 0);
+		/* Everything that was read counted, nothing more than read. */
+		assert_true(s.lat->count >= 5 && s.lat->count <= 5 + 16 + 32);
+		blockgen_rewind(&s.gen);
+		while ((ret = ops->get(&s.e, &u)) == 1) {
+			assert_memory_equal(u.buf, fx.bytes + u.off, u.len);
+			tens += count_tens(u.buf, u.len);
+			total += u.len;
+			assert_int_equal(ops->put(&s.e, &u), 0);
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(total, DATA_SIZE);
+		assert_int_equal(tens, fx.tens);
+		blockgen_rewind(&s.gen);
+		assert_int_equal(ops->get(&s.e, &u), 1);
+		assert_int_equal(ops->put(&s.e, &u), 0);
+		src_teardown(&s);	/* must wait for what is in flight */
+	}
+}
+
+/* Writes at depth, sequential and random, buffered and direct: the file
+ * holds what the "kernel" stored into each unit. */
+static void drive_write(struct run *r, bool random)
+{
+	const struct pattern zero = { .kind = PATTERN_ZERO };
+	const uint64_t size = 4 * MIB + 8 * KIB;
+	const struct ioengine_ops *ops;
+	unsigned char *want, *got;
+	char path[400], err[512];
+	struct io_unit u;
+	struct src s;
+	int ret, fd;
+
+	snprintf(path, sizeof(path), "%s/write", fx.dir);
+	if (filegen_create(path, size, &zero, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	r->rw = random ? RW_RANDWRITE : RW_WRITE;
+	r->path = path;
+	r->size = size;
+	src_setup(&s, r, random);
+	ops = s.job.ioengine;
+	blockgen_rewind(&s.gen);
+	while ((ret = ops->get(&s.e, &u)) == 1) {
+		pattern_fill(&randint_0_20, 11, u.off, u.buf, u.len);
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	}
+	if (ret)
+		fail_msg("get: %s", s.e.err);
+	if (r->latency)
+		assert_int_equal(s.lat->count, (size + r->bs - 1) / r->bs);
+	src_teardown(&s);
+
+	got = malloc(size);
+	want = malloc(size);
+	assert_non_null(got);
+	assert_non_null(want);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
+	close(fd);
+	pattern_fill(&randint_0_20, 11, 0, want, size);
+	if (memcmp(got, want, size))
+		fail_msg("the file does not hold what was written");
+	free(got);
+	free(want);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_writes(void **state)
+{
+	static const unsigned depths[] = { 1, 8, 256 };
+
+	(void)state;
+	for (int random = 0; random < 2; random++) {
+		for (int direct = 0; direct < 2; direct++) {
+			for (size_t i = 0; i < 3; i++) {
+				struct run r = data_run(depths[i]);
+
+				r.direct = direct;
+				r.bs = 16 * KIB;
+				r.latency = true;
+				r.fixedbufs = i == 2;
+				r.registerfiles = i == 2;
+				r.batch_submit = i == 1 ? 4 : 0;
+				drive_write(&r, random);
+			}
+		}
+	}
+}
+
+/* get() must fail with -want, naming the offset of the failed read. */
+static void expect_read_error(struct run *r, int want, const char *what)
+{
+	const struct ioengine_ops *ops;
+	char needle[128];
+	struct io_unit u;
+	struct src s;
+	int ret;
+
+	src_setup(&s, r, false);
+	ops = s.job.ioengine;
+	blockgen_rewind(&s.gen);
+	while ((ret = ops->get(&s.e, &u)) == 1)
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	if (ret == 0 && want == EINVAL) {
+		src_teardown(&s);	/* the filesystem does not check */
+		print_message("skipped: %s reads misaligned O_DIRECT\n", fx.dir);
+		skip();
+	}
+	if (ret != -want)
+		fail_msg("%s: get returned %d (%s), expected -%d", what, ret,
+			 s.e.err, want);
+	snprintf(needle, sizeof(needle), "at offset %llu: %s",
+		 (unsigned long long)r->offset, strerror(want));
+	if (!strstr(s.e.err, needle) && r->ioworkers == 0)
+		fail_msg("%s: '%s' does not say '%s'", what, s.e.err, needle);
+	if (!strstr(s.e.err, strerror(want)) || !strstr(s.e.err, "at offset"))
+		fail_msg("%s: '%s' does not name the offset and error", what,
+			 s.e.err);
+	/* Errors are not I/Os done: nothing recorded for them. */
+	if (s.lat)
+		assert_int_equal(s.lat->count, 0);
+	src_teardown(&s);
+}
+
+static void test_error_completions(void **state)
+{
+	char dir[400];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/dir", fx.dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	for (unsigned w = 0; w < 3; w++) {
+		struct run r = data_run(8);
+
+		r.path = dir;
+		r.size = 1 * MIB;
+		r.ioworkers = w;
+		r.ordered = w == 2;
+		r.latency = true;
+		expect_read_error(&r, EISDIR, "a directory");
+	}
+	assert_int_equal(rmdir(dir), 0);
+	for (unsigned w = 0; w < 2; w++) {
+		struct run r = data_run(8);
+
+		r.direct = true;
+		r.offset = 100;		/* no sector starts there */
+		r.bs = 4096;
+		r.size = 64 * KIB;
+		r.ioworkers = w;
+		expect_read_error(&r, EINVAL, "misaligned O_DIRECT");
+	}
+}
+
+/* ---- latency against the test's own clock ------------------------------ */
+
+struct pacer {
+	char path[400];
+	uint64_t gap_ns;
+	size_t split;			/* >0: write a block in two pieces */
+	int ret;
+};
+
+static unsigned char fifo_byte(unsigned block, size_t i)
+{
+	return (unsigned char)(block * 7 + i);
+}
+
+static void add_ns(struct timespec *t, uint64_t ns)
+{
+	t->tv_nsec += (long)ns;
+	while (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n <= 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write FIFO_BLOCKS blocks of 4 KiB into the FIFO, one every gap_ns, on
+ * an absolute schedule (no drift), then close it (the reader's EOF).
+ * With split, the block's first split bytes go 200 us before the rest,
+ * so that the reader gets a short read and has to continue it. */
+static void *pacer_main(void *arg)
+{
+	struct pacer *pc = arg;
+	unsigned char buf[4096];
+	struct timespec t;
+	int fd = open(pc->path, O_WRONLY);
+
+	if (fd < 0) {
+		pc->ret = -errno;
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	for (unsigned b = 0; b < FIFO_BLOCKS && !pc->ret; b++) {
+		for (size_t i = 0; i < sizeof(buf); i++)
+			buf[i] = fifo_byte(b, i);
+		add_ns(&t, pc->gap_ns);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+			;
+		if (pc->split) {
+			struct timespec later = t;
+
+			pc->ret = write_all(fd, buf, pc->split);
+			add_ns(&later, 200000);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					       &later, NULL) == EINTR)
+				;
+		}
+		if (!pc->ret)
+			pc->ret = write_all(fd, buf + pc->split,
+					    sizeof(buf) - pc->split);
+	}
+	close(fd);
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * At depth 1 the job's thread submits the next read as get() starts and
+ * has it when get() returns, so the time around get() (after the first,
+ * which waits for the writer to open) is the read's latency plus a few
+ * microseconds of the source's own work.
+ */
+static void run_paced(unsigned ioworkers, size_t split, uint64_t *p50_hist,
+		      uint64_t *p50_own)
+{
+	uint64_t own[FIFO_BLOCKS];
+	const struct ioengine_ops *ops;
+	struct pacer pc = { .gap_ns = FIFO_GAP_NS, .split = split };
+	struct run r = data_run(1);
+	struct io_unit u;
+	pthread_t tid;
+	struct src s;
+	unsigned n = 0;
+	int ret;
+
+	snprintf(pc.path, sizeof(pc.path), "%s/fifo", fx.dir);
+	unlink(pc.path);
+	assert_int_equal(mkfifo(pc.path, 0600), 0);
+	assert_int_equal(pthread_create(&tid, NULL, pacer_main, &pc), 0);
+	r.path = pc.path;
+	r.bs = 4096;
+	r.size = (FIFO_BLOCKS + 1) * 4096ULL;	/* the last read finds EOF */
+	r.latency = true;
+	r.ioworkers = ioworkers;
+	src_setup(&s, &r, false);	/* opens the FIFO: the writer starts */
+	ops = s.job.ioengine;
+	blockgen_rewind(&s.gen);
+	for (;;) {
+		uint64_t t0 = now_ns();
+
+		ret = ops->get(&s.e, &u);
+		if (ret != 1)
+			break;
+		own[n] = now_ns() - t0;
+		/* Whole blocks, in order, even when they came in pieces. */
+		assert_int_equal(u.len, 4096);
+		assert_int_equal(u.off, n * 4096ULL);
+		for (size_t i = 0; i < u.len; i++)
+			if (((unsigned char *)u.buf)[i] != fifo_byte(n, i))
+				fail_msg("block %u byte %zu is wrong", n, i);
+		n++;
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	}
+	assert_int_equal(ret, 0);
+	pthread_join(tid, NULL);
+	assert_int_equal(pc.ret, 0);
+	assert_int_equal(n, FIFO_BLOCKS);
+	/* Every read, and the last one that found the end, is an I/O. */
+	assert_int_equal(s.lat->count, FIFO_BLOCKS + 1);
+	qsort(own + 1, n - 1, sizeof(own[0]), cmp_u64);
+	*p50_own = own[1 + (n - 1) / 2];
+	*p50_hist = hist_percentile(s.lat, 50);
+	src_teardown(&s);
+	assert_int_equal(unlink(pc.path), 0);
+}
+
+static void test_latency_paced(void **state)
+{
+	uint64_t hist, own;
+	double gap = (double)FIFO_GAP_NS;
+
+	(void)state;
+	run_paced(0, 0, &hist, &own);
+	print_message("paced reads: histogram p50 %.1f us, test's own %.1f us\n",
+		      hist / 1e3, own / 1e3);
+	if (fabs((double)hist - (double)own) > 0.02 * (double)own + 20000)
+		fail_msg("p50 %llu ns, but the test timed %llu ns",
+			 (unsigned long long)hist, (unsigned long long)own);
+	if (hist < 0.8 * gap || hist > 1.5 * gap)
+		fail_msg("p50 %llu ns, the writer's pace is %.0f ns",
+			 (unsigned long long)hist, gap);
+	/* An I/O thread reads ahead: its reads wait for the writer alike. */
+	run_paced(1, 0, &hist, &own);
+	print_message("with an I/O thread: histogram p50 %.1f us\n", hist / 1e3);
+	if (hist < 0.8 * gap || hist > 1.5 * gap)
+		fail_msg("ioworkers=1: p50 %llu ns, the writer's pace is %.0f ns",
+			 (unsigned long long)hist, gap);
+}
+
+/* A read that returns part of a block is continued where it stopped, and
+ * the block counts as one I/O (the FIFO's writer splits every block). */
+static void test_short_reads(void **state)
+{
+	uint64_t hist, own;
+
+	(void)state;
+	run_paced(0, 1000, &hist, &own);
+	run_paced(1, 3000, &hist, &own);
+}
+
+/* psync: the clock around each pread is inside get(), so each latency is
+ * at most the time around get(), and for 1 MiB reads most of it. */
+static void test_latency_psync(void **state)
+{
+	const struct ioengine_ops *ops = ioengine_find("psync");
+	struct hist *h = malloc(sizeof(*h));
+	struct job_spec job;
+	struct blockgen gen;
+	struct io_unit u;
+	struct ioe e;
+	uint64_t own = 0, n = 0;
+	int ret;
+
+	(void)state;
+	assert_non_null(ops);
+	assert_non_null(h);
+	hist_init(h);
+	job_from_run(&job, &(struct run){ .rw = RW_READ, .bs = 1 * MIB });
+	job.ioengine = ops;
+	blockgen_init(&gen, 0, DATA_SIZE, job.bs, true, 5);
+	memset(&e, 0, sizeof(e));
+	e.job = &job;
+	e.path = fx.data;
+	e.gen = &gen;
+	e.lat = h;
+	assert_int_equal(ops->setup(&e), 0);
+	for (int pass = 0; pass < 3; pass++) {
+		blockgen_rewind(&gen);
+		for (;;) {
+			uint64_t t0 = now_ns();
+
+			ret = ops->get(&e, &u);
+			if (ret != 1)
+				break;
+			own += now_ns() - t0;
+			n++;
+			assert_int_equal(ops->put(&e, &u), 0);
+		}
+		assert_int_equal(ret, 0);
+	}
+	ops->teardown(&e);
+	assert_int_equal(h->count, n);
+	assert_true(h->sum <= own);
+	assert_true(h->sum >= own / 2);
+	assert_true(h->min > 0);
+	free(h);
+}
+
+/* ---- setup, validation, refusal ---------------------------------------- */
+
+static void test_info(void **state)
+{
+	struct run r = data_run(8);
+	struct src s;
+
+	(void)state;
+	src_setup(&s, &r, false);
+	print_message("info: %s\n", s.e.info);
+	assert_non_null(strstr(s.e.info, "ring: depth 8, flags "));
+	src_teardown(&s);
+	r.ioworkers = 2;
+	r.ordered = true;
+	r.fixedbufs = true;
+	src_setup(&s, &r, false);
+	print_message("info: %s\n", s.e.info);
+	assert_non_null(strstr(s.e.info, "ring: depth 4, flags "));
+	assert_non_null(strstr(s.e.info, "fixedbufs"));
+	assert_non_null(strstr(s.e.info, "2 ioworkers, ordered, pool 16 x 65536"));
+	src_teardown(&s);
+}
+
+static void expect_invalid(struct job_spec *job, const char *needle)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct diag d;
+
+	assert_non_null(out);
+	job->where = (struct srcloc){ "u.ini", 7 };
+	diag_init(&d, out);
+	assert_int_equal(job->ioengine->validate(job, &d), -1);
+	fclose(out);
+	if (!strstr(text, needle))
+		fail_msg("'%s' does not say '%s'", text, needle);
+	free(text);
+}
+
+static void test_validate(void **state)
+{
+	struct run r = data_run(64);
+	struct job_spec job;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	struct diag d;
+	char cpus[] = "0";
+
+	(void)state;
+	job_from_run(&job, &r);
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	diag_init(&d, out);
+	assert_int_equal(job.ioengine->validate(&job, &d), 0);
+	job.ioworkers = 2;
+	job.ordered = true;
+	job.sqpoll = true;
+	job.sqpoll_cpu = 0;
+	job.ioworkers_cpus = cpus;
+	job.ioworkers_cpuset[0] = 1;
+	assert_int_equal(job.ioengine->validate(&job, &d), 0);
+	fclose(out);
+	free(text);
+
+	job_from_run(&job, &r);
+	job.iodepth = 40000;
+	expect_invalid(&job, "u.ini:7: option 'iodepth': io_uring allows at most 32768");
+	job_from_run(&job, &r);
+	job.iodepth_batch_submit = 65;
+	expect_invalid(&job, "option 'iodepth_batch_submit': must not exceed iodepth (64)");
+	job_from_run(&job, &r);
+	job.iodepth_batch_complete = 100;
+	expect_invalid(&job, "option 'iodepth_batch_complete': must not exceed iodepth (64)");
+	job_from_run(&job, &r);
+	job.sqpoll_cpu = 0;
+	expect_invalid(&job, "option 'sqpoll_cpu': needs sqpoll=1");
+	job.sqpoll = true;
+	job.sqpoll_cpu = MEMJOB_MAX_CPUS - 1;
+	expect_invalid(&job, "option 'sqpoll_cpu': CPU 1023 does not exist");
+	job_from_run(&job, &r);
+	job.ordered = true;
+	expect_invalid(&job, "option 'ordered': needs ioworkers > 0");
+	job_from_run(&job, &r);
+	job.ioworkers_cpus = cpus;
+	expect_invalid(&job, "option 'ioworkers_cpus': needs ioworkers > 0");
+	job.ioworkers = 1;
+	job.ioworkers_cpuset[(MEMJOB_MAX_CPUS - 1) / 64] = 1ULL << 63;
+	expect_invalid(&job, "option 'ioworkers_cpus': CPU 1023 in '0' does not exist");
+	job_from_run(&job, &r);
+	job.ioworkers = 65;
+	expect_invalid(&job, "option 'ioworkers': each I/O thread needs an I/O in flight");
+	job_from_run(&job, &r);
+	job.ioworkers = 2;
+	job.rw = RW_RANDWRITE;
+	expect_invalid(&job, "option 'ioworkers': I/O threads read ahead");
+}
+
+/* Make io_uring_setup() fail with err in this process and its children. */
+static int deny_io_uring(int err)
+{
+#if defined(__x86_64__)
+	const unsigned arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+	const unsigned arch = AUDIT_ARCH_AARCH64;
+#else
+	const unsigned arch = 0;
+#endif
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (!arch)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/* In a child without io_uring: setup fails with the reason. */
+static int refused_child(int err, unsigned ioworkers)
+{
+	struct run r = data_run(8);
+	struct job_spec job;
+	struct blockgen gen;
+	struct ioe e = { 0 };
+	int ret;
+
+	if (deny_io_uring(err))
+		return 3;
+	r.ioworkers = ioworkers;
+	job_from_run(&job, &r);
+	blockgen_init(&gen, 0, DATA_SIZE, r.bs, false, 1);
+	e.job = &job;
+	e.path = fx.data;
+	e.gen = &gen;
+	ret = job.ioengine->setup(&e);
+	if (ret != -err) {
+		fprintf(stderr, "setup returned %d: %s\n", ret, e.err);
+		return 1;
+	}
+	if (!strstr(e.err, "io_uring unavailable") ||
+	    !strstr(e.err, strerror(err)) ||
+	    !strstr(e.err, "kernel.io_uring_disabled or a seccomp filter")) {
+		fprintf(stderr, "setup says: %s\n", e.err);
+		return 2;
+	}
+	return e.priv == NULL ? 0 : 4;
+}
+
+static void test_refused(void **state)
+{
+	static const int errs[] = { ENOSYS, EPERM };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		for (unsigned w = 0; w < 3; w += 2) {
+			int status;
+			pid_t pid = fork();
+
+			assert_true(pid >= 0);
+			if (pid == 0)
+				_exit(refused_child(errs[i], w));
+			assert_int_equal(waitpid(pid, &status, 0), pid);
+			assert_true(WIFEXITED(status));
+			if (WEXITSTATUS(status) == 3)
+				skip();		/* no seccomp here */
+			assert_int_equal(WEXITSTATUS(status), 0);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_depths),
+		cmocka_unit_test(test_batches),
+		cmocka_unit_test(test_registered),
+		cmocka_unit_test(test_sqpoll),
+		cmocka_unit_test(test_ioworkers),
+		cmocka_unit_test(test_ioworkers_edges),
+		cmocka_unit_test(test_unaligned_region),
+		cmocka_unit_test(test_past_eof),
+		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_error_completions),
+		cmocka_unit_test(test_latency_paced),
+		cmocka_unit_test(test_short_reads),
+		cmocka_unit_test(test_latency_psync),
+		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_refused),
+	};
+
+	if (argc >= 4 && !strcmp(argv[1], "--no-io-uring")) {
+		if (deny_io_uring(atoi(argv[2]))) {
+			perror("seccomp");
+			return 125;
+		}
+		execvp(argv[3], argv + 3);
+		perror(argv[3]);
+		return 127;
+	}
+	return cmocka_run_group_tests(tests, setup_files, remove_files);
+}
