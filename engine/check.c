@@ -7,9 +7,12 @@
 #include <numa.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cpuset.h"
+#include "sizeexpr.h"
 #include "ioengine.h"
 #include "kernel.h"
 #include "options.h"
@@ -42,32 +45,69 @@ static void set_impl(struct job_spec *j, struct diag *d)
 		   k->name, list, j->impl_name);
 }
 
-static void check_cpus(struct job_spec *j, struct diag *d)
+/* Resolve a CPU expression (lists and topology words) into bits, then
+ * check every CPU against the ones this process may use (cgroup limits
+ * do not show in sysfs). */
+static int resolve_cpus(const struct job_spec *j, const char *opt,
+			const char *expr, uint64_t *bits, const struct topo *t,
+			struct diag *d)
 {
 	cpu_set_t online;
-	char have[256];
-	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
+	char have[256], err[512];
+	uint64_t usable[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
 
-	if (!j->cpus_allowed)
-		return;
+	memset(bits, 0, BITMAP_WORDS(MEMJOB_MAX_CPUS) * sizeof(*bits));
+	if (cpuset_parse(expr, t, bits, err, sizeof(err))) {
+		diag_error(d, job_loc(j, opt), opt, "%s", err);
+		return -1;
+	}
 	CPU_ZERO(&online);
 	if (sched_getaffinity(0, sizeof(online), &online))
-		return;
+		return 0;
 	for (unsigned c = 0; c < MEMJOB_MAX_CPUS && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &online))
-			bits[c / 64] |= 1ULL << (c % 64);
+			usable[c / 64] |= 1ULL << (c % 64);
 	for (unsigned c = 0; c < MEMJOB_MAX_CPUS; c++) {
-		if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+		if (!(bits[c / 64] & (1ULL << (c % 64))) ||
+		    usable[c / 64] & (1ULL << (c % 64)))
 			continue;
-		if (bits[c / 64] & (1ULL << (c % 64)))
-			continue;
-		value_format_idlist(bits, MEMJOB_MAX_CPUS, have, sizeof(have));
-		diag_error(d, job_loc(j, "cpus_allowed"), "cpus_allowed",
-			   "CPU %u in '%s' does not exist or is not available "
-			   "(this machine lets memjob use CPUs %s)", c,
-			   j->cpus_allowed, have);
-		return;
+		value_format_idlist(usable, MEMJOB_MAX_CPUS, have, sizeof(have));
+		diag_error(d, job_loc(j, opt), opt, "CPU %u in '%s' does not "
+			   "exist or is not available (this machine lets "
+			   "memjob use CPUs %s)", c, expr, have);
+		return -1;
 	}
+	return 0;
+}
+
+/* The CPU whose caches a relative size refers to: the job's first. */
+static unsigned first_cpu(const struct job_spec *j)
+{
+	cpu_set_t set;
+
+	if (j->cpus_allowed && cpuset_nth(j->cpus, 0) >= 0)
+		return (unsigned)cpuset_nth(j->cpus, 0);
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		for (unsigned c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				return c;
+	return 0;
+}
+
+static void check_cpus(struct job_spec *j, const struct topo *t,
+		       struct diag *d)
+{
+	char err[512];
+
+	if (j->cpus_allowed)
+		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, j->cpus, t, d);
+	if (j->ioworkers_cpus)
+		resolve_cpus(j, "ioworkers_cpus", j->ioworkers_cpus,
+			     j->ioworkers_cpuset, t, d);
+	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j),
+					  &j->size, err, sizeof(err)))
+		diag_error(d, job_loc(j, "size"), "size", "%s", err);
 }
 
 static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
@@ -162,10 +202,13 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 }
 
 /* The checks of one job that need no other job. */
-static void check_one(struct job_spec *j, struct diag *d)
+static void check_one(struct job_spec *j, const struct topo *t,
+		      struct diag *d)
 {
 	const struct ioengine_ops *e = j->ioengine;
 
+	/* first: the sizes below may be relative to these CPUs' caches */
+	check_cpus(j, t, d);
 	if (RW_IS_WRITE(j->rw) && (e->flags & IOE_MAPPED) &&
 	    !(j->kernel->flags & KERN_STORES)) {
 		if (job_isset(j, "kernel"))
@@ -177,18 +220,48 @@ static void check_one(struct job_spec *j, struct diag *d)
 		else
 			j->kernel = kernel_find("fill");
 	}
+	/* nt=1: the stores are fill's non-temporal ones */
+	if (j->nt && RW_IS_WRITE(j->rw)) {
+		const struct kernel_ops *fill = kernel_find("fill");
+
+		if (job_isset(j, "kernel") && j->kernel != fill) {
+			diag_error(d, job_loc(j, "nt"), "nt", "non-temporal "
+				   "stores come from kernel=fill impl=nt, but this "
+				   "job has kernel=%s", j->kernel->name);
+		} else if (j->impl_name && strcmp(j->impl_name, "nt")) {
+			diag_error(d, job_loc(j, "nt"), "nt", "nt=1 needs "
+				   "impl=nt, but this job has impl=%s",
+				   j->impl_name);
+		} else {
+			j->kernel = fill;
+			free(j->impl_name);
+			j->impl_name = strdup("nt");
+		}
+	}
 	set_impl(j, d);
+	if (j->kernel->flags & KERN_PROGRAM) {
+		if (!job_isset(j, "ioengine"))
+			j->ioengine = e = ioengine_find("none");
+		if (!(e->flags & IOE_NODATA))
+			diag_error(d, job_loc(j, "ioengine"), "ioengine",
+				   "kernel=%s runs a program, not on data: "
+				   "use ioengine=none", j->kernel->name);
+	} else if (e->flags & IOE_NODATA) {
+		diag_error(d, job_loc(j, "ioengine"), "ioengine", "ioengine=%s "
+			   "has no data for kernel=%s", e->name,
+			   j->kernel->name);
+	}
 
 	if (!(e->flags & (IOE_FILE | IOE_FILE_OPT)) && j->filename)
 		diag_error(d, job_loc(j, "filename"), "filename",
 			   "ioengine=%s does not use a file", e->name);
-	if (!(e->flags & IOE_FILE) && !j->filename && j->size == 0)
+	if (!(e->flags & (IOE_FILE | IOE_NODATA)) && !j->filename &&
+	    j->size == 0)
 		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "
 			   "a file needs size (e.g. size=64m)", e->name);
 	if (j->time_based && j->runtime_us == 0)
 		diag_error(d, job_loc(j, "time_based"), "time_based",
 			   "needs runtime (e.g. runtime=10s)");
-	check_cpus(j, d);
 	if (j->numa_cpu_nodes)
 		check_nodes(j, j->cpu_nodes, "numa_cpu_nodes", d);
 	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
@@ -201,11 +274,12 @@ static void check_one(struct job_spec *j, struct diag *d)
 		j->kernel->validate(j, d);
 }
 
-static void check_job(struct jobset *js, size_t idx, struct diag *d)
+static void check_job(struct jobset *js, size_t idx, const struct topo *t,
+		      struct diag *d)
 {
 	struct job_spec *j = &js->jobs[idx];
 
-	check_one(j, d);
+	check_one(j, t, d);
 	if (j->wait_for) {
 		if (!strcmp(j->wait_for, j->name))
 			diag_error(d, job_loc(j, "wait_for"), "wait_for",
@@ -217,15 +291,16 @@ static void check_job(struct jobset *js, size_t idx, struct diag *d)
 	}
 }
 
-unsigned job_recheck(struct job_spec *j, struct diag *d)
+unsigned job_recheck(struct job_spec *j, const struct topo *t,
+		     struct diag *d)
 {
 	unsigned before = d->errors;
 
-	check_one(j, d);
+	check_one(j, t, d);
 	return d->errors - before;
 }
 
-unsigned jobs_check(struct jobset *js, struct diag *d)
+unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d)
 {
 	unsigned before = d->errors;
 
@@ -235,6 +310,6 @@ unsigned jobs_check(struct jobset *js, struct diag *d)
 		return d->errors - before;
 	}
 	for (size_t i = 0; i < js->njobs; i++)
-		check_job(js, i, d);
+		check_job(js, i, t, d);
 	return d->errors - before;
 }

@@ -10,10 +10,14 @@
 
 #include "diag.h"
 #include "job.h"
+#include "topology.h"
 
-unsigned jobs_check(struct jobset *js, struct diag *d);
+/* t is the machine's topology, or NULL when it could not be read (then
+ * topology words and relative sizes are refused). */
+unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d);
 /* The same checks for one job materialized from a sweep point (all but
  * those that involve other jobs). */
-unsigned job_recheck(struct job_spec *j, struct diag *d);
+unsigned job_recheck(struct job_spec *j, const struct topo *t,
+		     struct diag *d);
 
 #endif

@@ -200,6 +200,14 @@ void help_dump(FILE *f, const struct jobset *js)
 			if (strcmp(have, def) && have[0])
 				fprintf(f, "%s=%s\n", o->name, have);
 		}
+		if (j->size_expr) {
+			char v[32];
+
+			value_format_size(j->size, v, sizeof(v));
+			fprintf(f, "; size=%s is %s (%llu bytes) on this "
+				"machine\n", j->size_expr, v,
+				(unsigned long long)j->size);
+		}
 		if (j->kernel->impls && !j->impl_name)
 			fprintf(f, "; impl=%s (the kernel's default)\n",
 				j->kernel->impls[j->impl]);

@@ -14,7 +14,12 @@ struct metric job_metric(const struct job_result *jr)
 	const struct job_spec *j = jr->pj->spec;
 	struct metric m;
 
-	if (j->kernel->flags & KERN_ITEMS) {
+	if (j->kernel->flags & KERN_PROGRAM) {
+		m.name = "elapsed_s";
+		snprintf(m.label, sizeof(m.label), "seconds");
+		m.value = jr->elapsed_ns / 1e9;
+		m.lower_is_better = true;
+	} else if (j->kernel->flags & KERN_ITEMS) {
 		m.name = "ns_per_item";
 		snprintf(m.label, sizeof(m.label), "ns per %s",
 			 j->kernel->item_name ? j->kernel->item_name : "item");

@@ -2,8 +2,9 @@
  * interference.h - victims alone versus loaded: the metric each job is
  * judged by, its baseline, the slowdown, and the summary table.
  *
- * A job's metric is ns per item for kernels that count items (lower is
- * better) and GB/s otherwise (higher is better).  Slowdown in % is
+ * A job's metric is its elapsed seconds for programs (kernel=exec) and ns
+ * per item for kernels that count items (lower is better for both), and
+ * GB/s otherwise (higher is better).  Slowdown in % is
  * (loaded - alone) / alone for lower-is-better metrics and alone / loaded
  * - 1 for throughputs, so that +10% means "10% more time" either way.
  * The baseline of a loaded victim is the median of its alone runs.
@@ -17,7 +18,7 @@
 #include "result.h"
 
 struct metric {
-	const char *name;		/* "ns_per_item" or "gbps" */
+	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
 	char label[48];			/* "ns per access", "GB/s" */
 	double value;
 	bool lower_is_better;

@@ -95,6 +95,7 @@ struct job_spec {
 	enum rw_mode rw;
 	uint64_t bs;
 	uint64_t size;			/* 0 = the file's size less offset */
+	char *size_expr;		/* "llc/2", "10%ram": resolved by check */
 	uint64_t offset;
 	char *filename;
 	char *directory;
@@ -134,6 +135,7 @@ struct job_spec {
 	int impl;			/* index into kernel->impls */
 	int32_t value;			/* count looks for it, fill writes it */
 	uint64_t stride;		/* chase: bytes between pointers */
+	char *command;			/* exec: run with /bin/sh -c */
 	enum chase_layout chase_layout;
 
 	/* Interference and sweeps */

@@ -9,8 +9,11 @@
 #ifndef MEMJOB_KERNEL_H
 #define MEMJOB_KERNEL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "job.h"
 
@@ -32,6 +35,17 @@ struct kstate {
 #define KERN_ITEMS	0x8	/* counts k->items; reported as ns per item */
 #define KERN_REGION	0x10	/* needs prepare(): the source's whole region */
 #define KERN_SIGNED	0x20	/* result is an int64_t kept in the uint64_t */
+#define KERN_PROGRAM	0x40	/* runs the whole job in program(), not per
+				   block; judged by its elapsed time */
+
+/* What program() is given and gives back. */
+struct program_run {
+	atomic_int *stop;		/* nonzero: stop now (a signal) */
+	atomic_uint *until_zero;	/* aggressor: stop when it reaches 0 */
+	struct rusage ru;		/* the program's own resource use */
+	bool stopped;			/* memjob stopped it before its end */
+	char err[256];			/* why it failed */
+};
 
 struct kernel_ops {
 	const char *name;
@@ -48,6 +62,10 @@ struct kernel_ops {
 	int (*prepare)(struct kstate *k, void *region, size_t len);
 	void (*run)(struct kstate *k, void *buf, size_t len);
 	void (*fini)(struct kstate *k);
+	/* KERN_PROGRAM: run the job (after the release) in the calling
+	 * thread's binding; 0 when it ran to completion (or was stopped on
+	 * purpose), -1 with pr->err set otherwise. */
+	int (*program)(struct kstate *k, struct program_run *pr);
 };
 
 extern const struct kernel_ops *const kernel_registry[];

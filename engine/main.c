@@ -22,6 +22,7 @@
 #include "plan.h"
 #include "report.h"
 #include "sweep.h"
+#include "topology.h"
 #include "value.h"
 
 enum { EXIT_RAN = 0, EXIT_JOBFAIL = 1, EXIT_USAGE = 2 };
@@ -37,7 +38,7 @@ struct cmdline {
 	const char *output;
 	int output_arg;
 	int cmdhelp_arg;
-	bool parse_only, dump, version, help;
+	bool parse_only, dump, version, help, topology;
 	const char *cmdhelp;
 	bool want_cmdhelp;
 };
@@ -52,7 +53,7 @@ static void on_signal(int sig)
 
 static const char *const program_opts[] = {
 	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
-	"version", "help", NULL
+	"version", "help", "topology", NULL
 };
 
 static void usage(FILE *f)
@@ -68,6 +69,7 @@ static void usage(FILE *f)
 	      "  --parse-only          check the jobs and exit\n"
 	      "  --dump                print the resolved jobs as a job file\n"
 	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
+	      "  --topology            print caches, SMT siblings, NUMA nodes\n"
 	      "  --version             print the version\n"
 	      "  --OPT=VALUE           a job option (see --cmdhelp); before any\n"
 	      "                        --name it applies to every job\n"
@@ -115,7 +117,8 @@ static const char *nearest_program_opt(const char *name)
 static bool is_flag(const char *key)
 {
 	return !strcmp(key, "parse-only") || !strcmp(key, "dump") ||
-	       !strcmp(key, "version") || !strcmp(key, "help");
+	       !strcmp(key, "version") || !strcmp(key, "help") ||
+	       !strcmp(key, "topology");
 }
 
 /* Program options are handled here; job options go to the parser. */
@@ -200,6 +203,8 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 			cl->cmdhelp_arg = i;
 		} else if (!strcmp(key, "version")) {
 			cl->version = true;
+		} else if (!strcmp(key, "topology")) {
+			cl->topology = true;
 		} else if (!strcmp(key, "help")) {
 			cl->help = true;
 		} else if (opt_find(key)) {
@@ -305,12 +310,31 @@ int main(int argc, char **argv)
 	struct parser *ps;
 	struct jobset js = { 0 }, runs = { 0 };
 	struct sweep_notes notes = { 0 };
+	struct topo topo, *t = NULL;
+	char terr[512];
 	int status = EXIT_USAGE;
 
 	diag_init(&d, stderr);
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
 		fputs("memjob: out of memory\n", stderr);
+		goto out;
+	}
+	/* The topology, for CPU words, relative sizes and --topology; a
+	 * machine without sysfs still runs plain jobs. */
+	if (!topo_load(&topo, getenv("MEMJOB_SYSROOT") ? getenv("MEMJOB_SYSROOT")
+							 : "/",
+		       terr, sizeof(terr)))
+		t = &topo;
+	if (cl.topology) {
+		if (!t) {
+			diag_plain(&d, "cannot read the topology: %s%s", terr,
+				   getenv("MEMJOB_SYSROOT") ? " (is "
+				   "MEMJOB_SYSROOT right?)" : "");
+			goto out;
+		}
+		topo_print(stdout, t, cl.formats & REPORT_CSV);
+		status = EXIT_RAN;
 		goto out;
 	}
 	if (cl.help) {
@@ -354,7 +378,7 @@ int main(int argc, char **argv)
 				diag_error(&d, &loc, "section", "no job named "
 					   "'%s'", cl.sections[i]);
 		}
-	if (d.errors || jobs_check(&js, &d)) {
+	if (d.errors || jobs_check(&js, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
@@ -364,7 +388,7 @@ int main(int argc, char **argv)
 		status = EXIT_RAN;
 		goto out;
 	}
-	if (sweep_expand(&js, &runs, &notes, &d)) {
+	if (sweep_expand(&js, &runs, &notes, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
@@ -377,6 +401,8 @@ out:
 	jobset_free(&runs);
 	sweep_notes_free(&notes);
 	jobset_free(&js);
+	if (t)
+		topo_free(t);
 	parser_free(ps);
 	free(cl.files);
 	free(cl.file_args);

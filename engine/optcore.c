@@ -52,6 +52,15 @@ static bool opt_owns_string(const struct opt_def *o)
 	return o->type == OPT_STR || o->format == optv_format_str;
 }
 
+/* size keeps its expression text beside the value */
+static int copy_size_expr(struct job_spec *dst, const struct job_spec *src)
+{
+	dst->size_expr = NULL;
+	if (src->size_expr && !(dst->size_expr = strdup(src->size_expr)))
+		return -1;
+	return 0;
+}
+
 static int range_error(const struct opt_def *o, uint64_t v, bool is_size,
 		       const char **why, char *buf, size_t buflen)
 {
@@ -240,6 +249,7 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->sweeps = NULL;
 	dst->nsweeps = 0;
 	dst->point_label = NULL;
+	dst->size_expr = NULL;
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
 
@@ -266,6 +276,8 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 			goto fail;
 	}
 	if (src->point_label && !(dst->point_label = strdup(src->point_label)))
+		goto fail;
+	if (copy_size_expr(dst, src))
 		goto fail;
 	if (src->nsweeps) {
 		dst->sweeps = calloc(src->nsweeps, sizeof(*dst->sweeps));
@@ -297,6 +309,8 @@ void job_free(struct job_spec *j)
 		sweep_free(&j->sweeps[i]);
 	free(j->sweeps);
 	free(j->point_label);
+	free(j->size_expr);
+	j->size_expr = NULL;
 	free(j->isset);
 	free(j->locs);
 	j->sweeps = NULL;

@@ -61,9 +61,14 @@ const struct opt_def opt_table[] = {
 	{ .name = "cpus_allowed", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
 	  .off = F(cpus_allowed), .arg = "LIST",
 	  .parse = optv_parse_cpus, .format = optv_format_str,
-	  .help = "CPUs the job's threads may run on, as a list with ranges: "
-		  "0,2,4-7 or 0-15:2 (every second CPU).  Every CPU must exist "
-		  "and be online.  Unset: no binding." },
+	  .help = "CPUs the job's threads may run on: a list with ranges "
+		  "(0,2,4-7, or 0-15:2 for every second CPU) and topology "
+		  "words resolved from sysfs: all, llc-of:C (the CPUs sharing "
+		  "C's last-level cache), siblings-of:C and core-of:C (C and "
+		  "its SMT siblings), package-of:C, node:N; items are joined "
+		  "with , and an item prefixed with ! removes its CPUs "
+		  "(llc-of:2,!core-of:2).  Every CPU must exist and be online, "
+		  "and the result must not be empty.  Unset: no binding." },
 	{ .name = "cpus_allowed_policy", .type = OPT_ENUM,
 	  .cat = CAT_PLACEMENT, .off = F(cpus_policy), .def = "shared",
 	  .words = policy_words, .arg = "shared|split",
@@ -109,11 +114,16 @@ const struct opt_def opt_table[] = {
 	  .help = "Block size: the unit in which the data source delivers "
 		  "data and the kernel runs.  The last block of a pass is "
 		  "short when bs does not divide size." },
-	{ .name = "size", .type = OPT_SIZE, .cat = CAT_SOURCE, .off = F(size),
-	  .def = "0", .min = 0, .max = NOLIMIT, .arg = "SIZE",
+	{ .name = "size", .type = OPT_CUSTOM, .cat = CAT_SOURCE, .off = F(size),
+	  .def = "0", .arg = "SIZE",
+	  .parse = optv_parse_size_expr, .format = optv_format_size_expr,
 	  .help = "Bytes per pass.  0 (the default) means the file's size "
 		  "less offset; ioengine=mem without a file needs it, and so "
-		  "does a file that memjob has to create." },
+		  "does a file that memjob has to create.  Also relative to "
+		  "the machine: l1d, l1i, l2, l3 or llc (the cache of the "
+		  "job's first allowed CPU, as sysfs reports it), optionally "
+		  "with one * or / and a number (llc/2, 2*l2, llc*4), or N%ram "
+		  "of MemTotal (25%ram)." },
 	{ .name = "offset", .type = OPT_SIZE, .cat = CAT_SOURCE,
 	  .off = F(offset), .def = "0", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",
@@ -275,6 +285,16 @@ const struct opt_def opt_table[] = {
 		  "or one width by name: sse2, avx2, avx512 (refused when the "
 		  "CPU lacks it).  fill: plain or nt (non-temporal stores). "
 		  "Default: the first one listed." },
+	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
+	  .off = F(command), .arg = "COMMAND",
+	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
+		  "the job's CPU binding and memory policy (a real SPEC mcf as "
+		  "the victim, say).  Its standard output goes to memjob's "
+		  "standard error, so reports stay clean.  Its wall time, CPU "
+		  "time, faults and context switches are the job's figures; "
+		  "a non-zero exit status fails the job.  As an aggressor it "
+		  "is stopped (SIGTERM, then SIGKILL after 1 s) when the last "
+		  "victim is done." },
 	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
 	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
 	  .arg = "SIZE",

@@ -13,6 +13,7 @@
 #include "ioengine.h"
 #include "kernel.h"
 #include "optvalues.h"
+#include "sizeexpr.h"
 #include "sweep.h"
 #include "value.h"
 
@@ -27,21 +28,22 @@ static int replace_str(char **dst, const char *val)
 	return 0;
 }
 
+/* CPU sets may name topology words (llc-of:2): they are resolved in
+ * check.c, where the machine's topology is known; here only the text. */
 int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
 		    const char *val, const char **why, char *buf, size_t buflen)
 {
+	(void)o;
 	(void)buf;
 	(void)buflen;
-	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
-
-	(void)o;
-	if (value_idlist(val, bits, MEMJOB_MAX_CPUS, why))
+	if (!*val) {
+		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
 		return -1;
+	}
 	if (replace_str(&j->cpus_allowed, val)) {
 		*why = "out of memory";
 		return -1;
 	}
-	memcpy(j->cpus, bits, sizeof(bits));
 	return 0;
 }
 
@@ -49,18 +51,17 @@ int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
 			      const char *val, const char **why,
 			      char *buf, size_t buflen)
 {
-	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
-
 	(void)o;
 	(void)buf;
 	(void)buflen;
-	if (value_idlist(val, bits, MEMJOB_MAX_CPUS, why))
+	if (!*val) {
+		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
 		return -1;
+	}
 	if (replace_str(&j->ioworkers_cpus, val)) {
 		*why = "out of memory";
 		return -1;
 	}
-	memcpy(j->ioworkers_cpuset, bits, sizeof(bits));
 	return 0;
 }
 
@@ -263,4 +264,41 @@ void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
 	buf[0] = '\0';
 	if (j->nsweeps)
 		sweep_format(&j->sweeps[0], buf, len);
+}
+
+/* A plain size now; a size relative to the machine (llc/2, 10%ram) is
+ * kept as text and evaluated in check.c for the job's first CPU. */
+int optv_parse_size_expr(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf,
+			 size_t buflen)
+{
+	uint64_t v;
+
+	(void)o;
+	(void)buf;
+	(void)buflen;
+	if (sizeexpr_is_relative(val)) {
+		if (replace_str(&j->size_expr, val)) {
+			*why = "out of memory";
+			return -1;
+		}
+		j->size = 0;
+		return 0;
+	}
+	if (value_size(val, &v, why))
+		return -1;
+	free(j->size_expr);
+	j->size_expr = NULL;
+	j->size = v;
+	return 0;
+}
+
+void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len)
+{
+	(void)o;
+	if (j->size_expr)
+		snprintf(buf, len, "%s", j->size_expr);
+	else
+		value_format_size(j->size, buf, len);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -67,6 +68,24 @@ static uint64_t device_size(const char *path)
 		bytes = 0;
 	close(fd);
 	return bytes;
+}
+
+/* /sys/dev/char/MAJ:MIN/size, as device-dax has it; 0 if none. */
+static uint64_t chardev_size(const struct stat *st)
+{
+	char path[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/size",
+		 major(st->st_rdev), minor(st->st_rdev));
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
 }
 
 static void dir_of(const char *path, char *dir, size_t len)
@@ -143,7 +162,9 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 		return;
 	}
 	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;
-	if (S_ISCHR(st.st_mode)) {	/* a stream: its size is not known */
+	if (S_ISCHR(st.st_mode))	/* device-dax says its size in sysfs */
+		have = chardev_size(&st);
+	if (S_ISCHR(st.st_mode) && !have) { /* a stream: size not known */
 		if (!j->size)
 			diag_error(d, job_loc(j, "size"), "size", "'%s' is a "
 				   "character device, whose size memjob cannot "

@@ -241,6 +241,7 @@ struct expander {
 	struct jobset *out;
 	size_t cap;
 	struct sweep_notes *notes;
+	const struct topo *topo;
 	struct diag *d;
 };
 
@@ -504,7 +505,7 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 			continue;
 		}
 		for (unsigned k = 0; k < count; k++)
-			job_recheck(&mats[k], x->d);
+			job_recheck(&mats[k], x->topo, x->d);
 		if (x->d->errors != before) {
 			for (unsigned k = 0; k < count; k++)
 				job_free(&mats[k]);
@@ -549,9 +550,11 @@ out:
 }
 
 unsigned sweep_expand(const struct jobset *in, struct jobset *out,
-		      struct sweep_notes *notes, struct diag *d)
+		      struct sweep_notes *notes, const struct topo *t,
+		      struct diag *d)
 {
-	struct expander x = { .in = in, .out = out, .notes = notes, .d = d };
+	struct expander x = { .in = in, .out = out, .notes = notes,
+			      .topo = t, .d = d };
 	unsigned before = d->errors;
 
 	out->jobs = NULL;

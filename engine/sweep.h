@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "job.h"
+#include "topology.h"
 
 #define SWEEP_MAX_VALUES	10000
 #define SWEEP_MAX_POINTS	100000
@@ -37,7 +38,8 @@ struct sweep_notes {
 /* in is checked; out receives the expanded jobs.  Returns the number of
  * errors reported. */
 unsigned sweep_expand(const struct jobset *in, struct jobset *out,
-		      struct sweep_notes *notes, struct diag *d);
+		      struct sweep_notes *notes, const struct topo *t,
+		      struct diag *d);
 void sweep_notes_free(struct sweep_notes *n);
 
 #endif

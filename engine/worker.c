@@ -320,6 +320,32 @@ out:
 	return ret;
 }
 
+/* A program kernel runs the whole job; its figures are the program's. */
+static void run_program(const struct job_spec *j, struct kstate *ks,
+			atomic_int *stop, atomic_uint *victims_left,
+			struct thread_result *out)
+{
+	struct program_run pr = { .stop = stop };
+
+	if (j->phase == PHASE_LOADED && j->role == ROLE_AGGRESSOR)
+		pr.until_zero = victims_left;
+	out->start_ns = now_ns();
+	if (j->kernel->program(ks, &pr)) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "%s", pr.err);
+	} else if (pr.stopped && atomic_load(stop)) {
+		out->status = RUN_INTERRUPTED;
+	}
+	out->end_ns = now_ns();
+	out->ops = 1;
+	out->usr_ns = tv_ns(&pr.ru.ru_utime);
+	out->sys_ns = tv_ns(&pr.ru.ru_stime);
+	out->minflt = (uint64_t)pr.ru.ru_minflt;
+	out->majflt = (uint64_t)pr.ru.ru_majflt;
+	out->vcsw = (uint64_t)pr.ru.ru_nvcsw;
+	out->ivcsw = (uint64_t)pr.ru.ru_nivcsw;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -401,7 +427,11 @@ setup_done:
 		out->status = RUN_INTERRUPTED;
 		goto out;
 	}
-	run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh), out);
+	if (j->kernel->flags & KERN_PROGRAM)
+		run_program(j, &ks, stop, shared_victims_left(w->sh), out);
+	else
+		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
+			   out);
 	out->result = ks.result;
 out:
 	if (k_up && j->kernel->fini)

@@ -312,9 +312,10 @@ static int dax_region(struct ioe *e, struct dax_priv *m, uint64_t fsize)
 	return 0;
 }
 
-/* MAP_SYNC failed with err: fall back to plain MAP_SHARED if allowed. */
-static void *dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
-			      size_t len, int err)
+/* MAP_SYNC failed with err: map with plain MAP_SHARED if the job allows
+ * it.  0 or -errno. */
+static int dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
+			    size_t len, int err, void **map)
 {
 	void *p;
 
@@ -323,22 +324,21 @@ static void *dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
 			  "(set dax_emulate=1 to run the same stores and "
 			  "flushes on an ordinary mapping)", e->path,
 			  strerror(err));
-		errno = err;
-		return MAP_FAILED;
+		return -err;
 	}
 	p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)start);
 	if (p == MAP_FAILED) {
-		int err2 = errno;
+		int ret = -errno;
 
 		ioe_error(e, "mmap %s (%zu bytes at offset %" PRIu64 "): %s",
-			  e->path, len, start, strerror(err2));
-		errno = err2;
-		return MAP_FAILED;
+			  e->path, len, start, strerror(-ret));
+		return ret;
 	}
+	*map = p;
 	e->emulated = true;
 	snprintf(e->info, sizeof(e->info), "emulated: MAP_SYNC failed (%s), "
 		 "ordinary shared mapping", strerror(err));
-	return p;
+	return 0;
 }
 
 /*
@@ -353,20 +353,24 @@ static int dax_map(struct ioe *e, struct dax_priv *m, int fd, uint64_t start,
 {
 	int prot = PROT_READ | (m->write ? PROT_WRITE : 0);
 	void *p;
-	int err;
+	int err, ret;
 
 	p = mmap(NULL, len, prot, MAP_SHARED_VALIDATE | MAP_SYNC, fd,
 		 (off_t)start);
 	if (p != MAP_FAILED) {
 		snprintf(e->info, sizeof(e->info), "MAP_SYNC mapping");
-		goto out;
+		m->map = p;
+		m->maplen = len;
+		return 0;
 	}
 	err = errno;
 	if (err == EOPNOTSUPP || (err == EINVAL && !m->devdax)) {
-		p = dax_map_emulated(e, fd, prot, start, len, err);
-		if (p == MAP_FAILED)
-			return -errno;
-		goto out;
+		ret = dax_map_emulated(e, fd, prot, start, len, err, &p);
+		if (ret)
+			return ret;
+		m->map = p;
+		m->maplen = len;
+		return 0;
 	}
 	if (m->devdax && err == EINVAL)
 		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s "
@@ -377,10 +381,6 @@ static int dax_map(struct ioe *e, struct dax_priv *m, int fd, uint64_t start,
 		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s",
 			  e->path, len, start, strerror(err));
 	return -err;
-out:
-	m->map = p;
-	m->maplen = len;
-	return 0;
 }
 
 static void dax_teardown(struct ioe *e)

@@ -765,8 +765,7 @@ static int single_setup(struct ioe *e, struct uring_priv *p)
  * slots in sequence (ordered) or from the queues (unordered), gives them
  * back in put(), and moves the tail over the free ones.  Whoever waits
  * spins a little and then sleeps on a futex word that the other side
- * bumps when it sees a sleeper (a Dekker pair of seq_cst fences makes
- * sure one of them sees the other).
+ * bumps when it sees a sleeper (see sleepers()).
  */
 struct ioworker {
 	struct uring_priv *p;
@@ -802,11 +801,22 @@ static void cpu_relax(void)
 #endif
 }
 
+/*
+ * Whether anyone sleeps on a word, asked after publishing something.  It
+ * is a read-modify-write, as is the sleeper's increment before it looks
+ * once more: the two are ordered, so either the sleeper sees what was
+ * published, or this sees the sleeper (a fence would do, but TSan cannot
+ * follow fences).
+ */
+static bool sleepers(_Atomic unsigned *count)
+{
+	return atomic_fetch_add(count, 0) != 0;
+}
+
 /* Wake the job's thread if it sleeps (after publishing something). */
 static void wake_job(struct pool *pl)
 {
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&pl->c_sleeping, memory_order_relaxed)) {
+	if (sleepers(&pl->c_sleeping)) {
 		atomic_fetch_add(&pl->c_word, 1);
 		futex_wake(&pl->c_word, 1);
 	}
@@ -896,7 +906,6 @@ static void worker_sleep(struct ioworker *w)
 	uint32_t seen = atomic_load(&pl->w_word);
 
 	atomic_fetch_add(&pl->w_sleeping, 1);
-	atomic_thread_fence(memory_order_seq_cst);
 	if (!atomic_load(&pl->stop) &&
 	    (atomic_load(&pl->ended) || pool_room(w->p) < pl->wake_min))
 		futex_wait(&pl->w_word, seen);
@@ -1209,7 +1218,6 @@ static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 		}
 		seen = atomic_load(&pl->c_word);
 		atomic_fetch_add(&pl->c_sleeping, 1);
-		atomic_thread_fence(memory_order_seq_cst);
 		ret = pool_try_take(e, p, s);
 		if (ret == -EAGAIN)
 			futex_wait(&pl->c_word, seen);
@@ -1235,9 +1243,7 @@ static void pool_give_back(struct uring_priv *p, unsigned s)
 		return;
 	p->tail = t;
 	atomic_store_explicit(&pl->tail, t, memory_order_release);
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&pl->w_sleeping, memory_order_relaxed) &&
-	    t + p->nslots - next >= pl->wake_min)
+	if (sleepers(&pl->w_sleeping) && t + p->nslots - next >= pl->wake_min)
 		wake_workers(pl);
 }
 
@@ -1250,8 +1256,7 @@ static void pool_open(struct uring_priv *p)
 	atomic_store_explicit(&pl->ended, false, memory_order_release);
 	pthread_mutex_unlock(&pl->lock);
 	p->pass_over = false;
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load(&pl->w_sleeping))
+	if (sleepers(&pl->w_sleeping))
 		wake_workers(pl);
 }
 

@@ -22,6 +22,7 @@ extern const struct ioengine_ops ioengine_mmap;
 extern const struct ioengine_ops ioengine_psync;
 extern const struct ioengine_ops ioengine_io_uring;
 extern const struct ioengine_ops ioengine_dax;
+extern const struct ioengine_ops ioengine_none;
 
 const struct ioengine_ops *const ioengine_registry[] = {
 	&ioengine_mem,
@@ -29,6 +30,7 @@ const struct ioengine_ops *const ioengine_registry[] = {
 	&ioengine_psync,
 	&ioengine_io_uring,
 	&ioengine_dax,
+	&ioengine_none,
 	NULL,
 };
 

@@ -64,6 +64,7 @@ struct ioe {
 #define IOE_FILE_OPT	0x2	/* may take a file (mem: preload it) */
 #define IOE_MAPPED	0x4	/* units point into a mapping: a write is
 				   whatever the kernel stores there */
+#define IOE_NODATA	0x8	/* delivers nothing (kernel=exec) */
 
 struct ioengine_ops {
 	const char *name;

@@ -210,7 +210,7 @@ test_expect_success '22 value=9999999999 does not fit in 32 bits, and says so' '
 
 test_expect_success '23 a reversed CPU range (7-4)' '
 	in_fresh_dir 23 &&
-	check_refused 23-cpus-reversed 4 cpus_allowed "7-4 is reversed"
+	check_refused 23-cpus-reversed 4 cpus_allowed "7-4" "range is reversed"
 '
 
 test_expect_success '24 an empty item in a CPU list (1,,2)' '
@@ -222,7 +222,7 @@ test_expect_success '24 an empty item in a CPU list (1,,2)' '
 test_expect_success '25 a CPU number past the limit (4096)' '
 	in_fresh_dir 25 &&
 	check_refused 25-cpus-beyond-limit 4 cpus_allowed "4096" \
-		"beyond the limit"
+		"does not exist"
 '
 
 test_lazy_prereq NO_CPU64 '[ ! -e /sys/devices/system/cpu/cpu64 ]'

@@ -238,9 +238,13 @@ while [ "$r" -le "$ROUNDS" ]; do
 			run_fio "$rw" "$bs" "$depth" "$k"
 			run_memjob "$rw" "$bs" "$depth" "$k"
 		fi
+		printf '  round %d %-18s memjob %8s MB/s %6s s/GB   fio %8s MB/s %6s s/GB\n' \
+			"$r" "$c" "$(tail -n 1 "$tmp/$k.mj.mbs")" \
+			"$(tail -n 1 "$tmp/$k.mj.cpu")" \
+			"$(tail -n 1 "$tmp/$k.fio.mbs")" \
+			"$(tail -n 1 "$tmp/$k.fio.cpu")"
 		k=$((k + 1))
 	done
-	echo "round $r of $ROUNDS done"
 	r=$((r + 1))
 done
 

@@ -37,7 +37,7 @@ static struct outcome run_checks(const char *ini)
 	assert_non_null(o.ps);
 	parser_add_string(o.ps, "t.ini", ini);
 	if (!parser_finish(o.ps, NULL, 0, &o.js))
-		jobs_check(&o.js, &d);
+		jobs_check(&o.js, NULL, &d);
 	o.errors = d.errors;
 	fclose(out);
 	return o;

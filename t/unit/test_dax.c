@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <x86intrin.h>
 #include <cpuid.h>
@@ -558,6 +559,7 @@ static void test_validate(void **state)
 
 static void test_setup_errors(void **state)
 {
+	struct stat st;
 	char missing[400];
 	struct job_spec job;
 	struct blockgen gen;
@@ -586,6 +588,19 @@ static void test_setup_errors(void **state)
 	ioe_init(&e, &job, &gen, fx.data, 4096);
 	assert_int_equal(job.ioengine->setup(&e), -EINVAL);
 	assert_non_null(strstr(e.err, "nothing to map"));
+
+	/* A character device is sized from sysfs, as device-dax is. */
+	if (stat("/dev/zero", &st) || !S_ISCHR(st.st_mode))
+		return;
+	job.offset = 0;
+	job.size = 4096;
+	ioe_init(&e, &job, &gen, "/dev/zero", 4096);
+	assert_int_equal(job.ioengine->setup(&e), -ENOENT);
+	snprintf(missing, sizeof(missing), "/dev/zero is a character device "
+		 "but not device-dax (no size in /sys/dev/char/%u:%u)",
+		 major(st.st_rdev), minor(st.st_rdev));
+	assert_non_null(strstr(e.err, missing));
+	assert_null(e.priv);
 }
 
 static void test_devdax(void **state)

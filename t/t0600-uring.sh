@@ -1,0 +1,182 @@
+#!/bin/bash
+# t0600-uring.sh - ioengine=io_uring end to end: every way of running it
+# counts the same 10s as a plain read of the file (seed 003's check), the
+# latency columns and the ring's description reach the report, the
+# options it alone takes are checked at parse time, and a machine that
+# refuses io_uring fails that job, with the reason, and no other.
+#
+# The refusal runs memjob under a seccomp filter that fails
+# io_uring_setup() (build/t/test_uring --no-io-uring ERRNO CMD...): it
+# lives in that process only, so no test can leave io_uring disabled.
+
+# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+. t/lib.sh
+
+NO_URING=$SRCDIR/build/t/test_uring
+
+test_lazy_prereq URING '
+	"$MEMJOB" --name=probe --ioengine=io_uring --size=64k --kernel=none \
+		--filename=probe >/dev/null
+'
+test_lazy_prereq SECCOMP '
+	"$NO_URING" --no-io-uring 38 true
+'
+
+# uring ARGS...: one io_uring count job over data, as CSV in out.csv.
+uring()
+{
+	"$MEMJOB" --output-format=csv --name=u --ioengine=io_uring \
+		--filename=data --kernel=count --bs=16k "$@" >out.csv
+}
+
+# counts_right: the job ended ok and counted what count_plain counts.
+counts_right()
+{
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv result)" = "$(cat tens)"
+}
+
+test_expect_success URING 'setup: 8 MiB of int32 in 0..20, and its 10s' '
+	"$MEMJOB" --name=mk --ioengine=psync --filename="$TEST_TMP/data" \
+		--size=8m --pattern=randint:0-20 --keep_files=1 \
+		--kernel=none >/dev/null &&
+	test_path_is_file data &&
+	"$COUNT_PLAIN" data >tens &&
+	test "$(cat tens)" -gt 0
+'
+
+test_expect_success URING 'the job thread'"'"'s own ring: depth 1 and deep, direct or not' '
+	for d in 1 256; do
+		for direct in 0 1; do
+			for rw in read randread; do
+				uring --iodepth=$d --direct=$direct --rw=$rw &&
+				counts_right || {
+					echo "iodepth=$d direct=$direct rw=$rw"
+					cat out.csv; exit 1; }
+			done
+		done
+	done
+'
+
+test_expect_success URING 'batched submission and completion, registered buffers and file' '
+	uring --iodepth=64 --iodepth_batch_submit=16 \
+		--iodepth_batch_complete=8 --direct=1 && counts_right &&
+	uring --iodepth=32 --fixedbufs=1 --registerfiles=1 --rw=randread &&
+	counts_right &&
+	csv_col out.csv source_info | grep "fixedbufs; registerfiles"
+'
+
+test_expect_success URING 'sqpoll, with its thread on a chosen CPU' '
+	uring --iodepth=16 --sqpoll=1 --sqpoll_cpu=0 --direct=1 &&
+	counts_right &&
+	csv_col out.csv source_info | grep "flags SQPOLL|SQ_AFF" &&
+	csv_col out.csv source_info | grep "sqpoll on CPU 0"
+'
+
+test_expect_success URING 'I/O threads, ordered and not, count the same over loops' '
+	for w in 1 2 3; do
+		for ordered in 0 1; do
+			uring --iodepth=24 --ioworkers=$w --ordered=$ordered \
+				--rw=randread --direct=1 --loops=3 &&
+			test "$(csv_col out.csv status)" = ok &&
+			test "$(csv_col out.csv result)" = $((3 * $(cat tens))) &&
+			test "$(csv_col out.csv lat_ios)" = $((3 * 512)) &&
+			csv_col out.csv source_info | grep "; $w ioworkers" || {
+				echo "ioworkers=$w ordered=$ordered"
+				cat out.csv; exit 1; }
+		done
+	done
+'
+
+test_expect_success URING 'I/O threads on the CPUs of ioworkers_cpus, time_based' '
+	uring --iodepth=16 --ioworkers=2 --ioworkers_cpus=0 --runtime=200ms \
+		--time_based=1 &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv bytes)" -gt 0
+'
+
+test_expect_success URING 'latency: one per I/O, ordered percentiles; latency=0: none' '
+	uring --iodepth=8 --direct=1 &&
+	test "$(csv_col out.csv lat_ios)" = 512 &&
+	p50=$(csv_col out.csv lat_p50_ns) &&
+	p99=$(csv_col out.csv lat_p99_ns) &&
+	max=$(csv_col out.csv lat_max_ns) &&
+	test "$p50" -gt 0 && test "$p50" -le "$p99" && test "$p99" -le "$max" &&
+	uring --iodepth=8 --latency=0 &&
+	counts_right &&
+	test -z "$(csv_col out.csv lat_ios)" -o "$(csv_col out.csv lat_ios)" = 0
+'
+
+test_expect_success URING 'the normal report shows the latency and the ring' '
+	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+		--iodepth=4 >report &&
+	grep "latency (us): p50 .* over 512 I/Os" report &&
+	grep "io_uring: ring: depth 4, flags " report
+'
+
+test_expect_success URING 'writes at depth, direct and random, leave the pattern' '
+	"$MEMJOB" --output-format=csv --name=w --ioengine=io_uring --rw=randwrite \
+		--filename=wfile --size=4m --bs=16k --iodepth=32 --direct=1 \
+		--kernel=fill --value=10 --keep_files=1 >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$("$COUNT_PLAIN" wfile)" = $((4 * 1048576 / 4))
+'
+
+test_expect_success 'options only io_uring takes, and their checks' '
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=psync --size=1m \
+		--ioworkers=2 2>err &&
+	grep "option .ioworkers.: is used by ioengine=io_uring only" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--ordered=1 2>err &&
+	grep "option .ordered.: needs ioworkers > 0" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--iodepth=8 --iodepth_batch_submit=9 2>err &&
+	grep "option .iodepth_batch_submit.: must not exceed iodepth (8), got 9" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--sqpoll_cpu=0 2>err &&
+	grep "option .sqpoll_cpu.: needs sqpoll=1" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--sqpoll=1 --sqpoll_cpu=1000 2>err &&
+	grep "option .sqpoll_cpu.: CPU 1000 does not exist" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--iodepth=2 --ioworkers=3 2>err &&
+	grep "option .ioworkers.: each I/O thread needs an I/O in flight" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--rw=write --ioworkers=1 2>err &&
+	grep "option .ioworkers.: I/O threads read ahead" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--iodepth=40000 2>err &&
+	grep "option .iodepth.: io_uring allows at most 32768" err
+'
+
+test_expect_success URING,SECCOMP 'without io_uring: that job fails with the reason, the others run' '
+	write_file two.ini <<-\EOF &&
+	[global]
+	filename=data
+	kernel=count
+	[uring]
+	ioengine=io_uring
+	iodepth=16
+	[workers]
+	ioengine=io_uring
+	iodepth=16
+	ioworkers=2
+	[sync]
+	ioengine=psync
+	EOF
+	for err in 38 1; do
+		expect_exit 1 "$NO_URING" --no-io-uring $err "$MEMJOB" \
+			--output-format=csv two.ini >out.csv &&
+		test "$(csv_col out.csv job 1)" = uring &&
+		test "$(csv_col out.csv status 1)" = failed &&
+		csv_col out.csv error 1 | grep "io_uring unavailable: io_uring_queue_init" &&
+		csv_col out.csv error 1 | grep "seccomp" &&
+		test "$(csv_col out.csv status 2)" = failed &&
+		csv_col out.csv error 2 | grep "I/O thread 0: io_uring unavailable" &&
+		test "$(csv_col out.csv job 3)" = sync &&
+		test "$(csv_col out.csv status 3)" = ok &&
+		test "$(csv_col out.csv result 3)" = "$(cat tens)" || exit 1
+	done
+'
+
+test_done
