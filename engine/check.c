@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cpuset.h"
@@ -267,6 +268,24 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
 	    j->mem_policy.kind != MEMPOL_LOCAL)
 		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", d);
+	if ((j->fsync_every || j->fdatasync_every || j->end_fsync) &&
+	    (!RW_IS_WRITE(j->rw) || !e->sync)) {
+		const char *o = j->end_fsync ? "end_fsync" : j->fsync_every ?
+				"fsync" : "fdatasync";
+
+		if (!RW_IS_WRITE(j->rw))
+			diag_error(d, job_loc(j, o), o, "applies to write "
+				   "jobs; this one has rw=%s",
+				   opt_find("rw")->words[j->rw]);
+		else
+			diag_error(d, job_loc(j, o), o, "ioengine=%s has no "
+				   "file to sync", e->name);
+	}
+	if (j->drop_caches && geteuid() != 0)
+		diag_error(d, job_loc(j, "drop_caches"), "drop_caches",
+			   "dropping the page cache needs root (memjob runs as "
+			   "uid %u); invalidate=1 drops one file's pages "
+			   "without it", (unsigned)geteuid());
 	check_source_options(j, d);
 	if (e->validate)
 		e->validate(j, d);

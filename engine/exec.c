@@ -3,6 +3,7 @@
  * segment, each repeat, all threads released together.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <pthread.h>
 #include <signal.h>
@@ -112,8 +113,10 @@ static int create_files(struct exec_ctx *x)
 			fprintf(x->progress, "memjob: creating '%s' (%s, "
 				"pattern %s)\n", c->path, sz, pat);
 		}
-		if (filegen_create(c->path, c->size, &c->pattern, c->seed, err,
-				   sizeof(err))) {
+		if (c->sparse ? filegen_create_sparse(c->path, c->size, err,
+						      sizeof(err))
+			      : filegen_create(c->path, c->size, &c->pattern,
+					       c->seed, err, sizeof(err))) {
 			fprintf(stderr, "memjob: job '%s': %s\n", c->by->name,
 				err);
 			return -1;
@@ -139,6 +142,187 @@ void exec_cleanup(struct exec_ctx *x)
 	free(x->created);
 	x->created = NULL;
 	x->ncreated = 0;
+}
+
+/* ---- system counters around a segment ---- */
+
+struct sampling {
+	struct exec_ctx *x;
+	const struct segment *sg;
+	unsigned repeat;
+	uint64_t *last_bytes;		/* per job of the segment */
+};
+
+static uint64_t live_bytes(const struct job_result *jr)
+{
+	uint64_t sum = 0;
+
+	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+		sum += atomic_load_explicit(&jr->threads[c].live_bytes,
+					    memory_order_relaxed);
+	return sum;
+}
+
+#define SAMPLE_HEADER "job,repeat,point,t_s,interval_s,job_bytes,job_mbps," \
+	"pgpgin_kb,pgpgout_kb,nr_dirtied,nr_written,dirty_kb,writeback_kb," \
+	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct\n"
+
+static void sample_num(FILE *f, bool have, const char *fmt, double v)
+{
+	if (have)
+		fprintf(f, fmt, v);
+	fputc(',', f);
+}
+
+/* One row per job that asked for samples (runs on the sampler thread). */
+static void on_sample(void *user, const struct sysstat_snap *prev,
+		      const struct sysstat_snap *cur)
+{
+	struct sampling *sm = user;
+	struct exec_ctx *x = sm->x;
+	const struct plan *p = x->plan;
+	struct sysstat_delta dl;
+
+	sysstat_delta(prev, cur, &dl);
+	for (unsigned i = sm->sg->first; i < sm->sg->first + sm->sg->count;
+	     i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		const struct job_result *jr = results_get(x->res, i,
+							  sm->repeat);
+		FILE *f = x->samples[i];
+		uint64_t now = live_bytes(jr);
+		uint64_t got = now - sm->last_bytes[i - sm->sg->first];
+		int dev = x->res->devidx[i];
+		double secs = dl.ns / 1e9;
+
+		if (!f)
+			continue;
+		sm->last_bytes[i - sm->sg->first] = now;
+		fprintf(f, "%s,%u,%s,%.3f,%.3f,%" PRIu64 ",%.2f,", j->name,
+			sm->repeat + 1, j->point_label ? j->point_label : "",
+			(cur->t_ns - x->res->epoch_ns) / 1e9, secs, got,
+			secs > 0 ? got / secs / 1e6 : 0.0);
+		sample_num(f, dl.vm_have[SV_PGPGIN], "%.0f", dl.vm[SV_PGPGIN]);
+		sample_num(f, dl.vm_have[SV_PGPGOUT], "%.0f",
+			   dl.vm[SV_PGPGOUT]);
+		sample_num(f, dl.vm_have[SV_NR_DIRTIED], "%.0f",
+			   dl.vm[SV_NR_DIRTIED]);
+		sample_num(f, dl.vm_have[SV_NR_WRITTEN], "%.0f",
+			   dl.vm[SV_NR_WRITTEN]);
+		sample_num(f, dl.mem_have[SM_DIRTY], "%.0f",
+			   dl.mem_end_kb[SM_DIRTY]);
+		sample_num(f, dl.mem_have[SM_WRITEBACK], "%.0f",
+			   dl.mem_end_kb[SM_WRITEBACK]);
+		sample_num(f, dl.mem_have[SM_CACHED], "%.0f",
+			   dl.mem_end_kb[SM_CACHED]);
+		if (dev >= 0 && dl.dev[dev].have) {
+			fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f\n",
+				x->ss->dev[dev].name, dl.dev[dev].rd_kb,
+				dl.dev[dev].wr_kb, dl.dev[dev].util_pct);
+		} else {
+			fputs(",,,\n", f);
+		}
+		fflush(f);
+	}
+}
+
+/* Per job, where its file lives; before any sampler runs. */
+static void find_devices(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	for (unsigned i = 0; i < p->njobs && x->ss; i++) {
+		struct sysstat_mount m;
+		char err[256], desc[512];
+
+		if (!p->jobs[i].paths || !p->jobs[i].paths[0])
+			continue;
+		x->res->devidx[i] = sysstat_device_of(x->ss,
+						      p->jobs[i].paths[0], &m,
+						      err, sizeof(err));
+		sysstat_mount_describe(x->ss, &m, desc, sizeof(desc));
+		x->res->where[i] = strdup(desc);
+	}
+}
+
+static int open_samples(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	x->samples = calloc(p->njobs ? p->njobs : 1, sizeof(*x->samples));
+	if (!x->samples)
+		return -1;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const char *path = p->jobs[i].sample_path;
+
+		if (!path)
+			continue;
+		for (unsigned k = 0; k < i; k++)	/* sweeps share it */
+			if (p->jobs[k].sample_path &&
+			    !strcmp(p->jobs[k].sample_path, path))
+				x->samples[i] = x->samples[k];
+		if (x->samples[i])
+			continue;
+		x->samples[i] = fopen(path, "w");
+		if (!x->samples[i]) {
+			fprintf(stderr, "memjob: job '%s': cannot write '%s': "
+				"%s\n", p->jobs[i].spec->name, path,
+				strerror(errno));
+			return -1;
+		}
+		fputs(SAMPLE_HEADER, x->samples[i]);
+	}
+	return 0;
+}
+
+static void close_samples(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	for (unsigned i = 0; x->samples && i < p->njobs; i++) {
+		bool first = x->samples[i] != NULL;
+
+		for (unsigned k = 0; k < i && first; k++)
+			if (x->samples[k] == x->samples[i])
+				first = false;
+		if (first)
+			fclose(x->samples[i]);
+	}
+	free(x->samples);
+	x->samples = NULL;
+}
+
+/* drop_caches=1 on any job of the segment: once, before its threads. */
+static int drop_caches(struct exec_ctx *x, const struct segment *sg)
+{
+	const struct plan *p = x->plan;
+	char err[512];
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		if (!p->jobs[i].spec->drop_caches)
+			continue;
+		if (x->ss && !sysstat_drop_caches(x->ss, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "memjob: job '%s': drop_caches=1: %s\n",
+			p->jobs[i].spec->name, x->ss ? err :
+			"no /proc to write to");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t min_sample_interval(const struct plan *p,
+				    const struct segment *sg)
+{
+	uint64_t us = 0;
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		uint64_t s = p->jobs[i].spec->sample_us;
+
+		if (s && (!us || s < us))
+			us = s;
+	}
+	return us;
 }
 
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
@@ -185,6 +369,19 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	sh.released = false;
 
 	/* Signals go to this thread only: the workers poll the stop flag. */
+	if (drop_caches(x, sg)) {
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+			for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
+				struct thread_result *tr =
+					&results_get(x->res, i, repeat)->threads[c];
+
+				tr->status = RUN_FAILED;
+				snprintf(tr->err, sizeof(tr->err), "drop_caches "
+					 "failed (see above)");
+			}
+		ret = -1;
+		goto out_sync;
+	}
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -210,9 +407,35 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 			atomic_fetch_sub(&sh.victims_left, 1);
 		ret = -1;
 	}
-	release_when_ready(&sh, started);
-	for (t = 0; t < started; t++)
-		pthread_join(tids[t], NULL);
+	{
+		struct sysstat_snap before, after;
+		struct sysstat_sampler *sampler = NULL;
+		uint64_t sample_us = min_sample_interval(p, sg);
+		struct sampling sm = { x, sg, repeat, NULL };
+		bool have = x->ss && !sysstat_snap(x->ss, &before);
+
+		if (x->ss && sample_us) {
+			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
+			if (sm.last_bytes)
+				sampler = sysstat_sampler_start(x->ss,
+					sample_us * 1000, on_sample, &sm);
+		}
+		release_when_ready(&sh, started);
+		for (t = 0; t < started; t++)
+			pthread_join(tids[t], NULL);
+		if (sampler)
+			sysstat_sampler_stop(sampler);
+		free(sm.last_bytes);
+		have = have && !sysstat_snap(x->ss, &after);
+		for (unsigned i = sg->first; have && i < sg->first + sg->count;
+		     i++) {
+			struct job_result *jr = results_get(x->res, i, repeat);
+
+			sysstat_delta(&before, &after, &jr->sys);
+			jr->have_sys = true;
+		}
+	}
+out_sync:
 	pthread_cond_destroy(&sh.done);
 	pthread_mutex_destroy(&sh.lock);
 out_free:
@@ -232,7 +455,8 @@ int exec_run(struct exec_ctx *x)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
 			   (uint64_t)ts.tv_nsec;
-	if (create_files(x))
+	find_devices(x);
+	if (create_files(x) || open_samples(x))
 		ret = 1;
 	for (unsigned s = 0; s < p->nsegments && !ret; s++) {
 		const struct segment *sg = &p->segments[s];
@@ -244,6 +468,7 @@ int exec_run(struct exec_ctx *x)
 				ret = 1;
 		}
 	}
+	close_samples(x);
 	results_summarise(x->res);
 	for (unsigned j = 0; j < p->njobs; j++)
 		for (unsigned r = 0; r < p->segments[p->jobs[j].segment].repeat;

@@ -16,6 +16,7 @@
 
 #include "plan.h"
 #include "result.h"
+#include "sysstat.h"
 
 struct exec_ctx {
 	const struct plan *plan;
@@ -24,6 +25,8 @@ struct exec_ctx {
 	FILE *progress;			/* a terminal, or NULL for quiet */
 	char **created;			/* files this run created */
 	unsigned ncreated;
+	struct sysstat *ss;		/* system counters, or NULL */
+	FILE **samples;			/* per job: its sample log, or NULL */
 };
 
 /* 0 when every job ran to completion, 1 when one failed or was stopped. */

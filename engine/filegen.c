@@ -311,3 +311,24 @@ out_unlink:
 	unlink(path);
 	return ret;
 }
+
+int filegen_create_sparse(const char *path, uint64_t size, char *err,
+			  size_t errlen)
+{
+	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (ftruncate(fd, (off_t)size)) {
+		snprintf(err, errlen, "cannot size '%s' to %llu bytes: %s",
+			 path, (unsigned long long)size, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}

@@ -34,4 +34,9 @@ void pattern_format(const struct pattern *p, char *buf, size_t len);
 int filegen_create(const char *path, uint64_t size, const struct pattern *p,
 		   uint64_t seed, char *err, size_t errlen);
 
+/* Create path (O_EXCL) with size bytes of holes, for a job that writes
+ * it: its blocks are allocated by the job's own writes. */
+int filegen_create_sparse(const char *path, uint64_t size, char *err,
+			  size_t errlen);
+
 #endif

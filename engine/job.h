@@ -98,10 +98,14 @@ struct job_spec {
 	char *size_expr;		/* "llc/2", "10%ram": resolved by check */
 	uint64_t offset;
 	char *filename;
+	char *filename_format;		/* per-clone names: $jobname, $jobnum */
 	char *directory;
 	unsigned iodepth;
 	bool direct;
 	bool sync;
+	unsigned fsync_every;		/* fsync after this many writes */
+	unsigned fdatasync_every;
+	bool end_fsync;
 	bool populate;
 	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
@@ -161,6 +165,11 @@ struct job_spec {
 	bool new_group;
 	char *wait_for;
 	unsigned repeat;
+
+	/* System counters */
+	bool drop_caches;
+	uint64_t sample_us;		/* sample_interval; 0 = none */
+	char *sample_log;		/* where its rows go */
 
 	/* Safety */
 	bool overwrite;

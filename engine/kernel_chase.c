@@ -162,8 +162,10 @@ static int lay_page(char *base, size_t n, size_t stride, uint64_t seed)
 			prev = s;
 		}
 	}
-	*prev = first;
 	free(order);
+	if (!prev)			/* no slot (the caller has n >= 2) */
+		return -EINVAL;
+	*prev = first;
 	return 0;
 }
 
@@ -187,8 +189,8 @@ static int chase_validate(const struct job_spec *job, struct diag *d)
 	/*
 	 * prepare() overwrites the region with pointers: it must be memory
 	 * of the job's own, never a file's shared mapping (ioengine=mmap
-	 * maps a read job's file read-only, and writing the pointers into
-	 * it would change the file).
+	 * and dax map a read job's file read-only, so the stores would
+	 * fault, and a writable shared mapping would change the file).
 	 */
 	if (e && (!(e->flags & IOE_MAPPED) || (e->flags & IOE_FILE))) {
 		diag_error(d, job_loc(job, "kernel"), "kernel",
@@ -227,7 +229,6 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 	size_t skip = (size_t)(-(uintptr_t)region % CHASE_MIN_STRIDE);
 	char *base = (char *)region + skip;
 	size_t n;
-	int ret;
 
 	if (!c || !region || len < skip)
 		return -EINVAL;
@@ -235,7 +236,8 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 	if (n < 2)
 		return -EINVAL;
 	if (k->job->chase_layout == CHASE_PAGE) {
-		ret = lay_page(base, n, c->stride, k->job->pattern_seed);
+		int ret = lay_page(base, n, c->stride, k->job->pattern_seed);
+
 		if (ret)
 			return ret;
 	} else {

@@ -22,6 +22,7 @@
 #include "plan.h"
 #include "report.h"
 #include "sweep.h"
+#include "sysstat.h"
 #include "topology.h"
 #include "value.h"
 
@@ -281,6 +282,17 @@ static int run(struct cmdline *cl, struct jobset *js,
 	rc.notes = notes;
 	x.plan = &plan;
 	x.res = &res;
+	{
+		static struct sysstat ss;	/* large: not on the stack */
+		char err[256];
+		const char *root = getenv("MEMJOB_SYSROOT");
+
+		if (!sysstat_init(&ss, root ? root : "/", err, sizeof(err))) {
+			x.ss = &ss;
+			res.ss = &ss;
+			rc.ss = &ss;
+		}
+	}
 	x.stop = &stop_flag;
 	x.progress = isatty(STDERR_FILENO) ? stderr : NULL;
 

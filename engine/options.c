@@ -132,9 +132,17 @@ const struct opt_def opt_table[] = {
 	  .off = F(filename), .arg = "PATH",
 	  .help = "The file to use, shared by all clones (relative to "
 		  "directory when that is set).  Unset: each clone uses its "
-		  "own file named JOB.CLONE in directory.  A file that does "
-		  "not exist is created with pattern and removed at the end "
-		  "(see keep_files)." },
+		  "own file (see filename_format) in directory.  A file that "
+		  "does not exist is created before the jobs start, filled "
+		  "with pattern for a job that reads it, or with holes for a "
+		  "job that writes it (its writes then allocate it), and "
+		  "removed at the end (see keep_files)." },
+	{ .name = "filename_format", .type = OPT_STR, .cat = CAT_SOURCE,
+	  .off = F(filename_format), .arg = "FORMAT",
+	  .help = "Without filename: the name of each clone's own file, "
+		  "with $jobname and $jobnum (the clone, from 0) replaced, "
+		  "as fio does.  Default $jobname.$jobnum, so 256 clones "
+		  "write 256 files." },
 	{ .name = "directory", .type = OPT_STR, .cat = CAT_SOURCE,
 	  .off = F(directory), .def = ".", .arg = "DIR",
 	  .help = "Directory for the job's files." },
@@ -151,6 +159,22 @@ const struct opt_def opt_table[] = {
 	  .def = "0", .arg = "BOOL",
 	  .help = "Open the file with O_SYNC (psync, io_uring): each write "
 		  "returns once it is on stable storage." },
+	{ .name = "fsync", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(fsync_every), .width = W(fsync_every), .def = "0",
+	  .min = 0, .max = U32MAX, .arg = "INT",
+	  .help = "Write jobs: fsync the file after every INT writes (0: "
+		  "never), inside the measured time.  In-flight writes are "
+		  "completed first." },
+	{ .name = "fdatasync", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(fdatasync_every), .width = W(fdatasync_every),
+	  .def = "0", .min = 0, .max = U32MAX, .arg = "INT",
+	  .help = "Write jobs: like fsync, with fdatasync (metadata that "
+		  "reading the data does not need is not flushed)." },
+	{ .name = "end_fsync", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(end_fsync), .def = "0", .arg = "BOOL",
+	  .help = "Write jobs: fsync the file when the job's writes are "
+		  "done, inside the measured time, so the figure includes "
+		  "getting the data to the device." },
 	{ .name = "populate", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(populate), .def = "0", .arg = "BOOL",
 	  .help = "ioengine=mmap: map with MAP_POPULATE, so the page faults "
@@ -391,6 +415,27 @@ const struct opt_def opt_table[] = {
 		  "and swept, as MLC's injected delay does for loaded "
 		  "latency.  The clone sleeps whenever it is ahead of the "
 		  "rate." },
+
+	/* System counters */
+	{ .name = "drop_caches", .type = OPT_BOOL, .cat = CAT_RUN,
+	  .off = F(drop_caches), .def = "0", .arg = "BOOL",
+	  .help = "Before the jobs that start with this one: sync, then drop "
+		  "the whole page cache, dentries and inodes (writes 3 to "
+		  "/proc/sys/vm/drop_caches).  Needs root; refused at parse "
+		  "time otherwise.  invalidate=1 is the per-file way." },
+	{ .name = "sample_interval", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(sample_us), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "Also record the system counters (vmstat, meminfo, the "
+		  "device behind the job's file) and the job's own bytes "
+		  "every TIME while the job runs: a time series, one CSV row "
+		  "per interval, in sample_log, so that a write cliff can be "
+		  "seen and plotted.  0: none." },
+	{ .name = "sample_log", .type = OPT_STR, .cat = CAT_RUN,
+	  .off = F(sample_log), .arg = "FILE",
+	  .help = "Where the sample_interval rows go (default JOB.samples.csv "
+		  "in the current directory).  An existing file is refused "
+		  "unless overwrite=1." },
 
 	/* Safety */
 	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,

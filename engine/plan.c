@@ -52,6 +52,7 @@ static int add_create(struct plan *p, const char *path, uint64_t size,
 	n->size = size;
 	n->pattern = j->pattern;
 	n->seed = j->pattern_seed;
+	n->sparse = RW_IS_WRITE(j->rw);
 	n->by = j;
 	p->ncreates++;
 	return 0;
@@ -195,6 +196,38 @@ sized:
 	pj->size = have - j->offset;
 }
 
+/*
+ * A clone's own file name: filename_format with $jobname and $jobnum (the
+ * clone, from 0) replaced, as fio does; JOB.CLONE by default.
+ */
+static char *format_filename(const struct job_spec *j, unsigned clone)
+{
+	const char *f = j->filename_format ? j->filename_format
+					   : "$jobname.$jobnum";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+
+	if (!m)
+		return NULL;
+	while (*f) {
+		if (!strncmp(f, "$jobname", 8)) {
+			fputs(j->name, m);
+			f += 8;
+		} else if (!strncmp(f, "$jobnum", 7)) {
+			fprintf(m, "%u", clone);
+			f += 7;
+		} else {
+			fputc(*f++, m);
+		}
+	}
+	if (fclose(m)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 {
 	const struct job_spec *j = pj->spec;
@@ -214,7 +247,7 @@ static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 
 		if (j->filename) {
 			pj->paths[c] = join_path(j->directory, j->filename);
-		} else if (asprintf(&name, "%s.%u", j->name, c) >= 0) {
+		} else if ((name = format_filename(j, c))) {
 			pj->paths[c] = join_path(j->directory, name);
 			free(name);
 		}
@@ -225,6 +258,40 @@ static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 		if (c == 0 || !j->filename)
 			plan_file(p, pj, pj->paths[c], d);
 	}
+}
+
+/* sample_interval's rows: a file of the user's, so never one that exists
+ * unless overwrite=1; jobs repeated by sweeps share their job's file. */
+static void plan_sample_log(struct plan *p, struct planned_job *pj,
+			    struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const char *opt = j->sample_log ? "sample_log" : "sample_interval";
+	struct stat st;
+	char *path;
+
+	if (!j->sample_us)
+		return;
+	if (j->sample_log)
+		path = strdup(j->sample_log);
+	else if (asprintf(&path, "%s.samples.csv", j->name) < 0)
+		path = NULL;
+	if (!path) {
+		diag_plain(d, "out of memory");
+		return;
+	}
+	pj->sample_path = path;
+	for (struct planned_job *o = p->jobs; o < pj; o++)
+		if (o->sample_path && !strcmp(o->sample_path, path)) {
+			if (strcmp(o->spec->name, j->name))
+				diag_error(d, job_loc(j, opt), opt, "jobs '%s' "
+					   "and '%s' would both write '%s'",
+					   o->spec->name, j->name, path);
+			return;
+		}
+	if (!stat(path, &st) && !j->overwrite)
+		diag_error(d, job_loc(j, opt), opt, "'%s' exists; memjob does "
+			   "not overwrite it unless overwrite=1", path);
 }
 
 /* Free disk: the files to create, per file system. */
@@ -385,6 +452,7 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 					break;
 				}
 		plan_files(p, pj, d);
+		plan_sample_log(p, pj, d);
 	}
 	p->ngroups = group + 1;
 	for (unsigned s = 0; s < p->nsegments; s++) {
@@ -405,6 +473,7 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 void plan_free(struct plan *p)
 {
 	for (unsigned i = 0; i < p->njobs; i++) {
+		free(p->jobs[i].sample_path);
 		if (!p->jobs[i].paths)
 			continue;
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++)

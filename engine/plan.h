@@ -24,6 +24,7 @@ struct planned_job {
 	unsigned group;			/* reporting group */
 	unsigned segment;
 	int wait_for;			/* index of the job waited for, or -1 */
+	char *sample_path;		/* sample_interval's log, or NULL */
 };
 
 struct segment {
@@ -36,6 +37,8 @@ struct file_to_create {
 	uint64_t size;
 	struct pattern pattern;
 	uint64_t seed;
+	bool sparse;			/* a write job makes it: no layout,
+					   just its size (ftruncate) */
 	const struct job_spec *by;	/* the job that asked for it */
 };
 

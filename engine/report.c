@@ -25,7 +25,10 @@ const char *const report_csv_columns[] = {
 	"items", "ns_per_item", "lat_ios", "lat_p50_ns", "lat_p90_ns",
 	"lat_p99_ns", "lat_p999_ns", "lat_max_ns", "emulated", "source_info",
 	"role", "phase", "point", "metric_name", "metric", "baseline",
-	"slowdown_pct", NULL
+	"slowdown_pct", "file_system", "pgpgin_kb", "pgpgout_kb",
+	"pgmajfault", "nr_dirtied", "nr_written", "dirty_kb", "writeback_kb",
+	"cached_kb", "dev", "dev_read_kb", "dev_write_kb", "dev_util_pct",
+	NULL
 };
 
 static const char *const status_names[] = {
@@ -84,6 +87,12 @@ void report_header(const struct report_ctx *rc, const struct plan *p)
 		"%u group%s\n", MEMJOB_VERSION, rc->host, cpus, u.release,
 		p->njobs, p->njobs == 1 ? "" : "s", p->ngroups,
 		p->ngroups == 1 ? "" : "s");
+	if (rc->ss) {
+		struct sysstat_info in;
+
+		sysstat_info(rc->ss, &in);
+		sysstat_info_print(&in, rc->out);
+	}
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
 		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }
@@ -193,10 +202,18 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		j->numjobs == 1 ? "" : "s", j->ioengine->name, rw_name(j), bs,
 		size, j->kernel->name, j->kernel->impls ? "/" : "",
 		impl_of(j));
+	if (r->where && r->where[idx])
+		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {
 		const struct job_result *jr = results_get(r, idx, k);
 
 		normal_run(f, jr, reps > 1);
+		if (jr->have_sys && r->ss) {
+			fputs("    system, over the jobs that ran with this "
+			      "one:\n", f);
+			sysstat_delta_print(r->ss, &jr->sys, r->devidx[idx],
+					    "      ", f);
+		}
 		if (jr->status == RUN_OK && n < 1000) {
 			gbps[n] = jr->gbps;
 			secs[n] = jr->elapsed_ns / 1e9;
@@ -299,6 +316,44 @@ static void csv_interference(FILE *f, const struct results *r,
 		fprintf(f, "%.6g,%.4f", base, slow);
 	else
 		fputc(',', f);
+}
+
+static void csv_opt(FILE *f, bool have, int64_t v)
+{
+	fputc(',', f);
+	if (have)
+		fprintf(f, "%" PRId64, v);
+}
+
+/* The system counters of the job's segment; empty where unknown. */
+static void csv_system(FILE *f, const struct results *r,
+		       const struct job_result *jr)
+{
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	const struct sysstat_delta *d = &jr->sys;
+	bool h = jr->have_sys;
+	int dev = r->devidx ? r->devidx[idx] : -1;
+
+	fputc(',', f);
+	csv_field(f, r->where && r->where[idx] ? r->where[idx] : "");
+	csv_opt(f, h && d->vm_have[SV_PGPGIN], d->vm[SV_PGPGIN]);
+	csv_opt(f, h && d->vm_have[SV_PGPGOUT], d->vm[SV_PGPGOUT]);
+	csv_opt(f, h && d->vm_have[SV_PGMAJFAULT], d->vm[SV_PGMAJFAULT]);
+	csv_opt(f, h && d->vm_have[SV_NR_DIRTIED], d->vm[SV_NR_DIRTIED]);
+	csv_opt(f, h && d->vm_have[SV_NR_WRITTEN], d->vm[SV_NR_WRITTEN]);
+	csv_opt(f, h && d->mem_have[SM_DIRTY], (int64_t)d->mem_end_kb[SM_DIRTY]);
+	csv_opt(f, h && d->mem_have[SM_WRITEBACK],
+		(int64_t)d->mem_end_kb[SM_WRITEBACK]);
+	csv_opt(f, h && d->mem_have[SM_CACHED],
+		(int64_t)d->mem_end_kb[SM_CACHED]);
+	fputc(',', f);
+	if (h && dev >= 0 && d->dev[dev].have) {
+		fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f",
+			r->ss->dev[dev].name, d->dev[dev].rd_kb,
+			d->dev[dev].wr_kb, d->dev[dev].util_pct);
+	} else {
+		fputs(",,,", f);
+	}
 }
 
 static void csv_u64(FILE *f, uint64_t v)
@@ -437,6 +492,7 @@ static void csv_row(FILE *f, const char *host, const struct results *r,
 	fprintf(f, "%d,", jr->emulated ? 1 : 0);
 	csv_str(f, jr->info ? jr->info : "", false);
 	csv_interference(f, r, jr);
+	csv_system(f, r, jr);
 	for (unsigned k = 0; k < c->n; k++) {
 		char v[256];
 

@@ -12,6 +12,7 @@
 
 #include "result.h"
 #include "sweep.h"
+#include "sysstat.h"
 
 #define REPORT_NORMAL	0x1
 #define REPORT_CSV	0x2
@@ -21,6 +22,7 @@ struct report_ctx {
 	unsigned formats;
 	const char *host;
 	const struct sweep_notes *notes;	/* printed with the report */
+	const struct sysstat *ss;		/* for the run header */
 };
 
 void report_header(const struct report_ctx *rc, const struct plan *p);

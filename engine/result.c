@@ -17,7 +17,12 @@ int results_init(struct results *r, const struct plan *p)
 	r->runs = calloc((size_t)p->njobs * r->max_repeat, sizeof(*r->runs));
 	if (!r->runs)
 		return -1;
+	r->devidx = calloc(p->njobs ? p->njobs : 1, sizeof(*r->devidx));
+	r->where = calloc(p->njobs ? p->njobs : 1, sizeof(*r->where));
+	if (!r->devidx || !r->where)
+		return -1;
 	for (unsigned j = 0; j < p->njobs; j++) {
+		r->devidx[j] = -1;
 		for (unsigned k = 0; k < r->max_repeat; k++) {
 			struct job_result *jr = results_get(r, j, k);
 
@@ -133,4 +138,10 @@ void results_free(struct results *r)
 		}
 	free(r->runs);
 	r->runs = NULL;
+	for (unsigned j = 0; r->where && j < r->plan->njobs; j++)
+		free(r->where[j]);
+	free(r->where);
+	free(r->devidx);
+	r->where = NULL;
+	r->devidx = NULL;
 }

@@ -11,8 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stdatomic.h>
+
 #include "hist.h"
 #include "plan.h"
+#include "sysstat.h"
 
 enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
 
@@ -27,6 +30,7 @@ struct thread_result {
 	int cpu;			/* bound CPU, or -1 when not one */
 	bool emulated;			/* the source ran in emulation */
 	struct hist *lat;		/* per-I/O latency, or NULL */
+	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
 	char info[256];			/* what the source chose at setup */
 	char err[512];
 };
@@ -47,6 +51,10 @@ struct job_result {
 	bool emulated;
 	struct hist lat;		/* merged over clones */
 	const char *info;		/* the first clone's */
+	/* System counters over the job's segment (system-wide: the jobs
+	 * that ran together share them). */
+	bool have_sys;
+	struct sysstat_delta sys;
 };
 
 struct results {
@@ -54,6 +62,10 @@ struct results {
 	struct job_result *runs;	/* [job * max_repeat + repeat] */
 	unsigned max_repeat;
 	uint64_t epoch_ns;		/* CLOCK_MONOTONIC when the run began */
+	/* Where each job's file lives (NULL when unknown or no file). */
+	const struct sysstat *ss;
+	int *devidx;			/* per job: its device, or -1 */
+	char **where;			/* per job: "ext4 on /dev/vda (vda) at /" */
 };
 
 int results_init(struct results *r, const struct plan *p);

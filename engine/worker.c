@@ -215,6 +215,18 @@ static void nap(atomic_int *stop, uint64_t us)
 	}
 }
 
+/* fsync=/fdatasync=/end_fsync=: complete what is in flight, then sync. */
+static int sync_now(const struct ioengine_ops *e, struct ioe *io,
+		    bool data_only, struct thread_result *out)
+{
+	if ((e->drain && e->drain(io) < 0) || e->sync(io, data_only) < 0) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "%s", io->err);
+		return -1;
+	}
+	return 0;
+}
+
 /* rate=: sleep while this clone is ahead of its byte budget. */
 static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
 		      atomic_int *stop)
@@ -280,13 +292,25 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 			bytes += u.len;
 			ops++;
+			if ((j->fsync_every && ops % j->fsync_every == 0 &&
+			     sync_now(e, io, false, out)) ||
+			    (j->fdatasync_every &&
+			     ops % j->fdatasync_every == 0 &&
+			     sync_now(e, io, true, out))) {
+				ret = -1;
+				goto out;
+			}
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
 			if (j->rate)
 				keep_rate(j, rate_t0, bytes, stop);
-			if (!timed || --countdown)
+			if (--countdown)
 				continue;
 			countdown = every;
+			atomic_store_explicit(&out->live_bytes, bytes,
+					      memory_order_relaxed);
+			if (!timed)
+				continue;
 			if (until_victims && !atomic_load_explicit(victims_left,
 					memory_order_relaxed))
 				goto early;
@@ -302,7 +326,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 		}
 	}
-	goto out;
+	goto finish;
 stopped:
 	out->status = RUN_INTERRUPTED;
 early:
@@ -310,7 +334,13 @@ early:
 		out->status = RUN_FAILED;
 		snprintf(out->err, sizeof(out->err), "%s", io->err);
 		ret = -1;
+		goto out;
 	}
+finish:
+	/* inside the measured time: getting the data to the device */
+	if (j->end_fsync && out->status != RUN_INTERRUPTED &&
+	    sync_now(e, io, false, out))
+		ret = -1;
 out:
 	meter_stop(&m, bytes, ops, out);
 	if (ramping && out->status == RUN_OK) {

@@ -479,6 +479,15 @@ static const char *const dax_options[] = {
 	"flush", "fence", "fence_scope", "nt", "dax_emulate", NULL
 };
 
+/* fsync=, end_fsync=: the mapping's dirty pages to the file */
+static int dax_sync(struct ioe *e, bool data_only)
+{
+	struct dax_priv *m = e->priv;
+
+	(void)data_only;
+	return ioe_msync(e, m->map, m->maplen);
+}
+
 const struct ioengine_ops ioengine_dax = {
 	.name = "dax",
 	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
@@ -489,5 +498,6 @@ const struct ioengine_ops ioengine_dax = {
 	.setup = dax_setup,
 	.get = dax_get,
 	.put = dax_put,
+	.sync = dax_sync,
 	.teardown = dax_teardown,
 };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "ioengine.h"
@@ -105,4 +106,12 @@ int ioe_put_nothing(struct ioe *e, struct io_unit *u)
 	(void)e;
 	(void)u;
 	return 0;
+}
+
+int ioe_msync(struct ioe *e, void *map, size_t len)
+{
+	if (!msync(map, len, MS_SYNC))
+		return 0;
+	ioe_error(e, "msync %s: %s", e->path ? e->path : "", strerror(errno));
+	return -errno;
 }

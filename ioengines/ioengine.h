@@ -82,6 +82,10 @@ struct ioengine_ops {
 	int (*get)(struct ioe *e, struct io_unit *u);
 	int (*put)(struct ioe *e, struct io_unit *u);
 	int (*drain)(struct ioe *e);	/* may be NULL: nothing in flight */
+	/* Make the writes so far durable: fsync, or fdatasync when
+	 * data_only (fsync=, fdatasync=, end_fsync=).  Called with nothing
+	 * in flight.  NULL: the source has no file to sync. */
+	int (*sync)(struct ioe *e, bool data_only);
 	void (*teardown)(struct ioe *e);
 };
 
@@ -100,6 +104,8 @@ int ioe_file_size(int fd, uint64_t *size);
  * the file (mem, mmap): the unit points into buf. */
 int ioe_mapped_get(struct ioe *e, struct io_unit *u, unsigned char *buf,
 		   uint64_t base, uint64_t size);
+/* sync() for mapped sources: msync(MS_SYNC) of the mapping. */
+int ioe_msync(struct ioe *e, void *map, size_t len);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
 /* Whether source e honours job option name (see .options). */

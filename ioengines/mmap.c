@@ -155,6 +155,15 @@ static int mmap_get(struct ioe *e, struct io_unit *u)
 
 static const char *const mmap_options[] = { "populate", "madvise", NULL };
 
+/* fsync=, end_fsync=: the mapping's dirty pages to the file */
+static int mmap_sync(struct ioe *e, bool data_only)
+{
+	struct mmap_priv *m = e->priv;
+
+	(void)data_only;
+	return ioe_msync(e, m->map, m->maplen);
+}
+
 const struct ioengine_ops ioengine_mmap = {
 	.name = "mmap",
 	.help = "the file mapped MAP_SHARED; page faults happen inside the measured time",
@@ -163,5 +172,6 @@ const struct ioengine_ops ioengine_mmap = {
 	.setup = mmap_setup,
 	.get = mmap_get,
 	.put = ioe_put_nothing,
+	.sync = mmap_sync,
 	.teardown = mmap_teardown,
 };

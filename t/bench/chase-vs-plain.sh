@@ -12,20 +12,20 @@
 #	ROUNDS=5 SIZES="16k 1m LLC" LAYOUTS=random t/bench/chase-vs-plain.sh
 #
 # Environment (defaults in brackets):
-#	MEMJOB [./memjob]  CC [cc]  ROUNDS [3]  STRIDE [64]
+#	MEMJOB [./memjob]  CC [cc]  ROUNDS [5]  STRIDE [64]
 #	SIZES ["16k 256k 1m 4m LLC 4xLLC 16xLLC"]: sizes with k/m/g suffixes
 #	      (powers of two), LLC (the last-level cache of cpu0, from sysfs)
 #	      or NxLLC
 #	LAYOUTS ["random page"]
 #	THP_SIZES ["16xLLC"]: sizes also run with hugepage=thp (layout
 #	      random, where the TLB matters); empty for none
-#	RUNTIME [1s]  RAMP [200ms]: memjob's runtime and ramp_time per run
+#	RUNTIME [500ms]  RAMP [100ms]: memjob's runtime and ramp_time per run
 #	CPU [1]: both programs are pinned to this CPU (taskset); empty: unpinned
 #	TOLERANCE [0.05]
 #
-# How the two are made comparable: each round runs memjob and then the
-# plain chase, alternately, so that both see the same drift in clock and
-# load.  memjob runs time_based for RUNTIME after a RAMP warm-up (bs is the
+# How the two are made comparable: each round runs, for every row in
+# turn, memjob and then the plain chase, so that both see the same drift
+# in clock and load, and each row's rounds are spread over the whole run.  memjob runs time_based for RUNTIME after a RAMP warm-up (bs is the
 # size up to 1 MiB, so a pass over the region is one full cycle of the
 # chase), and reports how many accesses it made; the plain chase then
 # makes exactly that many (after a warm-up of one cycle, or as many
@@ -36,8 +36,11 @@
 # with MADV_NOHUGEPAGE (memjob's hugepage=none), or MADV_HUGEPAGE on a
 # 2 MiB-aligned buffer for the thp rows.
 #
-# The table gives per size, layout and hugepage the medians of the rounds
-# and their ratio; PASS when |memjob / plain - 1| <= TOLERANCE.  Exit
+# The table gives per size, layout and hugepage the medians of the rounds,
+# each with its spread ((max - min) / median, in %: how much the machine
+# moved the figure from round to round; with several percent of it a
+# verdict needs more ROUNDS or a quieter machine) and their ratio; PASS
+# when |memjob / plain - 1| <= TOLERANCE.  Exit
 # status: 0 all PASS, 1 a FAIL, 2 cannot run (no memjob, no compiler,
 # memjob or chase_plain failed).
 
@@ -45,13 +48,13 @@ set -u
 
 MEMJOB=${MEMJOB:-./memjob}
 CC=${CC:-cc}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 STRIDE=${STRIDE:-64}
 SIZES=${SIZES:-16k 256k 1m 4m LLC 4xLLC 16xLLC}
 LAYOUTS=${LAYOUTS:-random page}
 THP_SIZES=${THP_SIZES-16xLLC}
-RUNTIME=${RUNTIME:-1s}
-RAMP=${RAMP:-200ms}
+RUNTIME=${RUNTIME:-500ms}
+RAMP=${RAMP:-100ms}
 CPU=${CPU-1}
 TOLERANCE=${TOLERANCE:-0.05}
 SEED=1
@@ -86,7 +89,9 @@ llc_bytes() {
 	best_level=0
 	best=
 	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
-		[ -r "$d/level" ] && [ -r "$d/size" ] || continue
+		if ! [ -r "$d/level" ] || ! [ -r "$d/size" ]; then
+			continue
+		fi
 		type=$(cat "$d/type" 2>/dev/null)
 		[ "$type" = Instruction ] && continue
 		level=$(cat "$d/level")
@@ -176,14 +181,24 @@ median() {
 		}'
 }
 
+# (max - min) / median of the values in a file, in percent.
+spread() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+		END {
+			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.1f%%\n", (m > 0 ? 100 * (v[NR] - v[1]) / m : 0)
+		}'
+}
+
 [ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
 # A sanitizer build checks every load: its chase would be slower.
 if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
 	die "$MEMJOB is a sanitizer build; benchmark a plain one (./configure without sanitizers, or MEMJOB=)"
 fi
 [ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
-[ "$STRIDE" -ge 8 ] 2>/dev/null && [ $((STRIDE % 8)) -eq 0 ] ||
+if ! [ "$STRIDE" -ge 8 ] 2>/dev/null || [ $((STRIDE % 8)) -ne 0 ]; then
 	die "STRIDE=$STRIDE: must be a multiple of 8"
+fi
 llc=$(llc_bytes) || llc=
 case "$SIZES $THP_SIZES" in
 *LLC* | *llc*)
@@ -265,22 +280,19 @@ echo "memjob kernel=chase vs chase_plain.c ($CC -O2): stride=$STRIDE" \
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: /cpu: /'
 [ -n "$llc" ] && echo "llc: $llc bytes (cpu0, sysfs)"
 
-id=0
-while read -r label bytes layout hp; do
-	id=$((id + 1))
-	: >"$tmp/mj.$id"
-	: >"$tmp/ref.$id"
-	: >"$tmp/n.$id"
-	r=1
-	while [ "$r" -le "$ROUNDS" ]; do
-		run_row "$label" "$bytes" "$layout" "$hp" "$id"
-		r=$((r + 1))
-	done
-done <"$tmp/rows"
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	id=0
+	while read -r label bytes layout hp; do
+		id=$((id + 1))
+		run_row "$label" "$bytes" "$layout" "$hp" "$id" </dev/null
+	done <"$tmp/rows"
+	r=$((r + 1))
+done
 
 status=0
-printf '\n%-8s %10s %-7s %-5s %11s %10s %10s %7s  %s\n' size bytes layout huge \
-	accesses "memjob ns" "plain ns" ratio verdict
+printf '\n%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s  %s\n' size bytes \
+	layout huge accesses memjob_ns spread plain_ns spread ratio verdict
 id=0
 while read -r label bytes layout hp; do
 	id=$((id + 1))
@@ -292,10 +304,11 @@ while read -r label bytes layout hp; do
 		'BEGIN { d = (b > 0 ? a / b - 1 : 1); if (d < 0) d = -d; exit !(d <= t) }'; then
 		verdict=PASS
 	else
-		verdict="FAIL (off by more than $TOLERANCE)"
+		verdict="FAIL (|ratio - 1| > $TOLERANCE)"
 		status=1
 	fi
-	printf '%-8s %10s %-7s %-5s %11s %10s %10s %7s  %s\n' "$label" "$bytes" \
-		"$layout" "$hp" "$n" "$mj" "$ref" "$ratio" "$verdict"
+	printf '%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s  %s\n' "$label" \
+		"$bytes" "$layout" "$hp" "$n" "$mj" "$(spread "$tmp/mj.$id")" \
+		"$ref" "$(spread "$tmp/ref.$id")" "$ratio" "$verdict"
 done <"$tmp/rows"
 exit $status

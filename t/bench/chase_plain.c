@@ -66,11 +66,12 @@ static void rng_seed(struct rng *r, uint64_t seed)
 
 static void shuffle(size_t *v, size_t n, struct rng *r)
 {
-	size_t i, j, t;
+	size_t i;
 
 	for (i = n; i > 1; i--) {
-		j = (size_t)(rng_next(r) % i);
-		t = v[i - 1];
+		size_t j = (size_t)(rng_next(r) % i);
+		size_t t = v[i - 1];
+
 		v[i - 1] = v[j];
 		v[j] = t;
 	}

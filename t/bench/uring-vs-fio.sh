@@ -248,7 +248,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-echo "memjob's ring: $info"
+echo "memjob's source: $info"
 status=0
 printf '\n%-20s %11s %11s %7s %11s %11s  %s\n' case "memjob MB/s" "fio MB/s" \
 	ratio "mj CPU s/GB" "fio CPU s/GB" verdict

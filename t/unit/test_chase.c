@@ -78,6 +78,15 @@ static void *chase_pos(const struct kstate *k)
 	return p;
 }
 
+/* The pointer stored at p: the next slot of the chase. */
+static void *next_of(const void *p)
+{
+	void *next;
+
+	memcpy(&next, p, sizeof(next));
+	return next;
+}
+
 /*
  * Follow the chain from base for n steps.  Every step must land on a
  * slot of the region not yet visited, and step n must be back at base.
@@ -103,7 +112,7 @@ static void walk_cycle(char *base, size_t len, size_t stride, size_t n,
 		seen[slot] = 1;
 		if (seq)
 			seq[i] = slot;
-		memcpy(&p, p, sizeof(p));
+		p = next_of(p);
 	}
 	assert_ptr_equal(p, base);
 	free(seen);
@@ -316,7 +325,7 @@ static void test_seed(void **state)
 static void *follow(void *p, size_t n)
 {
 	while (n--)
-		memcpy(&p, p, sizeof(p));
+		p = next_of(p);
 	return p;
 }
 
@@ -327,7 +336,7 @@ static void test_run(void **state)
 	const size_t stride = 64, len = 64 * PAGE, n = len / stride;
 	struct job_spec job = make_job(stride, CHASE_RANDOM, 3);
 	char *base = region_alloc(len);
-	char block[16];
+	char block[16] = { 0 };
 	uint64_t total = 0;
 	struct kstate k;
 	void *want = base;
@@ -337,7 +346,7 @@ static void test_run(void **state)
 	setup(&k, &job, base, len);
 	assert_int_equal(k.items, 0);
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		size_t steps = lens[i] / stride ? lens[i] / stride : 1;
+		size_t steps = (lens[i] / stride) ? lens[i] / stride : 1;
 
 		/* the block's address does not matter, only its length */
 		chase()->run(&k, i % 2 ? block : base, lens[i]);

@@ -1,0 +1,139 @@
+/*
+ * counters.h - per-thread event counters through perf_event_open(2).
+ *
+ * A job thread opens its counters during setup, starts them when its
+ * measured window opens and stops and reads them when it closes.  The
+ * events are perf's, by perf's names, and counted as perf stat counts
+ * them: this thread only, user and kernel space, not the hypervisor.
+ *
+ * Events whose ratio is reported (instructions/cycles, misses/accesses)
+ * are opened as one group each, so both are counted over the same time;
+ * the other hardware events are opened alone, and the software events as
+ * one more group.  When the kernel has fewer counters than events it
+ * multiplexes them, and values are scaled by time enabled / time running,
+ * as perf stat does; the running fraction is kept with the value.
+ *
+ * Nothing here fails a job: an event the machine lacks, or that the user
+ * may not count, comes back with a status and a reason, never as a 0.
+ * counters_open() returns NULL only when memory runs out.
+ *
+ * counters.c talks to the kernel; counters_list.c holds the pure parts
+ * (lists of names, derived figures, sums over clones).
+ */
+#ifndef MEMJOB_COUNTERS_H
+#define MEMJOB_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The events, in perf's order; an id is one of these. */
+enum counter_event {
+	CTR_CYCLES, CTR_INSTRUCTIONS, CTR_CACHE_REFERENCES, CTR_CACHE_MISSES,
+	CTR_BRANCHES, CTR_BRANCH_MISSES,
+	CTR_L1D_LOADS, CTR_L1D_LOAD_MISSES, CTR_L1I_LOAD_MISSES,
+	CTR_LLC_LOADS, CTR_LLC_LOAD_MISSES,
+	CTR_DTLB_LOAD_MISSES, CTR_ITLB_LOAD_MISSES,
+	CTR_TASK_CLOCK, CTR_PAGE_FAULTS, CTR_MINOR_FAULTS, CTR_MAJOR_FAULTS,
+	CTR_CONTEXT_SWITCHES, CTR_CPU_MIGRATIONS,
+	CTR_NEVENTS
+};
+
+#define COUNTERS_MAX	24	/* events in one request */
+#define COUNTERS_DERIVED_MAX 8	/* figures counters_derived() can give */
+
+enum counter_status {
+	COUNTER_OK,
+	COUNTER_UNSUPPORTED,	/* the machine has no such event */
+	COUNTER_DENIED,		/* perf_event_paranoid (or a filter) forbids */
+	COUNTER_FAILED,		/* another error, such as too many open files */
+	COUNTER_NOT_COUNTED,	/* opened, but never scheduled: running == 0 */
+};
+
+struct counter_value {
+	const char *name;		/* perf's name, static */
+	uint64_t value;			/* scaled; task-clock in ns */
+	uint64_t raw;			/* as counted, before scaling */
+	double running;			/* time running / time enabled, 0..1 */
+	enum counter_status status;
+	bool user_only;			/* user space only, as perf's ":u" */
+	char why[80];			/* why not OK, or why user only */
+};
+
+/*
+ * "cycles,instructions,page-faults" into ids (room for COUNTERS_MAX).
+ * Names are perf's, case-insensitive, with perf's aliases (cpu-cycles,
+ * branch-instructions, faults, cs, migrations).  An unknown name (with a
+ * "did you mean"), a name given twice, an empty item or an empty list
+ * is refused: -1, and err completes the sentence
+ * "option 'perf_events': <err>".
+ */
+int counters_parse(const char *list, unsigned *ids, unsigned *n, char *err,
+		   size_t errlen);
+/* Canonical text of ids ("cycles,instructions"), for --dump. */
+void counters_format(const unsigned *ids, unsigned n, char *buf, size_t len);
+/* The set used when perf_events= is not given: every event, hardware
+ * first; returns how many (ids needs CTR_NEVENTS). */
+unsigned counters_default(unsigned *ids);
+/* perf's name of an event id; NULL when id >= CTR_NEVENTS. */
+const char *counters_name(unsigned id);
+/* "ok", "not-supported", "denied", "failed", "not-counted": CSV status. */
+const char *counters_status_name(enum counter_status s);
+
+struct counters;
+
+/*
+ * Open the events for the calling thread, disabled.  Call it in the
+ * thread that will be measured (after its CPU binding); threads it
+ * creates later are not counted.  ids come from counters_parse() or
+ * counters_default() (an id >= CTR_NEVENTS is dropped, at most
+ * COUNTERS_MAX are kept).  Events that do not open are kept with their
+ * status; NULL only on out of memory.  The fds are close-on-exec.
+ */
+struct counters *counters_open(const unsigned *ids, unsigned n);
+/* Number of events in the set (those that opened and those that did not). */
+unsigned counters_count(const struct counters *c);
+/*
+ * Open the measured window: enable the counters if they are not, and take
+ * the current values as the baseline.  Called again while counting (at
+ * the end of a ramp), it only moves the baseline.  0, or -1 when an
+ * ioctl or read failed (those events then read as COUNTER_FAILED).
+ */
+int counters_start(struct counters *c);
+/* Close the window: disable the counters.  0, or -1 on an ioctl error. */
+int counters_stop(struct counters *c);
+/*
+ * The window's values, one per requested event in request order, into
+ * out (room for counters_count(c)); *n is set to that count.  Values are
+ * differences from the baseline, scaled when multiplexed; running == 0
+ * gives COUNTER_NOT_COUNTED.  0, or -1 when a read failed.
+ */
+int counters_read(const struct counters *c, struct counter_value *out,
+		  unsigned *n);
+void counters_close(struct counters *c);
+
+/* raw * enabled / running, the value had the event run all the time; raw
+ * when running >= enabled; 0 when running == 0 (the event never ran). */
+uint64_t counters_scale(uint64_t raw, uint64_t enabled, uint64_t running);
+
+/*
+ * Figures derived from pairs of events both COUNTER_OK, counted in the
+ * same mode, and with a non-zero divisor: "ipc" (instructions per cycle),
+ * "cache-miss-rate", "branch-miss-rate", "L1-dcache-load-miss-rate",
+ * "LLC-load-miss-rate" (fractions 0..1).  Fills up to max name/value
+ * pairs (names are static) and returns how many.
+ */
+unsigned counters_derived(const struct counter_value *v, unsigned n,
+			  const char **names, double *values, unsigned max);
+
+/*
+ * Add another clone's values of the same request into into: values and
+ * raw add, running is the smaller, and a status other than OK (with its
+ * reason) wins, since the sum then misses a clone.  Entries are matched
+ * by position; an entry whose name differs is left alone.  into starts
+ * as a copy of the first clone's values.
+ */
+void counters_merge(struct counter_value *into,
+		    const struct counter_value *from, unsigned n);
+
+#endif
