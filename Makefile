@@ -24,7 +24,9 @@ CPPCHECK ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 
 SRCS := $(sort $(wildcard engine/*.c ioengines/*.c))
-OBJS := $(SRCS:%.c=build/%.o)
+# Written at build time: kernel=codewalk's code footprint (codewalk.h).
+GEN_SRCS := build/gen/codewalk_funcs.c
+OBJS := $(SRCS:%.c=build/%.o) $(GEN_SRCS:%.c=%.o)
 MAIN_OBJ := build/engine/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
 # Everything but main(), for the unit tests: an archive, so each test pulls
@@ -57,6 +59,16 @@ build/%.o: %.c config.mk
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(KERNEL_OBJS): build/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(HOT_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/gen/codewalk_funcs.c: engine/gen-codewalk.sh engine/codewalk.h
+	@mkdir -p $(@D)
+	sh engine/gen-codewalk.sh engine/codewalk.h >$@
+
+# Generated sources are built like kernels; lint leaves them out (only
+# SRCS are linted).
+$(GEN_SRCS:%.c=%.o): %.o: %.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(HOT_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -202,6 +202,14 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 	return -1;
 }
 
+static bool swept(const struct job_spec *j, const char *opt)
+{
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (!strcmp(opt_table[j->sweeps[i].opt].name, opt))
+			return true;
+	return false;
+}
+
 /* The checks of one job that need no other job. */
 static void check_one(struct job_spec *j, const struct topo *t,
 		      struct diag *d)
@@ -257,7 +265,7 @@ static void check_one(struct job_spec *j, const struct topo *t,
 		diag_error(d, job_loc(j, "filename"), "filename",
 			   "ioengine=%s does not use a file", e->name);
 	if (!(e->flags & (IOE_FILE | IOE_NODATA)) && !j->filename &&
-	    j->size == 0)
+	    j->size == 0 && !swept(j, "size"))
 		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "
 			   "a file needs size (e.g. size=64m)", e->name);
 	if (j->time_based && j->runtime_us == 0)

@@ -139,6 +139,8 @@ struct job_spec {
 	int impl;			/* index into kernel->impls */
 	int32_t value;			/* count looks for it, fill writes it */
 	uint64_t stride;		/* chase: bytes between pointers */
+	uint64_t code_size;		/* codewalk: bytes of code per pass */
+	unsigned batch;			/* codewalk: items per function call */
 	char *command;			/* exec: run with /bin/sh -c */
 	enum chase_layout chase_layout;
 
@@ -165,6 +167,10 @@ struct job_spec {
 	bool new_group;
 	char *wait_for;
 	unsigned repeat;
+
+	/* Hardware and software counters (perf_event_open) */
+	unsigned perf_ids[24];		/* COUNTERS_MAX */
+	unsigned nperf;			/* 0: the default set */
 
 	/* System counters */
 	bool drop_caches;

@@ -16,6 +16,7 @@ extern const struct kernel_ops kernel_sum_ops;
 extern const struct kernel_ops kernel_copy_ops;
 extern const struct kernel_ops kernel_fill_ops;
 extern const struct kernel_ops kernel_chase_ops;
+extern const struct kernel_ops kernel_codewalk_ops;
 extern const struct kernel_ops kernel_exec_ops;
 
 const struct kernel_ops *const kernel_registry[] = {
@@ -25,6 +26,7 @@ const struct kernel_ops *const kernel_registry[] = {
 	&kernel_copy_ops,
 	&kernel_fill_ops,
 	&kernel_chase_ops,
+	&kernel_codewalk_ops,
 	&kernel_exec_ops,
 	NULL,
 };

@@ -20,6 +20,7 @@
 #include "options.h"
 #include "parse.h"
 #include "plan.h"
+#include "plot.h"
 #include "report.h"
 #include "sweep.h"
 #include "sysstat.h"
@@ -241,7 +242,8 @@ static void install_signals(void)
 }
 
 static int run(struct cmdline *cl, struct jobset *js,
-	       const struct sweep_notes *notes, struct diag *d)
+	       const struct sweep_notes *notes, const struct topo *topo,
+	       struct diag *d)
 {
 	struct plan plan;
 	struct results res;
@@ -280,6 +282,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	rc.formats = cl->formats;
 	rc.host = host;
 	rc.notes = notes;
+	rc.topo = topo;
 	x.plan = &plan;
 	x.res = &res;
 	{
@@ -326,6 +329,8 @@ int main(int argc, char **argv)
 	char terr[512];
 	int status = EXIT_USAGE;
 
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
 	diag_init(&d, stderr);
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
@@ -405,7 +410,7 @@ int main(int argc, char **argv)
 			   d.errors == 1 ? "" : "s");
 		goto out;
 	}
-	status = run(&cl, &runs, &notes, &d);
+	status = run(&cl, &runs, &notes, t, &d);
 	if (status == EXIT_USAGE)
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");

@@ -324,6 +324,23 @@ const struct opt_def opt_table[] = {
 	  .arg = "SIZE",
 	  .help = "kernel=chase: bytes between the pointers of the chase "
 		  "(one pointer per cache line by default)." },
+	{ .name = "code_size", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(code_size), .def = "256k", .min = 64, .max = 1ULL << 30,
+	  .arg = "SIZE",
+	  .help = "kernel=codewalk: bytes of generated code one pass runs "
+		  "through, rounded down to whole functions of 64 bytes (one "
+		  "cache line each) and at most the 4 MiB that were generated. "
+		  "Set it below, around and beyond the instruction cache and "
+		  "L2 (see memjob --topology)." },
+	{ .name = "batch", .type = OPT_UINT, .cat = CAT_KERNEL,
+	  .off = F(batch), .width = W(batch), .def = "1", .min = 1,
+	  .max = 65536, .arg = "INT",
+	  .help = "kernel=codewalk: items each function processes before "
+		  "the next function runs, as VPP runs a vector of packets "
+		  "through each graph node.  1 runs every item through the "
+		  "whole code before the next; N fetches each function's code "
+		  "once per N items.  The items are 8 bytes each and stay in "
+		  "L1d up to a few thousand." },
 	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
 	  .off = F(chase_layout), .def = "random", .words = layout_words,
 	  .arg = "random|page",
@@ -415,6 +432,25 @@ const struct opt_def opt_table[] = {
 		  "and swept, as MLC's injected delay does for loaded "
 		  "latency.  The clone sleeps whenever it is ahead of the "
 		  "rate." },
+
+	/* Counters */
+	{ .name = "perf_events", .type = OPT_CUSTOM, .cat = CAT_RUN,
+	  .off = F(perf_ids), .arg = "LIST",
+	  .parse = optv_parse_perf, .format = optv_format_perf,
+	  .help = "Counters to read for each of the job's threads through "
+		  "perf_event_open, as perf names them: cycles, "
+		  "instructions, cache-references, cache-misses, branches, "
+		  "branch-misses, L1-dcache-loads, L1-dcache-load-misses, "
+		  "L1-icache-load-misses, LLC-loads, LLC-load-misses, "
+		  "dTLB-load-misses, iTLB-load-misses, task-clock, "
+		  "page-faults, minor-faults, major-faults, context-switches, "
+		  "cpu-migrations.  Unset: all of them, the hardware ones "
+		  "where the machine has them.  Multiplexed counts are "
+		  "scaled, with the share of time counted shown as perf stat "
+		  "does; an event the machine lacks is reported as not "
+		  "supported, never as 0.  IPC and miss rates are derived "
+		  "where their inputs were counted.  Programs of kernel=exec "
+		  "are not counted (they are another process)." },
 
 	/* System counters */
 	{ .name = "drop_caches", .type = OPT_BOOL, .cat = CAT_RUN,

@@ -12,6 +12,7 @@
 #include "filegen.h"
 #include "ioengine.h"
 #include "kernel.h"
+#include "counters.h"
 #include "optvalues.h"
 #include "sizeexpr.h"
 #include "sweep.h"
@@ -301,4 +302,32 @@ void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
 		snprintf(buf, len, "%s", j->size_expr);
 	else
 		value_format_size(j->size, buf, len);
+}
+
+_Static_assert(sizeof(((struct job_spec *)0)->perf_ids) /
+	       sizeof(unsigned) >= COUNTERS_MAX, "perf_ids too small");
+
+int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen)
+{
+	unsigned ids[COUNTERS_MAX], n = 0;
+
+	(void)o;
+	if (counters_parse(val, ids, &n, buf, buflen)) {
+		*why = buf;
+		return -1;
+	}
+	memcpy(j->perf_ids, ids, n * sizeof(*ids));
+	j->nperf = n;
+	return 0;
+}
+
+void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len)
+{
+	(void)o;
+	buf[0] = '\0';
+	if (j->nperf)
+		counters_format(j->perf_ids, j->nperf, buf, len);
 }

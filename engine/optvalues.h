@@ -40,6 +40,11 @@ int optv_parse_size_expr(const struct opt_def *o, struct job_spec *j,
 			 size_t buflen);
 void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
 			   char *buf, size_t len);
+int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen);
+void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len);
 void optv_format_str(const struct opt_def *o, const struct job_spec *j,
 		     char *buf, size_t len);
 void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,

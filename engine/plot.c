@@ -546,18 +546,16 @@ int plot_main(int argc, char **argv)
 		fprintf(stderr, "memjob plot: out of memory\n");
 		return PLOT_TOOL;
 	}
-	target = a.script ? a.script : out;
-	if (!a.force && !access(target, F_OK)) {
-		fprintf(stderr, "memjob plot: '%s' exists; --force replaces "
-			"it\n", target);
-		goto out;
-	}
 	if (plot_data_load(&pd, a.csv, a.x, a.y, !a.y_given, err,
 			   sizeof(err))) {
 		fprintf(stderr, "memjob plot: %s\n", err);
 		goto out;
 	}
-	if (a.script) {
+	target = a.script ? a.script : out;
+	if (!a.force && !access(target, F_OK)) {
+		fprintf(stderr, "memjob plot: '%s' exists; --force replaces "
+			"it\n", target);
+	} else if (a.script) {
 		ret = save_script(&pd, &a, out);
 	} else if (!on_path("gnuplot")) {
 		fprintf(stderr, "memjob plot: gnuplot is not installed "

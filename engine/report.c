@@ -2,6 +2,7 @@
  * report.c - normal and CSV output of the results (see report.h).
  */
 #include <csv.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "counters.h"
 #include "interference.h"
+#include "kneereport.h"
 #include "ioengine.h"
 #include "kernel.h"
 #include "options.h"
@@ -30,6 +33,23 @@ const char *const report_csv_columns[] = {
 	"cached_kb", "dev", "dev_read_kb", "dev_write_kb", "dev_util_pct",
 	NULL
 };
+
+/* counters_derived()'s figures, in a fixed order for the CSV header */
+const char *const report_derived_columns[] = {
+	"ipc", "cache-miss-rate", "branch-miss-rate",
+	"L1-dcache-load-miss-rate", "LLC-load-miss-rate", NULL
+};
+
+/* perf's name as a CSV column: lower case, '-' as '_' (cycles,
+ * l1_dcache_load_misses), so every column is a plain identifier. */
+static void column_name(const char *perf, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; perf[i] && i + 1 < len; i++)
+		buf[i] = perf[i] == '-' ? '_' : (char)tolower((unsigned char)perf[i]);
+	buf[i] = '\0';
+}
 
 static const char *const status_names[] = {
 	[RUN_NOT_RUN] = "not_run", [RUN_OK] = "ok",
@@ -109,6 +129,62 @@ static void human_rate(double per_s, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", per_s);
 }
 
+/* What was counted, then what was not and why: never a 0 for either. */
+static void normal_counters(FILE *f, const struct job_result *jr)
+{
+	const char *names[COUNTERS_DERIVED_MAX];
+	double values[COUNTERS_DERIVED_MAX];
+	unsigned nd, col = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < jr->ncounters; i++) {
+		const struct counter_value *c = &jr->counters[i];
+
+		if (c->status != COUNTER_OK)
+			continue;
+		fputs(any ? "," : "    counters:", f);
+		any = true;
+		if (!strcmp(c->name, "task-clock"))
+			fprintf(f, " %s %.1f ms", c->name, c->value / 1e6);
+		else
+			fprintf(f, " %s %" PRIu64, c->name, c->value);
+		if (c->running < 0.999)
+			fprintf(f, " (%.1f%%)", c->running * 100);
+		if (c->user_only)
+			fputs(":u", f);
+	}
+	if (any)
+		fputc('\n', f);
+	for (unsigned i = 0; i < jr->ncounters; i++) {
+		const struct counter_value *c = &jr->counters[i];
+		bool first = true;
+
+		if (c->status == COUNTER_OK)
+			continue;
+		/* one line per reason, naming every event it applies to */
+		for (unsigned k = 0; k < i; k++)
+			if (jr->counters[k].status != COUNTER_OK &&
+			    !strcmp(jr->counters[k].why, c->why))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(f, "    %s:", c->why[0] ? c->why :
+			counters_status_name(c->status));
+		for (unsigned k = i; k < jr->ncounters; k++)
+			if (jr->counters[k].status != COUNTER_OK &&
+			    !strcmp(jr->counters[k].why, c->why))
+				fprintf(f, " %s", jr->counters[k].name);
+		fputc('\n', f);
+	}
+	nd = counters_derived(jr->counters, jr->ncounters, names, values,
+			      COUNTERS_DERIVED_MAX);
+	for (unsigned i = 0; i < nd; i++)
+		fprintf(f, "%s %s %.4g", col++ ? "," : "    derived:", names[i],
+			values[i]);
+	if (nd)
+		fputc('\n', f);
+}
+
 static void normal_run(FILE *f, const struct job_result *jr, bool label)
 {
 	const struct job_spec *j = jr->pj->spec;
@@ -135,10 +211,14 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		result_text(j, jr->result, v, sizeof(v));
 		fprintf(f, "    %s: %s\n", j->kernel->result_name, v);
 	}
-	if (jr->items)
-		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %ss)\n",
-			jr->ns_per_item, j->kernel->item_name, jr->items,
-			j->kernel->item_name);
+	if (jr->items) {
+		const char *in = j->kernel->item_name;
+		size_t l = strlen(in);
+
+		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %s%s)\n",
+			jr->ns_per_item, in, jr->items, in,
+			l && in[l - 1] == 's' ? "es" : "s");
+	}
 	if (jr->lat.count)
 		fprintf(f, "    latency (us): p50 %.1f, p90 %.1f, p99 %.1f, "
 			"p99.9 %.1f, max %.1f over %" PRIu64 " I/Os\n",
@@ -147,6 +227,8 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			hist_percentile(&jr->lat, 99) / 1e3,
 			hist_percentile(&jr->lat, 99.9) / 1e3,
 			jr->lat.max / 1e3, jr->lat.count);
+	if (jr->ncounters)
+		normal_counters(f, jr);
 	if (jr->info && jr->info[0])
 		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
 	if (jr->emulated)
@@ -356,6 +438,41 @@ static void csv_system(FILE *f, const struct results *r,
 	}
 }
 
+/* Per event: its value (empty unless counted) and its status. */
+static void csv_counters(FILE *f, const struct job_result *jr)
+{
+	const char *names[COUNTERS_DERIVED_MAX];
+	double values[COUNTERS_DERIVED_MAX];
+	unsigned nd = counters_derived(jr->counters, jr->ncounters, names,
+				       values, COUNTERS_DERIVED_MAX);
+
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		const struct counter_value *c = NULL;
+
+		for (unsigned i = 0; i < jr->ncounters; i++)
+			if (!strcmp(jr->counters[i].name, counters_name(id)))
+				c = &jr->counters[i];
+		if (c && c->status == COUNTER_OK)
+			fprintf(f, ",%" PRIu64 ",%s", c->value,
+				c->user_only ? "ok:u" : "ok");
+		else if (c)
+			fprintf(f, ",,%s", counters_status_name(c->status));
+		else
+			fputs(",,not-requested", f);
+	}
+	for (unsigned k = 0; report_derived_columns[k]; k++) {
+		bool found = false;
+
+		for (unsigned i = 0; i < nd && !found; i++)
+			if (!strcmp(names[i], report_derived_columns[k])) {
+				fprintf(f, ",%.6g", values[i]);
+				found = true;
+			}
+		if (!found)
+			fputc(',', f);
+	}
+}
+
 static void csv_u64(FILE *f, uint64_t v)
 {
 	fprintf(f, "%" PRIu64 ",", v);
@@ -427,6 +544,18 @@ static void csv_header(FILE *f, const struct sweep_cols *c)
 {
 	for (size_t i = 0; report_csv_columns[i]; i++)
 		fprintf(f, "%s%s", i ? "," : "", report_csv_columns[i]);
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		char col[64];
+
+		column_name(counters_name(id), col, sizeof(col));
+		fprintf(f, ",%s,%s_status", col, col);
+	}
+	for (unsigned k = 0; report_derived_columns[k]; k++) {
+		char col[64];
+
+		column_name(report_derived_columns[k], col, sizeof(col));
+		fprintf(f, ",%s", col);
+	}
 	for (unsigned k = 0; k < c->n; k++) {
 		fputc(',', f);
 		csv_field(f, c->name[k]);
@@ -493,6 +622,7 @@ static void csv_row(FILE *f, const char *host, const struct results *r,
 	csv_str(f, jr->info ? jr->info : "", false);
 	csv_interference(f, r, jr);
 	csv_system(f, r, jr);
+	csv_counters(f, jr);
 	for (unsigned k = 0; k < c->n; k++) {
 		char v[256];
 
@@ -512,6 +642,7 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 			normal_job(rc->out, r, i);
 		normal_groups(rc->out, r);
 		interference_table(rc->out, r);
+		knee_report(rc->out, r, rc->topo);
 	}
 	if (rc->formats & REPORT_CSV) {
 		if (rc->formats & REPORT_NORMAL)

@@ -13,6 +13,7 @@
 #include "result.h"
 #include "sweep.h"
 #include "sysstat.h"
+#include "topology.h"
 
 #define REPORT_NORMAL	0x1
 #define REPORT_CSV	0x2
@@ -23,11 +24,13 @@ struct report_ctx {
 	const char *host;
 	const struct sweep_notes *notes;	/* printed with the report */
 	const struct sysstat *ss;		/* for the run header */
+	const struct topo *topo;		/* for the knees, or NULL */
 };
 
 void report_header(const struct report_ctx *rc, const struct plan *p);
 void report_results(const struct report_ctx *rc, const struct results *r);
 /* The CSV header line, for the man page test and --cmdhelp=csv. */
 extern const char *const report_csv_columns[];
+extern const char *const report_derived_columns[];
 
 #endif

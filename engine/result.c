@@ -83,6 +83,14 @@ static void summarise_job(struct job_result *jr)
 		jr->ivcsw += t->ivcsw;
 		jr->result += t->result;
 		jr->items += t->items;
+		if (t->ncounters && !jr->ncounters) {
+			memcpy(jr->counters, t->counters,
+			       t->ncounters * sizeof(*t->counters));
+			jr->ncounters = t->ncounters;
+		} else if (t->ncounters == jr->ncounters) {
+			counters_merge(jr->counters, t->counters,
+				       t->ncounters);
+		}
 		jr->emulated |= t->emulated;
 		if (t->lat)
 			hist_merge(&jr->lat, t->lat);

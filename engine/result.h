@@ -13,6 +13,7 @@
 
 #include <stdatomic.h>
 
+#include "counters.h"
 #include "hist.h"
 #include "plan.h"
 #include "sysstat.h"
@@ -31,6 +32,8 @@ struct thread_result {
 	bool emulated;			/* the source ran in emulation */
 	struct hist *lat;		/* per-I/O latency, or NULL */
 	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
+	struct counter_value counters[COUNTERS_MAX];
+	unsigned ncounters;
 	char info[256];			/* what the source chose at setup */
 	char err[512];
 };
@@ -51,6 +54,8 @@ struct job_result {
 	bool emulated;
 	struct hist lat;		/* merged over clones */
 	const char *info;		/* the first clone's */
+	struct counter_value counters[COUNTERS_MAX];	/* merged */
+	unsigned ncounters;
 	/* System counters over the job's segment (system-wide: the jobs
 	 * that ran together share them). */
 	bool have_sys;

@@ -301,27 +301,42 @@ static unsigned popcount_cpus(const uint64_t *bits)
 }
 
 /* Is this point left out because a split job would have more clones than
- * CPUs?  Says so in the notes. */
+ * CPUs (a numjobs beyond the machine, or a CPU set that is smaller here,
+ * such as siblings-of:0 without SMT)?  Says so in the notes. */
 static bool reduced(struct expander *x, struct job_spec *mats,
-		    const struct dim *dims, unsigned ndims)
+		    unsigned count, const struct dim *dims, unsigned ndims)
 {
 	int numjobs = opt_index("numjobs");
 
-	for (unsigned k = 0; k < ndims; k++) {
-		struct job_spec *j = &mats[dims[k].job];
+	if (!ndims)
+		return false;
+	for (unsigned k = 0; k < count; k++) {
+		struct job_spec *j = &mats[k];
+		bool swept_numjobs = false;
 		unsigned cpus;
 
-		if (dims[k].sw->opt != numjobs || !j->cpus_allowed ||
-		    j->cpus_policy != CPUS_SPLIT)
+		if (!j->cpus_allowed || j->cpus_policy != CPUS_SPLIT)
 			continue;
 		cpus = popcount_cpus(j->cpus);
 		if (j->numjobs <= cpus)
 			continue;
-		add_note(x->notes, "job '%s': numjobs=%u left out: "
-			 "cpus_allowed=%s gives %u CPU%s on this machine, and "
-			 "cpus_allowed_policy=split puts one clone on each",
-			 j->name, j->numjobs, j->cpus_allowed, cpus,
-			 cpus == 1 ? "" : "s");
+		for (unsigned d = 0; d < ndims; d++)
+			if (dims[d].job == k && dims[d].sw->opt == numjobs)
+				swept_numjobs = true;
+		if (swept_numjobs)
+			add_note(x->notes, "job '%s': numjobs=%u left out: "
+				 "cpus_allowed=%s gives %u CPU%s on this "
+				 "machine, and cpus_allowed_policy=split puts "
+				 "one clone on each", j->name, j->numjobs,
+				 j->cpus_allowed, cpus, cpus == 1 ? "" : "s");
+		else
+			add_note(x->notes, "job '%s': point {%s} left out: "
+				 "cpus_allowed=%s gives %u CPU%s on this "
+				 "machine for its %u clones "
+				 "(cpus_allowed_policy=split)", j->name,
+				 j->point_label ? j->point_label : "",
+				 j->cpus_allowed, cpus, cpus == 1 ? "" : "s",
+				 j->numjobs);
 		return true;
 	}
 	return false;
@@ -499,17 +514,18 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 		if (materialize(x, a, count, dims, ndims, (unsigned)p, mats,
 				label, sizeof(label), vkey, sizeof(vkey)))
 			break;
-		if (reduced(x, mats, dims, ndims)) {
-			for (unsigned k = 0; k < count; k++)
-				job_free(&mats[k]);
-			continue;
-		}
 		for (unsigned k = 0; k < count; k++)
 			job_recheck(&mats[k], x->topo, x->d);
 		if (x->d->errors != before) {
 			for (unsigned k = 0; k < count; k++)
 				job_free(&mats[k]);
 			break;		/* one bad point is enough to say */
+		}
+		/* after the recheck: the CPU sets are resolved now */
+		if (reduced(x, mats, count, dims, ndims)) {
+			for (unsigned k = 0; k < count; k++)
+				job_free(&mats[k]);
+			continue;
 		}
 		if (victim < 0) {
 			if (emit(x, mats, count, false, PHASE_RUN, false))
@@ -566,10 +582,10 @@ unsigned sweep_expand(const struct jobset *in, struct jobset *out,
 		if (d->errors != before)
 			break;
 	}
+	for (unsigned i = 0; i < notes->n; i++)
+		fprintf(d->out, "memjob: note: %s\n", notes->text[i]);
 	if (d->errors == before && in->njobs && !out->njobs)
 		diag_plain(d, "every point of the sweeps was left out (see the "
 			   "notes above): nothing to run");
-	for (unsigned i = 0; i < notes->n; i++)
-		fprintf(d->out, "memjob: note: %s\n", notes->text[i]);
 	return d->errors - before;
 }

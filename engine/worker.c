@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "exec.h"
 #include "ioengine.h"
 #include "kernel.h"
@@ -165,6 +166,7 @@ struct meter {
 	struct rusage ru0;
 	uint64_t bytes0, ops0, items0;
 	const struct kstate *ks;
+	struct counters *ctr;		/* perf counters, or NULL */
 };
 
 static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
@@ -177,6 +179,8 @@ static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 	m->items0 = m->ks->items;
 	if (out->lat)		/* the ramp's latencies are left out too */
 		hist_init(out->lat);
+	if (m->ctr)		/* last: inside the getrusage window */
+		counters_start(m->ctr);
 }
 
 static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
@@ -184,6 +188,10 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 {
 	struct rusage ru;
 
+	if (m->ctr) {		/* first: inside the getrusage window */
+		counters_stop(m->ctr);
+		counters_read(m->ctr, out->counters, &out->ncounters);
+	}
 	out->end_ns = now_ns();
 	getrusage(RUSAGE_THREAD, &ru);
 	out->start_ns = m->t0;
@@ -243,7 +251,8 @@ static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
  * runs until the last victim is done (victims_left reaches 0). */
 static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 		      struct ioe *io, struct kstate *ks, atomic_int *stop,
-		      atomic_uint *victims_left, struct thread_result *out)
+		      atomic_uint *victims_left, struct counters *ctr,
+		      struct thread_result *out)
 {
 	const struct kernel_ops *k = j->kernel;
 	const bool until_victims = j->phase == PHASE_LOADED &&
@@ -255,7 +264,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t bytes = 0, ops = 0, countdown = every;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	bool ramping = j->ramp_us > 0;
-	struct meter m = { .ks = ks };
+	struct meter m = { .ks = ks, .ctr = ctr };
 	struct io_unit u;
 	int ret = 0;
 
@@ -388,6 +397,7 @@ void *worker_main(void *arg)
 	struct ioe io = { 0 };
 	struct kstate ks = { 0 };
 	bool io_up = false, k_up = false;
+	struct counters *ctr = NULL;
 	int ret;
 
 	out->status = RUN_OK;
@@ -412,6 +422,21 @@ void *worker_main(void *arg)
 
 	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
+	/* after binding, so the counters follow the thread where it runs;
+	 * a program (kernel=exec) is another process: nothing to count */
+	if (!(j->kernel->flags & KERN_PROGRAM)) {
+		unsigned ids[COUNTERS_MAX], n = j->nperf;
+
+		if (n)
+			memcpy(ids, j->perf_ids, n * sizeof(*ids));
+		else
+			n = counters_default(ids);
+		ctr = counters_open(ids, n);
+		if (!ctr) {
+			fail(out, "perf counters%s: %s", "", ENOMEM);
+			goto setup_done;
+		}
+	}
 	if (j->invalidate && io.path && invalidate(io.path, out))
 		goto setup_done;
 	ret = e->setup(&io);
@@ -461,13 +486,15 @@ setup_done:
 		run_program(j, &ks, stop, shared_victims_left(w->sh), out);
 	else
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
-			   out);
+			   ctr, out);
 	out->result = ks.result;
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);
 	if (io_up && e->teardown)
 		e->teardown(&io);
+	if (ctr)
+		counters_close(ctr);
 	job_sync_done(w->sh, j->index);
 	if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
 		atomic_fetch_sub(shared_victims_left(w->sh), 1);

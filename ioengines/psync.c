@@ -220,6 +220,21 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 	return 0;
 }
 
+/* fsync=, fdatasync=, end_fsync=: every pwrite() has returned, so one
+ * system call makes them all durable. */
+static int psync_sync(struct ioe *e, bool data_only)
+{
+	struct psync_priv *p = e->priv;
+	int err;
+
+	if (!(data_only ? fdatasync(p->fd) : fsync(p->fd)))
+		return 0;
+	err = errno;
+	ioe_error(e, "%s %s: %s", data_only ? "fdatasync" : "fsync", e->path,
+		  strerror(err));
+	return -err;
+}
+
 const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
 	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
@@ -228,5 +243,6 @@ const struct ioengine_ops ioengine_psync = {
 	.setup = psync_setup,
 	.get = psync_get,
 	.put = psync_put,
+	.sync = psync_sync,
 	.teardown = psync_teardown,
 };

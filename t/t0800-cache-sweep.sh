@@ -1,12 +1,14 @@
 #!/bin/bash
 # t0800-cache-sweep.sh - the working-set sweep of seed 000 end to end:
-# jobs/cache-sweep.ini shrunk to the sizes around L1d and L2 with short
-# runs, the knee table memjob prints after it (the L1d and L2 knees must
-# be within a factor of 2 of the sizes this machine's sysfs gives), and
-# memjob plot turning its CSV into a PNG.
+# jobs/cache-sweep.ini shrunk to the sizes around L1d and L2, the page
+# layout (the caches' own latency: with chase_layout=random on 4 KiB pages
+# the TLB makes a knee at 256 KiB of its own) with and without huge pages,
+# short runs; the knee table memjob prints after it (the L1d and L2 knees
+# must be within a factor of 2 of the sizes this machine's sysfs gives);
+# and memjob plot turning its CSV into a PNG.
 #
-# The sweep takes about 15 s on a busy 2-CPU VM.  Tests that need gnuplot
-# skip without it (CI installs gnuplot-nox); the others run everywhere.
+# The sweep takes about 10 s on a 2-CPU VM.  Tests that need gnuplot skip
+# without it (CI installs gnuplot-nox); the others run everywhere.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -17,7 +19,7 @@ test_lazy_prereq GNUPLOT 'command -v gnuplot'
 # L1d of 32-48 KiB and an L2 of 0.5-2 MiB: plateaus first, then two sizes
 # past each knee to confirm it.
 export SIZES=8k,12k,16k,24k,32k,48k,64k,96k,128k,192k,256k,384k,512k,768k,1m,1536k,2m,3m,4m,6m
-export RUNTIME=30ms REPEAT=3
+export LAYOUTS=page PAGES=none,thp RUNTIME=50ms REPEAT=3
 
 # sysfs_cache LEVEL: the size in bytes of CPU 0's data or unified cache at
 # LEVEL, read from sysfs directly (not through memjob); empty if none.
@@ -64,19 +66,20 @@ all_ok()
 	END { exit bad }'
 }
 
-# staircase FILE: the mean latency of the sizes in L1 (up to 16 KiB), in
-# L2 (128-512 KiB) and past it (4 MiB and up) grows by 1.5x at least.
+# staircase FILE: the fastest access in L1 (up to 16 KiB), in L2
+# (128-512 KiB) and past it (4 MiB and up) grows by 1.5x at least.  The
+# minimum, because on a busy machine noise only ever makes a chase slower.
 staircase()
 {
 	csv_awk "$1" '
 	{ s = $col["size"]; v = $col["ns_per_item"] }
-	s <= 16384 { l1 += v; n1++ }
-	s >= 131072 && s <= 524288 { l2 += v; n2++ }
-	s >= 4194304 { m += v; n3++ }
+	s <= 16384 && (!l1 || v < l1) { l1 = v }
+	s >= 131072 && s <= 524288 && (!l2 || v < l2) { l2 = v }
+	s >= 4194304 && (!m || v < m) { m = v }
 	END {
-		l1 /= n1; l2 /= n2; m /= n3
-		printf "L1 %.2f ns, L2 %.2f ns, 4 MiB and up %.2f ns\n", l1, l2, m
-		exit !(l1 * 1.5 < l2 && l2 * 1.5 < m)
+		printf "fastest: L1 %.2f ns, L2 %.2f ns, 4 MiB and up %.2f ns\n",
+		       l1, l2, m
+		exit !(l1 > 0 && l1 * 1.5 < l2 && l2 * 1.5 < m)
 	}'
 }
 
@@ -95,9 +98,10 @@ png_ok()
 	[ "$size" -gt 8192 ]
 }
 
-test_expect_success 'the shipped cache-sweep.ini parses' '
-	"$MEMJOB" --parse-only "$SRCDIR/jobs/cache-sweep.ini" &&
-	SIZES= "$MEMJOB" --parse-only "$SRCDIR/jobs/cache-sweep.ini"
+test_expect_success 'the shipped cache-sweep.ini parses, as is and shrunk' '
+	env -u SIZES -u LAYOUTS -u PAGES -u RUNTIME -u REPEAT \
+		"$MEMJOB" --parse-only "$SRCDIR/jobs/cache-sweep.ini" &&
+	"$MEMJOB" --parse-only "$SRCDIR/jobs/cache-sweep.ini"
 '
 
 test_expect_success 'setup: a reduced cache sweep (normal and CSV)' '
@@ -108,10 +112,10 @@ test_expect_success 'setup: a reduced cache sweep (normal and CSV)' '
 	mkdir -p keep && cp sweep.out sweep.csv keep/
 '
 
-test_expect_success 'one row per layout, page size, size and repeat, all ok' '
+test_expect_success 'one row per page size, size and repeat, all ok' '
 	cd keep &&
 	n=$(echo "$SIZES" | tr , "\n" | wc -l) &&
-	test "$(csv_rows sweep.csv)" = $((2 * 2 * n * 3)) &&
+	test "$(csv_rows sweep.csv)" = $((2 * n * 3)) &&
 	all_ok sweep.csv &&
 	grep -q ",chase_layout=page hugepage=thp size=768k," sweep.csv &&
 	test "$(csv_col sweep.csv kernel)" = chase
@@ -121,7 +125,8 @@ test_expect_success 'L1 is faster than L2, and L2 faster than 4 MiB and up' '
 	staircase keep/sweep.csv
 '
 
-# The knee table, one per series: "  L1d       32 KiB    1.51 ns     48 KiB  ..."
+# The knee table, one per series (hugepage none and thp):
+#   "  L1d       32 KiB    1.51 ns     48 KiB  1.51 ns up to 32 KiB, ..."
 # (knee_print in engine/knee.c: name, sysfs size, plateau, knee, verdict).
 test_expect_success 'the L1d and L2 knees are within a factor of 2 of sysfs' '
 	cd keep &&
@@ -131,7 +136,7 @@ test_expect_success 'the L1d and L2 knees are within a factor of 2 of sysfs' '
 		test -n "$want" &&
 		grep "^  $name " sweep.out >"$TEST_TMP/lines" &&
 		cat "$TEST_TMP/lines" &&
-		test "$(wc -l <"$TEST_TMP/lines")" = 4 &&
+		test "$(wc -l <"$TEST_TMP/lines")" = 2 &&
 		while IFS= read -r line; do
 			sysfs=$(to_bytes "${line:8:10}") &&
 			knee=$(to_bytes "${line:30:10}") &&

@@ -13,7 +13,7 @@
 #	DIR=/mnt/nvme IOWORKERS=6 IODEPTH=8192 t/bench/uring-pipeline.sh
 #
 # Environment (defaults in brackets):
-#	MEMJOB [./memjob]  DIR [/var/tmp]  SIZE [1g]  ROUNDS [5]
+#	MEMJOB [./memjob]  DIR [/var/tmp]  SIZE [1g]  ROUNDS [7]
 #	BS [16k]  IODEPTH [256]  IOWORKERS [2]  ORDERED [0]  IMPL [unrolled]
 #	KEEP [0]: 1 keeps the data file (DIR/memjob-uring-pipeline.dat)
 #	COUNT_PLAIN [build/t/count_plain]: the oracle for the count
@@ -31,7 +31,7 @@ set -u
 MEMJOB=${MEMJOB:-./memjob}
 DIR=${DIR:-/var/tmp}
 SIZE=${SIZE:-1g}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 BS=${BS:-16k}
 IODEPTH=${IODEPTH:-256}
 IOWORKERS=${IOWORKERS:-2}

@@ -1,0 +1,109 @@
+/*
+ * kneereport.c - the knee table after a size sweep of an items kernel
+ * (kernel=chase over working sets): for each series of points that differ
+ * only in size, where latency leaves each cache level's plateau, set
+ * against the sizes sysfs reports.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+#include "interference.h"
+#include "kernel.h"
+#include "knee.h"
+#include "kneereport.h"
+
+/* The point label without its size=... item: the series it belongs to. */
+static void series_of(const char *label, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (label && *label) {
+		const char *sp = strchr(label, ' ');
+		size_t item = sp ? (size_t)(sp - label) : strlen(label);
+
+		if (strncmp(label, "size=", 5) && n + item + 2 < len) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s",
+					      n ? " " : "", (int)item, label);
+		}
+		label = sp ? sp + 1 : NULL;
+	}
+}
+
+static bool swept_size(const struct job_spec *j)
+{
+	return j->point_label && (!strncmp(j->point_label, "size=", 5) ||
+				  strstr(j->point_label, " size="));
+}
+
+static void one_series(FILE *f, const struct results *r,
+		       const struct topo *t, unsigned first)
+{
+	const struct plan *p = r->plan;
+	const struct job_spec *j0 = p->jobs[first].spec;
+	uint64_t *sizes = calloc(p->njobs, sizeof(*sizes));
+	double *ns = calloc(p->njobs, sizeof(*ns));
+	const struct topo_cache *levels[KNEE_MAX_LEVELS];
+	struct knee knees[KNEE_MAX_LEVELS];
+	char want[512], have[512];
+	unsigned n = 0, nl;
+	int cpu;
+
+	if (!sizes || !ns)
+		goto out;
+	series_of(j0->point_label, want, sizeof(want));
+	for (unsigned i = first; i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+
+		if (strcmp(j->name, j0->name) || !swept_size(j) ||
+		    j->phase != PHASE_RUN)
+			continue;
+		series_of(j->point_label, have, sizeof(have));
+		if (strcmp(have, want))
+			continue;
+		sizes[n] = p->jobs[i].size;
+		ns[n] = metric_median(r, i);
+		n++;
+	}
+	cpu = j0->cpus_allowed ? cpuset_nth(j0->cpus, 0) : 0;
+	nl = knee_levels(t, cpu < 0 ? 0 : (unsigned)cpu, levels,
+			 KNEE_MAX_LEVELS);
+	fprintf(f, "\nknees: job '%s'%s%s%s, ns per %s against the caches "
+		"of CPU %d\n", j0->name, want[0] ? " {" : "", want,
+		want[0] ? "}" : "", j0->kernel->item_name, cpu < 0 ? 0 : cpu);
+	if (knee_find(sizes, ns, n, levels, nl, knees) > 0)
+		knee_print(f, knees, nl);
+out:
+	free(sizes);
+	free(ns);
+}
+
+void knee_report(FILE *f, const struct results *r, const struct topo *t)
+{
+	const struct plan *p = r->plan;
+
+	if (!t)
+		return;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		char want[512], have[512];
+		bool seen = false;
+
+		if (!(j->kernel->flags & KERN_ITEMS) || !swept_size(j) ||
+		    j->phase != PHASE_RUN)
+			continue;
+		series_of(j->point_label, want, sizeof(want));
+		for (unsigned k = 0; k < i && !seen; k++) {
+			const struct job_spec *o = p->jobs[k].spec;
+
+			if (strcmp(o->name, j->name) || !swept_size(o) ||
+			    o->phase != PHASE_RUN)
+				continue;
+			series_of(o->point_label, have, sizeof(have));
+			seen = !strcmp(have, want);
+		}
+		if (!seen)
+			one_series(f, r, t, i);
+	}
+}

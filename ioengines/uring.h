@@ -1,0 +1,210 @@
+/*
+ * uring.h - what the files of the io_uring source share; not an interface
+ * (that is ioengine.h, and the source's only export is ioengine_io_uring).
+ *
+ * The one idea: every buffer is a slot, and a slot's state says who owns
+ * it.  A ring (uring_ring.c) moves slots through one io_uring and marks
+ * each finished one DATA, NONE, WRITTEN or ERROR; the job's thread
+ * (uring_single.c) or the I/O threads' pool (uring_pool.c) decide what
+ * happens to it next; io_uring.c is the source that sets them up.
+ *
+ *	io_uring.c	options, setup, get/put/drain/sync, teardown
+ *	uring_ring.c	one ring: setup with flag fallback, registration,
+ *			queue, submit and reap
+ *	uring_single.c	ioworkers=0: the job's thread owns one ring
+ *	uring_pool.c	ioworkers=N: I/O threads fill a pool of slots
+ */
+#ifndef MEMJOB_URING_H
+#define MEMJOB_URING_H
+
+#include <liburing.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ioengine.h"
+
+#define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
+
+enum slot_state {
+	ST_FREE,			/* may take a new block */
+	ST_BUSY,			/* has a block; transfer not finished */
+	ST_DATA,			/* read complete: len bytes to deliver */
+	ST_NONE,			/* read found the end of the file */
+	ST_ERROR,			/* failed: err (0: a write moved nothing) */
+	ST_WRITTEN,			/* write complete */
+};
+
+struct slot {
+	unsigned char *buf;
+	uint64_t off;			/* the block's offset */
+	size_t len;			/* the block's length; on DATA, to deliver */
+	size_t want;			/* bytes asked for (direct: rounded up) */
+	size_t done;			/* bytes transferred so far */
+	uint64_t t_sub;			/* when the first transfer went in */
+	int err;
+	_Atomic unsigned char state;	/* shared with the job's thread */
+};
+
+static inline unsigned slot_state(struct slot *sl)
+{
+	return atomic_load_explicit(&sl->state, memory_order_acquire);
+}
+
+static inline void slot_set(struct slot *sl, unsigned st)
+{
+	atomic_store_explicit(&sl->state, (unsigned char)st,
+			      memory_order_release);
+}
+
+/* ---- one ring (uring_ring.c) ---------------------------------------------- */
+
+struct ring {
+	struct io_uring ring;
+	bool up;
+	struct slot *slots;		/* all of them; user_data is the index */
+	int fd;				/* in each SQE: the fd, or 0 registered */
+	unsigned sqe_flags;		/* IOSQE_FIXED_FILE */
+	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
+	bool fixed, write, direct, sqpoll;
+	unsigned depth;			/* at most this many in flight */
+	unsigned inflight;		/* queued or in the kernel, not finished */
+	unsigned flags;			/* setup flags the kernel accepted */
+	struct hist *lat;		/* NULL: no latency */
+	unsigned *stamp, nstamp;	/* first transfers since the last submit */
+	unsigned *done, ndone;		/* finished by the last ring_reap() */
+	const char *path;
+	char *err;			/* where failures are described */
+	size_t errlen;
+};
+
+struct ring_cfg {
+	const struct job_spec *job;
+	const char *path;
+	unsigned depth;
+	struct slot *slots;
+	unsigned nslots;
+	size_t stride;			/* slots' buffers are contiguous */
+	int fd;
+	int attach_fd;			/* -1, or a ring whose SQPOLL to share */
+	struct hist *lat;
+	char *err;
+	size_t errlen;
+};
+
+/* Set up ring r over the slots of cfg c; on failure r->err says why. */
+int ring_init(struct ring *r, const struct ring_cfg *c);
+void ring_exit(struct ring *r);
+/* Submit what is queued, and wait for wait_nr completions (may be 0). */
+int ring_enter(struct ring *r, unsigned wait_nr);
+/* Queue the rest of slot s's transfer; first: its first one. */
+int ring_prep(struct ring *r, unsigned s, bool first);
+/* Submit everything queued, wait for at least wait_nr completions (at
+ * most what is in flight), and handle all that are there.  The finished
+ * slots are then r->done[0..r->ndone). */
+int ring_reap(struct ring *r, unsigned wait_nr);
+/* Wait for everything in flight, and forget what it was. */
+int ring_quiesce(struct ring *r);
+/* The setup flags f as "SINGLE_ISSUER|DEFER_TASKRUN" (or "none"). */
+void ring_flags_name(unsigned f, char *buf, size_t len);
+
+/* ---- the source's state ---------------------------------------------------- */
+
+struct ioworker;
+
+struct pool {
+	/* Claims of new blocks: under lock, only while !ended. */
+	pthread_mutex_t lock;
+	struct blockgen *gen;
+	_Atomic bool ended;		/* the pass's blocks are all claimed */
+	_Atomic uint64_t next;		/* sequence numbers claimed: [0, next) */
+	_Atomic uint64_t tail;		/* seqs < tail are free for reuse */
+	unsigned wake_min;		/* free seqs that wake a sleeping worker */
+	/* Sleeping and waking, on futex words. */
+	_Alignas(64) _Atomic uint32_t c_word;
+	_Atomic unsigned c_sleeping;	/* the job's thread sleeps on c_word */
+	_Alignas(64) _Atomic uint32_t w_word;
+	_Atomic unsigned w_sleeping;	/* I/O threads sleeping on w_word */
+	_Atomic bool stop;
+	_Atomic int failed;		/* 1 + index of an I/O thread that failed */
+	/* Setup: each thread says when its ring is up, or why not. */
+	pthread_mutex_t hs_lock;
+	pthread_cond_t hs_cond;
+};
+
+struct uring_priv {
+	const struct job_spec *job;
+	const char *path;
+	int fd;
+	bool write, direct, ordered;
+	unsigned char *bufs;
+	size_t bufs_len;		/* of the mapping */
+	bool bufs_huge;			/* MADV_HUGEPAGE took */
+	size_t stride;
+	struct slot *slots;
+	unsigned nslots;
+	/* ioworkers=0 */
+	struct ring r;
+	unsigned *freelist, nfree;	/* stack of free slots */
+	unsigned *ready, ready_head, nready;	/* FIFO of completed reads */
+	/* ioworkers=N */
+	unsigned nworkers;
+	struct ioworker *w;
+	bool pool_up, hs_up;
+	struct pool pool;
+	uint64_t taken;			/* seqs the job's thread has taken */
+	uint64_t tail;			/* its own copy of pool.tail */
+	unsigned rr;			/* unordered: queue to look at first */
+	bool pass_over;			/* get() returned 0; workers are idle */
+};
+
+static inline void slot_fill(const struct uring_priv *p, struct slot *sl,
+			     uint64_t off, size_t len)
+{
+	sl->off = off;
+	sl->len = len;
+	sl->want = p->direct && !p->write ?
+		   (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
+	sl->done = 0;
+	sl->err = 0;
+}
+
+static inline void hand_out(struct slot *sl, unsigned s, struct io_unit *u)
+{
+	u->buf = sl->buf;
+	u->len = sl->len;
+	u->off = sl->off;
+	u->slot = s;
+}
+
+/* A failed slot, reported from the job's thread (io_uring.c). */
+int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl);
+
+/* ---- ioworkers=0 (uring_single.c) ------------------------------------------ */
+
+int single_setup(struct ioe *e, struct uring_priv *p);
+int single_get_read(struct ioe *e, struct uring_priv *p, struct io_unit *u);
+int single_get_write(struct ioe *e, struct uring_priv *p, struct io_unit *u);
+int single_put(struct uring_priv *p, struct io_unit *u);
+/* Wait for everything in flight.  A read that fails now changes nothing;
+ * a write that fails is reported. */
+int single_drain(struct ioe *e, struct uring_priv *p);
+
+/* ---- ioworkers=N (uring_pool.c) -------------------------------------------- */
+
+/* Start the I/O threads, each with its ring up, or say why not. */
+int workers_setup(struct ioe *e, struct uring_priv *p);
+/* Stop and join them; their latencies go to e->lat. */
+void workers_stop(struct ioe *e, struct uring_priv *p);
+/* The first I/O thread's ring (they are all set up alike). */
+const struct ring *workers_ring(const struct uring_priv *p);
+int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);
+/* Give slot s back to the I/O threads (put()). */
+void pool_give_back(struct uring_priv *p, unsigned s);
+int pool_drain(struct ioe *e, struct uring_priv *p);
+/* Undo what setup initialised of the pool (its threads are stopped). */
+void pool_fini(struct uring_priv *p);
+
+#endif

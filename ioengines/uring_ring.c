@@ -1,0 +1,386 @@
+/*
+ * uring_ring.c - one io_uring and the slots that move through it: setup
+ * with fallback flags, registered buffers and file, queueing, submitting
+ * and reaping.
+ *
+ * The one idea: ring_reap() is the only place that waits.  It submits
+ * everything queued and waits for completions in one system call
+ * (io_uring_submit_and_wait), continues short transfers and retries
+ * -EAGAIN/-EINTR itself, and lists the slots that are finished: data,
+ * nothing (a block past the end of the file), or an error that keeps its
+ * errno for the report.  Its caller (the job's thread, or an I/O thread)
+ * never sees a partial transfer.  Direct reads ask for their length
+ * rounded up to 4096, so that the short last block of a file can be read.
+ *
+ * With latency tracking the clock is read once per submitting call and
+ * once per batch of completions, and each slot keeps the time its first
+ * transfer went in.
+ *
+ * Ring setup flags that help (SINGLE_ISSUER, DEFER_TASKRUN, COOP_TASKRUN)
+ * are tried first and dropped one by one when the kernel refuses them;
+ * ring->flags keeps what was used.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#include "config.h"
+#include "uring.h"
+
+#define MAX_REG_BUFS	16384		/* IORING_MAX_REG_BUFFERS */
+#define MAX_REG_LEN	(1ULL << 30)	/* one registered buffer */
+#define SQ_IDLE_MS	100		/* sqpoll: the kernel thread's idle */
+
+#ifndef HAVE_IO_URING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER	0
+#endif
+#ifndef HAVE_IO_URING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN	0
+#endif
+#ifndef HAVE_IO_URING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN	0
+#endif
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int ring_error(struct ring *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Flag sets to try, best first; each drops one more the kernel refused. */
+static const unsigned ring_flag_sets[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+	IORING_SETUP_SINGLE_ISSUER,	/* SQPOLL refuses COOP_TASKRUN */
+	IORING_SETUP_COOP_TASKRUN,
+	0,
+};
+
+void ring_flags_name(unsigned f, char *buf, size_t len)
+{
+	static const struct { unsigned flag; const char *name; } names[] = {
+		{ IORING_SETUP_SQPOLL, "SQPOLL" },
+		{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
+		{ IORING_SETUP_ATTACH_WQ, "ATTACH_WQ" },
+		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].flag && (f & names[i].flag) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? "|" : "", names[i].name);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+static int ring_create(struct ring *r, const struct ring_cfg *c)
+{
+	const struct job_spec *job = c->job;
+	unsigned extra = 0;
+	int ret = -EINVAL;
+
+	if (job->sqpoll) {
+		extra = IORING_SETUP_SQPOLL;
+		if (job->sqpoll_cpu >= 0)
+			extra |= IORING_SETUP_SQ_AFF;
+		if (c->attach_fd >= 0)
+			extra |= IORING_SETUP_ATTACH_WQ;
+	}
+	for (size_t i = 0; i < sizeof(ring_flag_sets) / sizeof(unsigned); i++) {
+		struct io_uring_params p;
+
+		/* SQPOLL cannot defer its task work to a thread it is not. */
+		if (job->sqpoll && (ring_flag_sets[i] & IORING_SETUP_DEFER_TASKRUN))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.flags = ring_flag_sets[i] | extra;
+		p.sq_thread_idle = SQ_IDLE_MS;
+		p.sq_thread_cpu = job->sqpoll_cpu >= 0 ? (unsigned)job->sqpoll_cpu : 0;
+		p.wq_fd = c->attach_fd >= 0 ? (unsigned)c->attach_fd : 0;
+		ret = io_uring_queue_init_params(c->depth, &r->ring, &p);
+		if (ret == 0) {
+			r->flags = p.flags;
+			r->up = true;
+			return 0;
+		}
+		if (ret != -EINVAL)
+			break;
+	}
+	return ring_error(r, "io_uring unavailable: io_uring_queue_init(%u entries%s): %s%s",
+			  c->depth, job->sqpoll ? ", SQPOLL" : "", strerror(-ret),
+			  ret == -ENOSYS || ret == -EPERM ?
+			  " (disabled by kernel.io_uring_disabled or a seccomp filter?)" :
+			  ret == -EINVAL && job->sqpoll_cpu >= 0 ?
+			  " (is sqpoll_cpu online and allowed?)" : ""), ret;
+}
+
+static int ring_register(struct ring *r, const struct ring_cfg *c)
+{
+	unsigned nvec;
+	struct iovec *iov;
+	int ret;
+
+	if (c->job->registerfiles) {
+		ret = io_uring_register_files(&r->ring, &c->fd, 1);
+		if (ret < 0)
+			return ring_error(r, "io_uring_register_files: %s",
+					  strerror(-ret)), ret;
+		r->fd = 0;
+		r->sqe_flags = IOSQE_FIXED_FILE;
+	}
+	if (!c->job->fixedbufs)
+		return 0;
+	r->vec_slots = (c->nslots + MAX_REG_BUFS - 1) / MAX_REG_BUFS;
+	if ((uint64_t)r->vec_slots * c->stride > MAX_REG_LEN)
+		return ring_error(r, "fixedbufs: %u buffers of %zu bytes are too "
+				  "many to register", c->nslots, c->stride), -E2BIG;
+	nvec = (c->nslots + r->vec_slots - 1) / r->vec_slots;
+	iov = calloc(nvec, sizeof(*iov));
+	if (!iov)
+		return ring_error(r, "out of memory"), -ENOMEM;
+	for (unsigned v = 0; v < nvec; v++) {
+		unsigned first = v * r->vec_slots, n = c->nslots - first;
+
+		iov[v].iov_base = c->slots[first].buf;
+		iov[v].iov_len = (n < r->vec_slots ? n : r->vec_slots) * c->stride;
+	}
+	ret = io_uring_register_buffers(&r->ring, iov, nvec);
+	free(iov);
+	if (ret < 0)
+		return ring_error(r, "fixedbufs: io_uring_register_buffers: %s%s",
+				  strerror(-ret), ret == -ENOMEM ?
+				  " (RLIMIT_MEMLOCK too low? see ulimit -l)" : ""), ret;
+	r->fixed = true;
+	return 0;
+}
+
+/* Set up ring r over the slots of cfg c; on failure r->err says why. */
+int ring_init(struct ring *r, const struct ring_cfg *c)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->slots = c->slots;
+	r->fd = c->fd;
+	r->write = RW_IS_WRITE(c->job->rw);
+	r->direct = c->job->direct;
+	r->sqpoll = c->job->sqpoll;
+	r->depth = c->depth;
+	r->lat = c->lat;
+	r->path = c->path;
+	r->err = c->err;
+	r->errlen = c->errlen;
+	r->stamp = calloc(c->depth, sizeof(*r->stamp));
+	r->done = calloc(c->depth, sizeof(*r->done));
+	if (!r->stamp || !r->done)
+		return ring_error(r, "out of memory"), -ENOMEM;
+	ret = ring_create(r, c);
+	if (ret)
+		return ret;
+	return ring_register(r, c);
+}
+
+void ring_exit(struct ring *r)
+{
+	if (r->up)
+		io_uring_queue_exit(&r->ring);
+	r->up = false;
+	free(r->stamp);
+	free(r->done);
+	r->stamp = r->done = NULL;
+}
+
+/* Stamp the first transfers queued since the last submit. */
+static void ring_stamp(struct ring *r)
+{
+	uint64_t t;
+
+	if (!r->nstamp)
+		return;
+	t = now_ns();
+	for (unsigned i = 0; i < r->nstamp; i++)
+		r->slots[r->stamp[i]].t_sub = t;
+	r->nstamp = 0;
+}
+
+/* Submit what is queued, and wait for wait_nr completions (may be 0). */
+int ring_enter(struct ring *r, unsigned wait_nr)
+{
+	int ret;
+
+	if (r->lat)
+		ring_stamp(r);
+	for (unsigned tries = 0;; tries++) {
+		ret = wait_nr ? io_uring_submit_and_wait(&r->ring, wait_nr) :
+				io_uring_submit(&r->ring);
+		if (ret >= 0)
+			return 0;
+		if (ret == -EINTR)
+			continue;
+		/* The kernel is short of memory for requests: let it breathe. */
+		if ((ret == -EAGAIN || ret == -EBUSY) && tries < 1000) {
+			sched_yield();
+			continue;
+		}
+		return ring_error(r, "io_uring_enter: %s", strerror(-ret)), ret;
+	}
+}
+
+/* Queue the rest of slot s's transfer; first: its first one. */
+int ring_prep(struct ring *r, unsigned s, bool first)
+{
+	struct slot *sl = &r->slots[s];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	unsigned char *buf = sl->buf + sl->done;
+	unsigned n = (unsigned)(sl->want - sl->done);
+	uint64_t off = sl->off + sl->done;
+	int ret;
+
+	if (!sqe) {			/* SQ ring full: make room */
+		ret = ring_enter(r, 0);
+		if (ret)
+			return ret;
+		sqe = io_uring_get_sqe(&r->ring);
+		if (!sqe && r->sqpoll) {
+			io_uring_sqring_wait(&r->ring);
+			sqe = io_uring_get_sqe(&r->ring);
+		}
+		if (!sqe)
+			return ring_error(r, "io_uring: no submission queue entry free"),
+			       -EBUSY;
+	}
+	if (r->fixed && r->write)
+		io_uring_prep_write_fixed(sqe, r->fd, buf, n, off,
+					  (int)(s / r->vec_slots));
+	else if (r->fixed)
+		io_uring_prep_read_fixed(sqe, r->fd, buf, n, off,
+					 (int)(s / r->vec_slots));
+	else if (r->write)
+		io_uring_prep_write(sqe, r->fd, buf, n, off);
+	else
+		io_uring_prep_read(sqe, r->fd, buf, n, off);
+	sqe->flags |= (unsigned char)r->sqe_flags;
+	io_uring_sqe_set_data64(sqe, s);
+	if (first) {
+		r->inflight++;
+		if (r->lat)
+			r->stamp[r->nstamp++] = s;
+	}
+	return 0;
+}
+
+/* Slot s is done with its transfers (for now). */
+static void ring_finish(struct ring *r, unsigned s, unsigned st, uint64_t now)
+{
+	struct slot *sl = &r->slots[s];
+
+	if (r->lat && st != ST_ERROR)
+		hist_record(r->lat, now - sl->t_sub);
+	r->inflight--;
+	r->done[r->ndone++] = s;
+	slot_set(sl, st);		/* last: it publishes the slot */
+}
+
+static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
+			 uint64_t now)
+{
+	unsigned s = (unsigned)io_uring_cqe_get_data64(cqe);
+	struct slot *sl = &r->slots[s];
+	int res = cqe->res;
+
+	if (res == -EAGAIN || res == -EINTR)
+		return ring_prep(r, s, false);
+	if (res < 0) {
+		sl->err = -res;
+		ring_finish(r, s, ST_ERROR, now);
+		return 0;
+	}
+	if (r->write) {
+		if (res == 0) {
+			sl->err = 0;
+			ring_finish(r, s, ST_ERROR, now);
+			return 0;
+		}
+		sl->done += (size_t)res;
+		if (sl->done < sl->want)
+			return ring_prep(r, s, false);
+		ring_finish(r, s, ST_WRITTEN, now);
+		return 0;
+	}
+	sl->done += (size_t)res;
+	/* More to read, unless the file ended: a read that returned
+	 * nothing, or a direct read that stopped at an unaligned length. */
+	if (sl->done < sl->len && res > 0 &&
+	    !(r->direct && sl->done % BUF_ALIGN))
+		return ring_prep(r, s, false);
+	if (!sl->done) {
+		ring_finish(r, s, ST_NONE, now);
+		return 0;
+	}
+	if (sl->done < sl->len)
+		sl->len = sl->done;
+	ring_finish(r, s, ST_DATA, now);
+	return 0;
+}
+
+/*
+ * Submit everything queued, wait for at least wait_nr completions (at
+ * most what is in flight), and handle all that are there.  The finished
+ * slots are then r->done[0..r->ndone).
+ */
+int ring_reap(struct ring *r, unsigned wait_nr)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	uint64_t now = 0;
+	int ret, first = 0;
+
+	r->ndone = 0;
+	if (wait_nr > r->inflight)
+		wait_nr = r->inflight;
+	ret = ring_enter(r, wait_nr);
+	if (ret)
+		return ret;
+	if (r->lat)
+		now = now_ns();
+	io_uring_for_each_cqe(&r->ring, head, cqe) {
+		ret = ring_complete(r, cqe, now);
+		if (ret && !first)
+			first = ret;
+		n++;
+	}
+	io_uring_cq_advance(&r->ring, n);
+	return first;
+}
+
+/* Wait for everything in flight, and forget what it was. */
+int ring_quiesce(struct ring *r)
+{
+	int ret = 0;
+
+	while (r->inflight && !ret)
+		ret = ring_reap(r, r->inflight);
+	return ret;
+}
