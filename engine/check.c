@@ -136,47 +136,97 @@ static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
 
 /* The options only some data sources use: refused on the others when set
  * to anything but their default, so none is ever silently ignored. */
+static bool swept(const struct job_spec *j, const char *opt)
+{
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (!strcmp(opt_table[j->sweeps[i].opt].name, opt))
+			return true;
+	return false;
+}
+
+/*
+ * Options that only some data sources or kernels use ("owners" declare
+ * them in their .options list): refused on a job whose own source or
+ * kernel does not use them, when set to anything but the default, so
+ * that no option is ever silently ignored.
+ */
+struct owner {
+	const char *name;
+	const char *const *options;
+};
+
+static bool owns(const struct owner *o, const char *opt)
+{
+	for (size_t i = 0; o->options && o->options[i]; i++)
+		if (!strcmp(o->options[i], opt))
+			return true;
+	return false;
+}
+
+static void check_owned(const struct job_spec *j, const char *kind,
+			const struct owner *owners, size_t n, size_t mine,
+			const struct job_spec *defaults, struct diag *d)
+{
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; owners[r].options && owners[r].options[i];
+		     i++) {
+			const char *name = owners[r].options[i];
+			const struct opt_def *o = opt_find(name);
+			char have[128], def[128], users[128] = "";
+			size_t len = 0;
+			bool first = true;
+
+			/* a [global] default that does not apply to this
+			 * job is not an error; the job's own setting is */
+			if (owns(&owners[mine], name) || !job_isset(j, name) ||
+			    (j->inherited && j->inherited[o - opt_table]))
+				continue;
+			opt_format(o, j, have, sizeof(have));
+			opt_format(o, defaults, def, sizeof(def));
+			for (size_t k = 0; k < r; k++)	/* report once */
+				first &= !owns(&owners[k], name);
+			if (!strcmp(have, def) || !first)
+				continue;
+			for (size_t k = 0; k < n; k++)
+				if (owns(&owners[k], name) && len < sizeof(users))
+					len += snprintf(users + len,
+							sizeof(users) - len,
+							"%s%s", len ? ", " : "",
+							owners[k].name);
+			diag_error(d, job_loc(j, name), name, "is used by "
+				   "%s=%s only; this job has %s=%s", kind,
+				   users, kind, owners[mine].name);
+		}
+	}
+}
+
 static void check_source_options(const struct job_spec *j, struct diag *d)
 {
 	const struct ioengine_ops *e = j->ioengine;
+	struct owner owners[32];
 	struct job_spec defaults;
+	size_t n = 0, mine = 0, kmine = 0;
 
 	if (job_init_defaults(&defaults))
 		return;
-	for (size_t r = 0; ioengine_registry[r]; r++) {
-		const struct ioengine_ops *other = ioengine_registry[r];
-
-		for (size_t i = 0; other->options && other->options[i]; i++) {
-			const char *name = other->options[i];
-			const struct opt_def *o = opt_find(name);
-			char have[128], def[128], users[128];
-			size_t n = 0;
-
-			if (ioe_honours(e, name) || !job_isset(j, name))
-				continue;
-			opt_format(o, j, have, sizeof(have));
-			opt_format(o, &defaults, def, sizeof(def));
-			if (!strcmp(have, def))
-				continue;
-			/* Report each option once, listing its sources. */
-			bool first = true;
-
-			for (size_t k = 0; k < r; k++)
-				if (ioe_honours(ioengine_registry[k], name))
-					first = false;
-			if (!first)
-				continue;
-			users[0] = '\0';
-			for (size_t k = 0; ioengine_registry[k]; k++)
-				if (ioe_honours(ioengine_registry[k], name))
-					n += snprintf(users + n, sizeof(users) - n,
-						      "%s%s", n ? ", " : "",
-						      ioengine_registry[k]->name);
-			diag_error(d, job_loc(j, name), name, "is used by "
-				   "ioengine=%s only; this job has ioengine=%s",
-				   users, e->name);
-		}
+	for (; ioengine_registry[n] && n < 32; n++) {
+		owners[n].name = ioengine_registry[n]->name;
+		owners[n].options = ioengine_registry[n]->options;
+		if (ioengine_registry[n] == e)
+			mine = n;
 	}
+	/* a sweep over the source (kernel) changes which options apply from
+	 * point to point: each is checked where it applies */
+	if (!swept(j, "ioengine") && !j->sweeps_owner[0])
+		check_owned(j, "ioengine", owners, n, mine, &defaults, d);
+	for (n = 0; kernel_registry[n] && n < 32; n++) {
+		owners[n].name = kernel_registry[n]->name;
+		owners[n].options = kernel_registry[n]->options;
+		if (kernel_registry[n] == j->kernel)
+			kmine = n;
+	}
+	if (!swept(j, "kernel") && !j->sweeps_owner[1])
+		check_owned(j, "kernel", owners, n, kmine, &defaults, d);
 	job_free(&defaults);
 	if (!j->direct || !ioe_honours(e, "direct"))
 		return;
@@ -200,14 +250,6 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 		if (!strcmp(js->jobs[i].name, name))
 			return (int)i;
 	return -1;
-}
-
-static bool swept(const struct job_spec *j, const char *opt)
-{
-	for (unsigned i = 0; i < j->nsweeps; i++)
-		if (!strcmp(opt_table[j->sweeps[i].opt].name, opt))
-			return true;
-	return false;
 }
 
 /* The checks of one job that need no other job. */
@@ -265,7 +307,7 @@ static void check_one(struct job_spec *j, const struct topo *t,
 		diag_error(d, job_loc(j, "filename"), "filename",
 			   "ioengine=%s does not use a file", e->name);
 	if (!(e->flags & (IOE_FILE | IOE_NODATA)) && !j->filename &&
-	    j->size == 0 && !swept(j, "size"))
+	    j->size == 0 && !swept(j, "size") && !j->size_expr)
 		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "
 			   "a file needs size (e.g. size=64m)", e->name);
 	if (j->time_based && j->runtime_us == 0)

@@ -156,6 +156,8 @@ struct job_spec {
 	char *point_label;		/* "flush=clwb numjobs=4", or NULL */
 	int baseline;			/* PHASE_LOADED victim: index of its
 					   PHASE_ALONE job; else -1 */
+	bool sweeps_owner[2];		/* its point came from a sweep of
+					   ioengine ([0]) or kernel ([1]) */
 
 	/* Run control (times in microseconds) */
 	uint64_t runtime_us;
@@ -184,6 +186,7 @@ struct job_spec {
 
 	/* Bookkeeping from the parser: which options were set, and where. */
 	unsigned char *isset;		/* one per option-table entry */
+	unsigned char *inherited;	/* set by [global], not the job */
 	struct srcloc *locs;		/* one per option-table entry */
 };
 

@@ -53,6 +53,9 @@ struct kernel_ops {
 	const char *result_name;	/* column label: "count", "sum" */
 	const char *item_name;		/* KERN_ITEMS: "access", "call"... */
 	const char *const *impls;	/* NULL-terminated; [0] is the default */
+	/* Job options only some kernels use (value, stride, command...),
+	 * those this kernel honours; check.c refuses the others. */
+	const char *const *options;
 	unsigned flags;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */

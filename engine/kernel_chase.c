@@ -286,7 +286,10 @@ static void chase_fini(struct kstate *k)
 	k->priv_len = 0;
 }
 
+static const char *const chase_options[] = { "stride", "chase_layout", NULL };
+
 const struct kernel_ops kernel_chase_ops = {
+	.options = chase_options,
 	.name = "chase",
 	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",
 	.item_name = "access",

@@ -258,7 +258,10 @@ out:
 	return 0;
 }
 
+static const char *const codewalk_options[] = { "code_size", "batch", NULL };
+
 const struct kernel_ops kernel_codewalk_ops = {
+	.options = codewalk_options,
 	.name = "codewalk",
 	.help = "call code_size bytes of generated functions in a random "
 		"order, batch items per call (seed 001): ns per item; the "

@@ -349,7 +349,10 @@ static void count_fini(struct kstate *k)
 	(void)k;
 }
 
+static const char *const count_options[] = { "value", NULL };
+
 const struct kernel_ops kernel_count_ops = {
+	.options = count_options,
 	.name = "count",
 	.help = "count the 32-bit integers equal to value= (seed 003 counts the 10s)",
 	.result_name = "count",

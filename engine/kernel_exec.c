@@ -56,16 +56,29 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* SIGTERM, a grace period, SIGKILL; reaps the child. */
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* SIGTERM to the program's whole process group (a shell's children
+ * too), GRACE_MS by the clock, then SIGKILL; reaps the child. */
 static void stop_child(pid_t pid, int *status, struct rusage *ru)
 {
-	kill(pid, SIGTERM);
-	for (unsigned waited = 0; waited < GRACE_MS; waited += POLL_MS) {
-		if (wait4(pid, status, WNOHANG, ru) == pid)
+	uint64_t deadline = mono_ms() + GRACE_MS;
+
+	kill(-pid, SIGTERM);
+	while (mono_ms() < deadline) {
+		if (wait4(pid, status, WNOHANG, ru) == pid) {
+			kill(-pid, SIGKILL);	/* stragglers of the group */
 			return;
+		}
 		sleep_ms(POLL_MS);
 	}
-	kill(pid, SIGKILL);
+	kill(-pid, SIGKILL);
 	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 		;
 }
@@ -82,11 +95,13 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 		snprintf(pr->err, sizeof(pr->err), "fork: %s", strerror(errno));
 		return -1;
 	}
+	setpgid(pid, pid);	/* also here: no race with the child's own */
 	if (pid == 0) {
 		sigset_t none;
 
 		/* the engine blocks these in its threads; the program
 		 * should see them as usual */
+		setpgid(0, 0);	/* its own group: stopped as a whole */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
@@ -132,7 +147,10 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 	return 0;
 }
 
+static const char *const exec_options[] = { "command", NULL };
+
 const struct kernel_ops kernel_exec_ops = {
+	.options = exec_options,
 	.name = "exec",
 	.help = "run command= as the job (in its CPU binding and memory "
 		"policy) and time it; ioengine=none",

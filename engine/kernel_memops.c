@@ -232,7 +232,10 @@ static void fill_run(struct kstate *k, void *buf, size_t len)
 		fill_plain(buf, n, k->value);
 }
 
+static const char *const fill_options[] = { "value", NULL };
+
 const struct kernel_ops kernel_fill_ops = {
+	.options = fill_options,
 	.name = "fill",
 	.help = "store value= into every 32-bit word of the block",
 	.impls = fill_impls,

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "knee.h"
 #include "kneereport.h"
+#include "stats.h"
 
 /* The point label without its size=... item: the series it belongs to. */
 static void series_of(const char *label, char *buf, size_t len)
@@ -35,6 +36,23 @@ static bool swept_size(const struct job_spec *j)
 {
 	return j->point_label && (!strncmp(j->point_label, "size=", 5) ||
 				  strstr(j->point_label, " size="));
+}
+
+/* CPU time per item, median over repeats: on a busy machine wall time
+ * inflates latency and a burst would look like a knee. */
+static double cpu_ns_median(const struct results *r, unsigned idx)
+{
+	unsigned reps = r->plan->segments[r->plan->jobs[idx].segment].repeat;
+	double v[1000];
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < reps && n < 1000; k++) {
+		const struct job_result *jr = results_get(r, idx, k);
+
+		if (jr->status == RUN_OK && jr->items)
+			v[n++] = jr->cpu_ns_per_item;
+	}
+	return stat_summarise(v, n).median;
 }
 
 static void one_series(FILE *f, const struct results *r,
@@ -63,17 +81,19 @@ static void one_series(FILE *f, const struct results *r,
 		if (strcmp(have, want))
 			continue;
 		sizes[n] = p->jobs[i].size;
-		ns[n] = metric_median(r, i);
+		ns[n] = cpu_ns_median(r, i);
 		n++;
 	}
 	cpu = j0->cpus_allowed ? cpuset_nth(j0->cpus, 0) : 0;
 	nl = knee_levels(t, cpu < 0 ? 0 : (unsigned)cpu, levels,
 			 KNEE_MAX_LEVELS);
-	fprintf(f, "\nknees: job '%s'%s%s%s, ns per %s against the caches "
+	fprintf(f, "\nknees: job '%s'%s%s%s, CPU ns per %s against the caches "
 		"of CPU %d\n", j0->name, want[0] ? " {" : "", want,
 		want[0] ? "}" : "", j0->kernel->item_name, cpu < 0 ? 0 : cpu);
-	if (knee_find(sizes, ns, n, levels, nl, knees) > 0)
-		knee_print(f, knees, nl);
+	int found = knee_find(sizes, ns, n, levels, nl, knees);
+
+	if (found > 0)
+		knee_print(f, knees, (unsigned)found);
 out:
 	free(sizes);
 	free(ns);

@@ -344,6 +344,11 @@ int main(int argc, char **argv)
 		       terr, sizeof(terr)))
 		t = &topo;
 	if (cl.topology) {
+		if (d.errors) {
+			diag_plain(&d, "%u error%s; nothing was run", d.errors,
+				   d.errors == 1 ? "" : "s");
+			goto out;
+		}
 		if (!t) {
 			diag_plain(&d, "cannot read the topology: %s%s", terr,
 				   getenv("MEMJOB_SYSROOT") ? " (is "

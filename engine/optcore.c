@@ -223,8 +223,9 @@ int job_init_defaults(struct job_spec *j)
 	memset(j, 0, sizeof(*j));
 	j->baseline = -1;
 	j->isset = calloc(opt_count, sizeof(*j->isset));
+	j->inherited = calloc(opt_count, sizeof(*j->inherited));
 	j->locs = calloc(opt_count, sizeof(*j->locs));
-	if (!j->isset || !j->locs)
+	if (!j->isset || !j->locs || !j->inherited)
 		goto fail;
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
@@ -245,6 +246,7 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	*dst = *src;
 	dst->isset = NULL;
+	dst->inherited = NULL;
 	dst->locs = NULL;
 	dst->sweeps = NULL;
 	dst->nsweeps = 0;
@@ -257,10 +259,14 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 			*(char **)FIELD(dst, o) = NULL;
 	}
 	dst->isset = malloc(opt_count * sizeof(*dst->isset));
+	dst->inherited = calloc(opt_count, sizeof(*dst->inherited));
 	dst->locs = malloc(opt_count * sizeof(*dst->locs));
-	if (!dst->isset || !dst->locs)
+	if (!dst->isset || !dst->locs || !dst->inherited)
 		goto fail;
 	memcpy(dst->isset, src->isset, opt_count * sizeof(*dst->isset));
+	if (src->inherited)
+		memcpy(dst->inherited, src->inherited,
+		       opt_count * sizeof(*dst->inherited));
 	memcpy(dst->locs, src->locs, opt_count * sizeof(*dst->locs));
 	for (size_t i = 0; i < opt_count; i++) {
 		const struct opt_def *o = &opt_table[i];
@@ -312,7 +318,9 @@ void job_free(struct job_spec *j)
 	free(j->size_expr);
 	j->size_expr = NULL;
 	free(j->isset);
+	free(j->inherited);
 	free(j->locs);
+	j->inherited = NULL;
 	j->sweeps = NULL;
 	j->nsweeps = 0;
 	j->point_label = NULL;

@@ -421,8 +421,8 @@ const struct opt_def opt_table[] = {
 		  "A..B:*F multiplies by F from A up to B (4k..64m:*2), and "
 		  "A..B:+S adds S.  The option may be given several times: the "
 		  "sweeps of a segment's jobs form a grid, run point by point, "
-		  "and each point's values appear as columns named after the "
-		  "options in CSV.  A numjobs value larger than the CPUs of "
+		  "and each point's values appear in CSV in columns named "
+		  "sweep_OPTION.  A numjobs value larger than the CPUs of "
 		  "cpus_allowed with cpus_allowed_policy=split is left out, "
 		  "and the report says so." },
 	{ .name = "rate", .type = OPT_SIZE, .cat = CAT_RUN, .off = F(rate),

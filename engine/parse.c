@@ -120,8 +120,12 @@ static void on_section(void *user, const char *name, const struct srcloc *loc)
 		return;
 	}
 	p->target = new_job(p, &p->global, name, loc);
-	if (!p->target)
+	if (!p->target) {
 		diag_error(p->d, loc, NULL, "out of memory");
+		return;
+	}
+	/* what [global] set is a default for this job, not its own word */
+	memcpy(p->target->inherited, p->global.isset, opt_count);
 }
 
 /* Set option key=val on job j; val NULL is a bare flag (bools only). */
@@ -168,13 +172,15 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 		char quoted[256];
 
 		snprintf(quoted, sizeof(quoted), "'%s'", val);
-		if (*val && !strstr(why, quoted))
+		if (*val && !strstr(why, quoted) && !strstr(why, "got '"))
 			diag_error(p->d, loc, o->name, "%s, got '%s'", why, val);
 		else
 			diag_error(p->d, loc, o->name, "%s", why);
 		return;
 	}
 	j->isset[o - opt_table] = 1;
+	if (j->inherited)
+		j->inherited[o - opt_table] = 0;
 	j->locs[o - opt_table] = *loc;
 	if (o->parse == optv_parse_sweep)	/* each sweep keeps its line */
 		j->sweeps[j->nsweeps - 1].loc = *loc;

@@ -31,7 +31,7 @@ const char *const report_csv_columns[] = {
 	"slowdown_pct", "file_system", "pgpgin_kb", "pgpgout_kb",
 	"pgmajfault", "nr_dirtied", "nr_written", "dirty_kb", "writeback_kb",
 	"cached_kb", "dev", "dev_read_kb", "dev_write_kb", "dev_util_pct",
-	NULL
+	"cpu_ns_per_item", NULL
 };
 
 /* counters_derived()'s figures, in a fixed order for the CSV header */
@@ -557,8 +557,16 @@ static void csv_header(FILE *f, const struct sweep_cols *c)
 		fprintf(f, ",%s", col);
 	}
 	for (unsigned k = 0; k < c->n; k++) {
-		fputc(',', f);
-		csv_field(f, c->name[k]);
+		char col[160];
+		size_t n = (size_t)snprintf(col, sizeof(col), "sweep_");
+
+		/* a plain identifier, never equal to a fixed column */
+		for (const char *p = c->name[k]; *p && n + 1 < sizeof(col);
+		     p++)
+			col[n++] = isalnum((unsigned char)*p) ?
+				   (char)tolower((unsigned char)*p) : '_';
+		col[n] = '\0';
+		fprintf(f, ",%s", col);
 	}
 	fputc('\n', f);
 }
@@ -622,6 +630,10 @@ static void csv_row(FILE *f, const char *host, const struct results *r,
 	csv_str(f, jr->info ? jr->info : "", false);
 	csv_interference(f, r, jr);
 	csv_system(f, r, jr);
+	if (jr->items && jr->end_ns)
+		fprintf(f, ",%.3f", jr->cpu_ns_per_item);
+	else
+		fputc(',', f);
 	csv_counters(f, jr);
 	for (unsigned k = 0; k < c->n; k++) {
 		char v[256];

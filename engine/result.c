@@ -122,6 +122,8 @@ static void summarise_job(struct job_result *jr)
 			}
 		}
 		jr->ns_per_item = k ? sum / k : 0;
+		jr->cpu_ns_per_item = (double)(jr->usr_ns + jr->sys_ns) /
+				      (double)jr->items;
 	}
 }
 

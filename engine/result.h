@@ -51,6 +51,7 @@ struct job_result {
 	uint64_t items;
 	double gbps, ops_per_s;
 	double ns_per_item;		/* 0 when the kernel counts no items */
+	double cpu_ns_per_item;		/* CPU time (usr + sys) per item */
 	bool emulated;
 	struct hist lat;		/* merged over clones */
 	const char *info;		/* the first clone's */

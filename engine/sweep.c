@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "options.h"
+#include "optvalues.h"
 #include "sweep.h"
 #include "value.h"
 
@@ -63,6 +64,12 @@ static int expand_range(const struct opt_def *o, const char *spec,
 	case OPT_UINT:
 		conv = value_uint;
 		break;
+	case OPT_CUSTOM:
+		if (o->parse == optv_parse_size_expr) {	/* size */
+			conv = value_size;
+			break;
+		}
+		/* fall through */
 	default:
 		snprintf(buf, buflen, "option '%s' takes no range; list its "
 			 "values (%s:v1,v2,...)", o->name, o->name);
@@ -83,7 +90,7 @@ static int expand_range(const struct opt_def *o, const char *spec,
 		return -1;
 	}
 	for (v = lo; v <= hi;) {
-		if (o->type == OPT_SIZE)
+		if (o->type == OPT_SIZE || o->type == OPT_CUSTOM)
 			value_format_size(v, text, sizeof(text));
 		else if (o->type == OPT_TIME)
 			value_format_time(v, text, sizeof(text));
@@ -132,7 +139,8 @@ int sweep_parse(const char *spec, struct sweep *s, const char **why,
 	}
 	s->opt = (int)(o - opt_table);
 	list = colon + 1;
-	if (strstr(list, "..") && o->type != OPT_STR && o->type != OPT_CUSTOM) {
+	if (strstr(list, "..") && o->type != OPT_STR &&
+	    (o->type != OPT_CUSTOM || o->parse == optv_parse_size_expr)) {
 		if (expand_range(o, list, s, why, buf, buflen))
 			goto fail;
 	} else {
@@ -243,6 +251,7 @@ struct expander {
 	struct sweep_notes *notes;
 	const struct topo *topo;
 	struct diag *d;
+	const char *vlabel;		/* the victims' values, for emit() */
 };
 
 static int push_job(struct expander *x, struct job_spec *j)
@@ -377,12 +386,18 @@ static int materialize(struct expander *x, unsigned a, unsigned count,
 		}
 		j->isset[dims[k].sw->opt] = 1;
 		j->locs[dims[k].sw->opt] = dims[k].sw->loc;
+		if (!strcmp(o->name, "ioengine"))
+			j->sweeps_owner[0] = true;
+		if (!strcmp(o->name, "kernel"))
+			j->sweeps_owner[1] = true;
 		if (ln < lablen)
 			ln += snprintf(label + ln, lablen - ln, "%s%s%s%s=%s",
 				       ln ? " " : "", shared ? j->name : "",
 				       shared ? "." : "", o->name, v);
 		if (j->role == ROLE_VICTIM && kn < keylen)
-			kn += snprintf(vkey + kn, keylen - kn, "%u=%s;", k, v);
+			kn += snprintf(vkey + kn, keylen - kn, "%s%s%s%s=%s",
+				       kn ? " " : "", shared ? j->name : "",
+				       shared ? "." : "", o->name, v);
 	}
 	for (unsigned k = 0; k < count; k++) {
 		for (unsigned s = 0; s < mats[k].nsweeps; s++)
@@ -426,6 +441,13 @@ static int emit(struct expander *x, struct job_spec *mats, unsigned count,
 			j = mats[k];
 		}
 		j.phase = ph;
+		/* a baseline serves every point with these victim values:
+		 * it is labelled with them only */
+		if (ph == PHASE_ALONE) {
+			free(j.point_label);
+			j.point_label = x->vlabel && *x->vlabel ?
+					strdup(x->vlabel) : NULL;
+		}
 		if (first)
 			j.stonewall = x->out->njobs > 0;
 		first = false;
@@ -545,6 +567,7 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 			base = &bases[nbases++];
 			base->key = strdup(vkey);
 			base->first = (unsigned)x->out->njobs;
+			x->vlabel = vkey;
 			if (!base->key ||
 			    emit(x, mats, count, true, PHASE_ALONE, true))
 				goto nomem;

@@ -206,12 +206,15 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	out->ivcsw = (uint64_t)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
 }
 
-/* Sleep up to us, waking early when stop is set. */
-static void nap(atomic_int *stop, uint64_t us)
+/* Sleep up to us, waking early when stop is set or, for an aggressor,
+ * when the last victim is done (until_zero reaches 0). */
+static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
 {
 	uint64_t end = now_ns() + us * 1000;
 
-	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(stop, memory_order_relaxed) &&
+	       (!until_zero ||
+		atomic_load_explicit(until_zero, memory_order_relaxed))) {
 		uint64_t t = now_ns();
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
@@ -235,15 +238,20 @@ static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 	return 0;
 }
 
+static void nap(atomic_int *stop, uint64_t us)
+{
+	nap_until(stop, NULL, us);
+}
+
 /* rate=: sleep while this clone is ahead of its byte budget. */
 static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		      atomic_int *stop)
+		      atomic_int *stop, atomic_uint *until_zero)
 {
 	uint64_t due = t0 + (uint64_t)((double)bytes * 1e9 / (double)j->rate);
 	uint64_t t = now_ns();
 
 	if (due > t + 20000)	/* below 20 us, sleeping costs more */
-		nap(stop, (due - t) / 1000);
+		nap_until(stop, until_zero, (due - t) / 1000);
 }
 
 /* The measured loop.  Returns 0, or -1 after recording a failure.
@@ -312,7 +320,13 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
 			if (j->rate)
-				keep_rate(j, rate_t0, bytes, stop);
+				keep_rate(j, rate_t0, bytes, stop,
+					  until_victims ? victims_left : NULL);
+			/* an aggressor stops with the last victim, however
+			 * slowly it moves (rate=) */
+			if (until_victims && !atomic_load_explicit(victims_left,
+					memory_order_relaxed))
+				goto early;
 			if (--countdown)
 				continue;
 			countdown = every;
@@ -320,9 +334,6 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 					      memory_order_relaxed);
 			if (!timed)
 				continue;
-			if (until_victims && !atomic_load_explicit(victims_left,
-					memory_order_relaxed))
-				goto early;
 			uint64_t t = now_ns();
 
 			if (ramping && t >= ramp_end) {

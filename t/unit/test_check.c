@@ -86,9 +86,14 @@ static void test_source_options(void **state)
 		     "t.ini:4: option 'hugepage': is used by ioengine=mem");
 	expect_error("[a]\nioengine=mem\nsize=1m\nmadvise=willneed\n",
 		     "option 'madvise': is used by ioengine=mmap only");
-	/* inherited from [global]: the error points at the global line */
-	expect_error("[global]\npopulate=1\n[a]\nioengine=psync\n"
-		     "filename=f\n", "t.ini:2: option 'populate'");
+	/* a [global] default that does not apply to a job is ignored for
+	 * it; set on the job itself, it is an error */
+	expect_ok("[global]\npopulate=1\n[a]\nioengine=psync\n"
+		  "filename=f\n");
+	expect_error("[a]\nioengine=psync\nfilename=f\npopulate=1\n",
+		     "t.ini:4: option 'populate'");
+	/* a sweep over the kernel: value applies to its count points */
+	expect_ok("[a]\nsize=1m\nvalue=7\nsweep=kernel:count,sum\n");
 }
 
 static void test_direct_alignment(void **state)

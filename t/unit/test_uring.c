@@ -30,11 +30,19 @@
  *	build/t/test_uring --no-io-uring ERRNO CMD [ARGS...]
  *
  * runs CMD with io_uring_setup() failing with ERRNO (e.g. 38, ENOSYS).
+ *
+ * sync() (fsync=, fdatasync=, end_fsync=), for io_uring and psync: after
+ * drain() it returns 0 and the file's pages are on the device (none dirty
+ * or under writeback, as cachestat(2) tells, where the kernel has it);
+ * io_uring refuses it while writes are in flight.  That it really is
+ * fsync(2), or fdatasync(2) for data_only, is tested in a child whose
+ * seccomp filter fails each with its own errno.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <math.h>
 #include <pthread.h>
@@ -48,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +87,7 @@ static struct {
 
 /* How to run the source. */
 struct run {
+	const char *engine;		/* NULL: io_uring */
 	enum rw_mode rw;
 	const char *path;
 	uint64_t bs, offset, size;
@@ -174,7 +184,7 @@ static void job_from_run(struct job_spec *job, const struct run *r)
 	memset(job, 0, sizeof(*job));
 	job->name = name;
 	job->numjobs = 1;
-	job->ioengine = ioengine_find("io_uring");
+	job->ioengine = ioengine_find(r->engine ? r->engine : "io_uring");
 	assert_non_null(job->ioengine);
 	job->rw = r->rw;
 	job->bs = r->bs;
@@ -234,7 +244,8 @@ static void src_setup(struct src *s, const struct run *r, bool random)
 	if (ret)
 		fail_msg("setup: %s (%d)", s->e.err, ret);
 	assert_non_null(s->e.priv);
-	assert_non_null(strstr(s->e.info, "ring: depth"));
+	if (!r->engine)
+		assert_non_null(strstr(s->e.info, "ring: depth"));
 }
 
 static void src_teardown(struct src *s)
@@ -513,6 +524,24 @@ static void test_drain(void **state)
 	}
 }
 
+/* The file holds what the writers' "kernel" stored: pattern seed 11. */
+static void check_written(const char *path, uint64_t size)
+{
+	unsigned char *got = malloc(size), *want = malloc(size);
+	int fd = open(path, O_RDONLY);
+
+	assert_non_null(got);
+	assert_non_null(want);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
+	close(fd);
+	pattern_fill(&randint_0_20, 11, 0, want, size);
+	if (memcmp(got, want, size))
+		fail_msg("the file does not hold what was written");
+	free(got);
+	free(want);
+}
+
 /* Writes at depth, sequential and random, buffered and direct: the file
  * holds what the "kernel" stored into each unit. */
 static void drive_write(struct run *r, bool random)
@@ -520,11 +549,10 @@ static void drive_write(struct run *r, bool random)
 	const struct pattern zero = { .kind = PATTERN_ZERO };
 	const uint64_t size = 4 * MIB + 8 * KIB;
 	const struct ioengine_ops *ops;
-	unsigned char *want, *got;
 	char path[400], err[512];
 	struct io_unit u;
 	struct src s;
-	int ret, fd;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/write", fx.dir);
 	if (filegen_create(path, size, &zero, 1, err, sizeof(err)))
@@ -544,20 +572,7 @@ static void drive_write(struct run *r, bool random)
 	if (r->latency)
 		assert_int_equal(s.lat->count, (size + r->bs - 1) / r->bs);
 	src_teardown(&s);
-
-	got = malloc(size);
-	want = malloc(size);
-	assert_non_null(got);
-	assert_non_null(want);
-	fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
-	close(fd);
-	pattern_fill(&randint_0_20, 11, 0, want, size);
-	if (memcmp(got, want, size))
-		fail_msg("the file does not hold what was written");
-	free(got);
-	free(want);
+	check_written(path, size);
 	assert_int_equal(unlink(path), 0);
 }
 
@@ -971,8 +986,8 @@ static void test_validate(void **state)
 	expect_invalid(&job, "option 'ioworkers': I/O threads read ahead");
 }
 
-/* Make io_uring_setup() fail with err in this process and its children. */
-static int deny_io_uring(int err)
+/* Make system call nr fail with err in this process and its children. */
+static int deny_syscall(int nr, int err)
 {
 #if defined(__x86_64__)
 	const unsigned arch = AUDIT_ARCH_X86_64;
@@ -986,7 +1001,7 @@ static int deny_io_uring(int err)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -997,6 +1012,11 @@ static int deny_io_uring(int err)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+static int deny_io_uring(int err)
+{
+	return deny_syscall(__NR_io_uring_setup, err);
 }
 
 /* In a child without io_uring: setup fails with the reason. */
@@ -1052,6 +1072,231 @@ static void test_refused(void **state)
 	}
 }
 
+/* ---- sync: fsync=, fdatasync=, end_fsync= ------------------------------ */
+
+#define SYNC_SIZE	(4 * MIB)
+#define SYNC_BS		(16 * KIB)
+
+#ifndef __NR_cachestat
+#define __NR_cachestat	451		/* Linux 6.5; the same on every arch */
+#endif
+
+/* cachestat(2)'s arguments (linux/mman.h has them from 6.5 on). */
+struct cstat_range {
+	uint64_t off, len;
+};
+
+struct cstat {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted;
+	uint64_t nr_recently_evicted;
+};
+
+/* Pages of path that are not on the device yet (dirty, or under
+ * writeback), or -1 when the kernel cannot tell: no cachestat(2), or
+ * tmpfs, whose pages have no device to go to. */
+static long long unwritten_pages(const char *path)
+{
+	struct cstat_range range = { 0, 0 };	/* len 0: to the end */
+	struct cstat cs;
+	struct statfs sf;
+	long long n = -1;
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	if (!fstatfs(fd, &sf) && sf.f_type != TMPFS_MAGIC &&
+	    !syscall(__NR_cachestat, fd, &range, &cs, 0))
+		n = (long long)(cs.nr_dirty + cs.nr_writeback);
+	close(fd);
+	return n;
+}
+
+static void make_write_file(char *path, size_t len)
+{
+	const struct pattern zero = { .kind = PATTERN_ZERO };
+	char err[512];
+
+	snprintf(path, len, "%s/write", fx.dir);
+	unlink(path);			/* left by a test that failed */
+	if (filegen_create(path, SYNC_SIZE, &zero, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* Write up to n blocks as the engine does; returns how many (fewer when
+ * the pass ends). */
+static unsigned write_blocks(struct src *s, unsigned n)
+{
+	const struct ioengine_ops *ops = s->job.ioengine;
+	struct io_unit u;
+	unsigned done = 0;
+	int ret = 1;
+
+	while (done < n && (ret = ops->get(&s->e, &u)) == 1) {
+		pattern_fill(&randint_0_20, 11, u.off, u.buf, u.len);
+		assert_int_equal(ops->put(&s->e, &u), 0);
+		done++;
+	}
+	if (ret < 0)
+		fail_msg("get: %s (%d)", s->e.err, ret);
+	return done;
+}
+
+/* What the worker does (engine/worker.c, sync_now): drain, then sync. */
+static void drain_and_sync(struct src *s, bool data_only, const char *when)
+{
+	const struct ioengine_ops *ops = s->job.ioengine;
+	long long before = unwritten_pages(s->e.path), after;
+	int ret;
+
+	if (ops->drain)
+		assert_int_equal(ops->drain(&s->e), 0);
+	ret = ops->sync(&s->e, data_only);
+	if (ret)
+		fail_msg("%s: sync: %s (%d)", when, s->e.err, ret);
+	after = unwritten_pages(s->e.path);
+	print_message("%s %s: pages not on the device: %lld before, %lld "
+		      "after (-1: cannot tell)\n", s->job.ioengine->name, when,
+		      before, after);
+	if (after > 0)
+		fail_msg("%s: %lld pages of %s are still not on the device",
+			 when, after, s->e.path);
+}
+
+static void test_sync(void **state)
+{
+	static const struct {
+		const char *engine;
+		unsigned depth, batch;
+		bool direct;
+	} cases[] = {
+		{ NULL, 16, 4, false },
+		{ NULL, 1, 0, false },
+		{ "psync", 0, 0, false },
+		{ NULL, 64, 0, true },	/* last: it may skip (tmpfs) */
+	};
+	const unsigned nblocks = SYNC_SIZE / SYNC_BS;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = data_run(cases[i].depth);
+		const struct ioengine_ops *ops;
+		char path[400];
+		unsigned n;
+		struct src s;
+		int ret;
+
+		make_write_file(path, sizeof(path));
+		r.engine = cases[i].engine;
+		r.rw = RW_WRITE;
+		r.path = path;
+		r.size = SYNC_SIZE;
+		r.bs = SYNC_BS;
+		r.batch_submit = cases[i].batch;
+		r.direct = cases[i].direct;
+		src_setup(&s, &r, false);
+		ops = s.job.ioengine;
+		assert_non_null(ops->sync);
+		blockgen_rewind(&s.gen);
+		n = write_blocks(&s, nblocks / 2);
+		assert_int_equal(n, nblocks / 2);
+		if (!r.engine) {
+			/* The last put()'s write at least is still in flight. */
+			ret = ops->sync(&s.e, false);
+			assert_int_equal(ret, -EBUSY);
+			assert_non_null(strstr(s.e.err, "in flight (not drained)"));
+		}
+		drain_and_sync(&s, false, "fsync mid-pass");
+		n += write_blocks(&s, UINT32_MAX);
+		assert_int_equal(n, nblocks);	/* the drain lost no block */
+		drain_and_sync(&s, true, "fdatasync at the end");
+		src_teardown(&s);
+		check_written(path, SYNC_SIZE);
+		assert_int_equal(unlink(path), 0);
+	}
+}
+
+/* In a child where fsync(2) fails with EDQUOT and fdatasync(2) with
+ * ENOSPC: sync() must make the one data_only asks for, and report it. */
+static int sync_calls_child(const char *engine, const char *path)
+{
+	struct run r = data_run(8);
+	const struct ioengine_ops *ops;
+	struct job_spec job;
+	struct blockgen gen;
+	struct ioe e = { 0 };
+	struct io_unit u;
+	char want[600];
+	int ret, rc = 0;
+
+	if (deny_syscall(__NR_fsync, EDQUOT) ||
+	    deny_syscall(__NR_fdatasync, ENOSPC))
+		return 3;
+	r.engine = engine;
+	r.rw = RW_WRITE;
+	r.bs = SYNC_BS;
+	r.size = SYNC_SIZE;
+	job_from_run(&job, &r);
+	ops = job.ioengine;
+	blockgen_init(&gen, 0, SYNC_SIZE, SYNC_BS, false, 1);
+	e.job = &job;
+	e.path = path;
+	e.gen = &gen;
+	if (ops->setup(&e)) {
+		fprintf(stderr, "setup: %s\n", e.err);
+		return 1;
+	}
+	blockgen_rewind(&gen);
+	for (int i = 0; i < 10 && rc == 0; i++)
+		if (ops->get(&e, &u) != 1 || ops->put(&e, &u))
+			rc = 2;
+	if (!rc && ops->drain && ops->drain(&e))
+		rc = 2;
+	if (rc) {
+		fprintf(stderr, "writing: %s\n", e.err);
+		goto out;
+	}
+	ret = ops->sync(&e, false);
+	snprintf(want, sizeof(want), "fsync %s: %s", path, strerror(EDQUOT));
+	if (ret != -EDQUOT || strcmp(e.err, want)) {
+		fprintf(stderr, "sync: %d '%s', want '%s'\n", ret, e.err, want);
+		rc = 4;
+	}
+	ret = ops->sync(&e, true);
+	snprintf(want, sizeof(want), "fdatasync %s: %s", path, strerror(ENOSPC));
+	if (ret != -ENOSPC || strcmp(e.err, want)) {
+		fprintf(stderr, "data_only: %d '%s', want '%s'\n", ret, e.err,
+			want);
+		rc = 5;
+	}
+out:
+	ops->teardown(&e);
+	return rc;
+}
+
+static void test_sync_calls(void **state)
+{
+	static const char *const engines[] = { "io_uring", "psync" };
+	char path[400];
+
+	(void)state;
+	make_write_file(path, sizeof(path));
+	for (size_t i = 0; i < 2; i++) {
+		int status;
+		pid_t pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(sync_calls_child(engines[i], path));
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 3)
+			skip();		/* no seccomp here */
+		if (WEXITSTATUS(status))
+			fail_msg("%s: child failed with %d", engines[i],
+				 WEXITSTATUS(status));
+	}
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1072,6 +1317,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_sync),
+		cmocka_unit_test(test_sync_calls),
 	};
 
 	if (argc >= 4 && !strcmp(argv[1], "--no-io-uring")) {
