@@ -249,7 +249,7 @@ static int open_samples(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
 
-	x->samples = calloc(p->njobs ? p->njobs : 1, sizeof(*x->samples));
+	x->samples = calloc(p->njobs ? p->njobs : 1, sizeof(FILE *));
 	if (!x->samples)
 		return -1;
 	for (unsigned i = 0; i < p->njobs; i++) {

@@ -182,7 +182,7 @@ static void codewalk_run(struct kstate *k, void *buf, size_t len)
 	(void)len;
 }
 
-/* The thread's resource use since *ru0, in pr->ru. */
+/* The thread's resource use since *ru0, into *out. */
 static void rusage_since(const struct rusage *ru0, struct rusage *out)
 {
 	struct rusage ru;

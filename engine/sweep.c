@@ -569,8 +569,11 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 			base->first = (unsigned)x->out->njobs;
 			x->vlabel = vkey;
 			if (!base->key ||
-			    emit(x, mats, count, true, PHASE_ALONE, true))
+			    emit(x, mats, count, true, PHASE_ALONE, true)) {
+				x->vlabel = NULL;
 				goto nomem;
+			}
+			x->vlabel = NULL;	/* vkey lives on this stack */
 			base->count = (unsigned)x->out->njobs - base->first;
 		}
 		loaded_first = (unsigned)x->out->njobs;
