@@ -41,9 +41,12 @@
 _Static_assert(sizeof(void *) <= CHASE_MIN_STRIDE, "a pointer must fit a slot");
 
 /* cur stays the first member: t/unit/test_chase.c reads it. */
+#define CHASE_MIN	8192	/* slots below which a pass is several cycles */
+
 struct chase {
 	void **cur;			/* where the next run() goes on */
 	size_t stride;
+	size_t mult;			/* cycles per pass (see CHASE_MIN) */
 };
 
 /* splitmix64: small, fast, and good enough to shuffle with. */
@@ -244,6 +247,10 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 		lay_random(base, n, c->stride, k->job->pattern_seed);
 	}
 	c->cur = (void **)base;
+	/* A region of fewer than CHASE_MIN slots is chased several whole
+	 * cycles per pass: the engine spends ~20 ns per block (get, put,
+	 * bookkeeping), which would be 5% of a 16 KiB L1 chase. */
+	c->mult = (CHASE_MIN + n - 1) / n;
 	return 0;
 }
 
@@ -253,6 +260,7 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
  * the compiler nor the CPU can overlap two steps.  The end of the chain
  * goes back into the state, so the loads cannot be dropped.
  */
+
 static void chase_run(struct kstate *k, void *buf, size_t len)
 {
 	struct chase *c = k->priv;
@@ -261,6 +269,7 @@ static void chase_run(struct kstate *k, void *buf, size_t len)
 
 	(void)buf;
 	n += !n;
+	n *= c->mult;
 	if (!p)				/* prepare() never ran */
 		return;
 	for (i = n / 8; i; i--) {

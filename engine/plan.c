@@ -113,6 +113,10 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 	char dir[4096], sz[32], off[32];
 
 	if (c) {		/* another job creates it first */
+		/* a writer grows it: the readers after it find it larger */
+		if (RW_IS_WRITE(j->rw) && c->sparse &&
+		    j->offset + j->size > c->size)
+			c->size = j->offset + j->size;
 		have = c->size;
 		goto sized;
 	}
@@ -255,8 +259,19 @@ static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 			diag_plain(d, "out of memory");
 			return;
 		}
-		if (c == 0 || !j->filename)
+		if (c == 0 || !j->filename) {
+			unsigned before = d->errors;
+
 			plan_file(p, pj, pj->paths[c], d);
+			/* one clone's error is every clone's: say it once */
+			if (d->errors != before && n - c > 1) {
+				diag_plain(d, "(job '%s': the same check was not "
+					   "repeated for its %u other clone "
+					   "files)", j->name, n - c - 1);
+				d->errors--;	/* a note, not an error */
+				return;
+			}
+		}
 	}
 }
 

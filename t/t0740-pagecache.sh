@@ -1,0 +1,148 @@
+#!/bin/bash
+# t0740-pagecache.sh - page cache and file I/O: system counters against
+# /proc/vmstat, fsync options, per-clone files, the time series,
+# drop_caches, and the shipped page-cache scenarios.
+
+. "$(dirname "$0")/lib.sh"
+
+# The counters need a block device behind the test directory (not tmpfs).
+test_lazy_prereq BLOCKDEV '
+	! stat -f -c %T . | grep -q tmpfs
+'
+
+vmstat_kb() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+test_expect_success BLOCKDEV 'pgpgin of a cold read agrees with /proc/vmstat around the run' '
+	"$MEMJOB" --name=mk --ioengine=psync --rw=write --filename=f1 \
+		--size=64m --bs=1m --end_fsync=1 --keep_files=1 \
+		--output-format=csv >/dev/null &&
+	before=$(vmstat_kb pgpgin) &&
+	"$MEMJOB" --output-format=csv --name=cold --ioengine=psync \
+		--filename=f1 --bs=1m --invalidate=1 >out.csv &&
+	after=$(vmstat_kb pgpgin) &&
+	got=$(csv_col out.csv pgpgin_kb) &&
+	outer=$((after - before)) &&
+	echo "memjob pgpgin $got KiB, around the run $outer KiB" &&
+	# the job read the 64 MiB from the device ...
+	test "$got" -ge $((64 * 1024 * 9 / 10)) &&
+	# ... and its delta lies within the one taken around the process
+	test "$got" -le "$outer" &&
+	test "$(csv_col out.csv dev_read_kb)" -ge $((64 * 1024 * 9 / 10))
+'
+
+test_expect_success BLOCKDEV 'pagecache-read-twice: cold from the device, warm from memory' '
+	SIZE=64m DIR=. "$MEMJOB" --output-format=csv \
+		"$SRCDIR/jobs/pagecache-read-twice.ini" >out.csv &&
+	cold=$(csv_col out.csv pgpgin_kb 1) && warm=$(csv_col out.csv pgpgin_kb 2) &&
+	echo "pgpgin cold $cold KiB, warm $warm KiB" &&
+	test "$cold" -ge $((64 * 1024 * 9 / 10)) &&
+	test "$warm" -lt $((64 * 1024 / 10)) &&
+	test "$(csv_col out.csv result 1)" = "$(csv_col out.csv result 2)" &&
+	awk -F, "NR == 2 { c = \$16 } NR == 3 { w = \$16 }
+		 END { print \"warm/cold\", w / c; exit !(w >= 1.5 * c) }" out.csv &&
+	test ! -e memjob-read-twice.dat
+'
+
+test_expect_success BLOCKDEV 'end_fsync=1 puts the data on the device inside the job' '
+	"$MEMJOB" --output-format=csv --name=w --ioengine=psync --rw=write \
+		--filename=f3 --size=32m --bs=1m --end_fsync=1 >out.csv &&
+	test "$(csv_col out.csv dev_write_kb)" -ge $((32 * 1024 * 9 / 10)) &&
+	test "$(csv_col out.csv status)" = ok
+'
+
+test_expect_success BLOCKDEV 'without end_fsync the writes stay dirty in memory' '
+	sync &&
+	"$MEMJOB" --output-format=csv --name=w --ioengine=psync --rw=write \
+		--filename=f4 --size=32m --bs=1m >out.csv &&
+	test "$(csv_col out.csv nr_dirtied)" -ge $((32 * 256 * 9 / 10)) &&
+	test "$(csv_col out.csv dev_write_kb)" -lt $((32 * 1024 / 2))
+'
+
+test_expect_success BLOCKDEV 'fsync=N and fdatasync=N sync during the job' '
+	for o in fsync fdatasync; do
+		"$MEMJOB" --output-format=csv --name=w --ioengine=psync \
+			--rw=write --filename=f5 --size=16m --bs=1m --$o=4 \
+			>out.csv &&
+		test "$(csv_col out.csv dev_write_kb)" -ge $((12 * 1024)) ||
+		return 1
+	done
+'
+
+test_expect_success 'fsync options on a read job are refused' '
+	expect_exit 2 "$MEMJOB" --name=r --ioengine=psync --filename=f6 \
+		--size=1m --end_fsync=1 2>err &&
+	grep "option .end_fsync.: applies to write jobs" err
+'
+
+test_expect_success 'filename_format names each clone file; keep_files keeps them' '
+	"$MEMJOB" --output-format=csv --name=w --ioengine=psync --rw=write \
+		--size=64k --numjobs=3 --filename_format=part-\$jobname-\$jobnum \
+		--keep_files=1 >out.csv &&
+	test -f part-w-0 && test -f part-w-1 && test -f part-w-2 &&
+	test "$(stat -c %s part-w-2)" = 65536
+'
+
+test_expect_success '256 threads, each with its own file: all run, no file left' '
+	mkdir many && cd many &&
+	THREADS=256 SIZES=64k "$MEMJOB" --output-format=csv \
+		"$SRCDIR/jobs/iozone-pagecache.ini" >../out.csv &&
+	cd .. &&
+	test "$(csv_rows out.csv)" = 2 &&
+	test "$(csv_col out.csv clones 1)" = 256 &&
+	test "$(csv_col out.csv status 1)" = ok &&
+	test "$(csv_col out.csv status 2)" = ok &&
+	test "$(csv_col out.csv bytes 2)" = $((256 * 65536)) &&
+	test -z "$(ls many)"
+'
+
+test_expect_success 'sample_interval writes a time series, one row per interval' '
+	"$MEMJOB" --output-format=csv --name=w --ioengine=psync --rw=write \
+		--filename=f9 --size=256m --bs=1m --rate=200m \
+		--sample_interval=200ms >out.csv &&
+	test -f w.samples.csv &&
+	head -n 1 w.samples.csv | grep -q "^job,repeat,point,t_s,interval_s,job_bytes,job_mbps" &&
+	rows=$(($(wc -l <w.samples.csv) - 1)) &&
+	echo "$rows rows" &&
+	test "$rows" -ge 4 &&
+	# the rows add up to the job bytes
+	total=$(awk -F, "NR > 1 { s += \$6 } END { print s }" w.samples.csv) &&
+	test "$total" -le "$(csv_col out.csv bytes)" &&
+	test "$total" -ge $(( $(csv_col out.csv bytes) * 8 / 10 ))
+'
+
+test_expect_success 'an existing sample_log is refused unless overwrite=1' '
+	echo mine >log.csv &&
+	expect_exit 2 "$MEMJOB" --name=w --size=1m --sample_interval=1s \
+		--sample_log=log.csv 2>err &&
+	grep "log.csv" err && test "$(cat log.csv)" = mine
+'
+
+test_expect_success 'drop_caches=1 empties the page cache before the job (root)' '
+	test "$(id -u)" = 0 || { echo "skip: not root"; return 0; }
+	"$MEMJOB" --name=mk --ioengine=psync --rw=write --filename=f11 \
+		--size=32m --bs=1m --end_fsync=1 --keep_files=1 >/dev/null &&
+	cat f11 >/dev/null &&
+	"$MEMJOB" --output-format=csv --name=r --ioengine=psync \
+		--filename=f11 --bs=1m --drop_caches=1 >out.csv &&
+	if ! stat -f -c %T . | grep -q tmpfs; then
+		test "$(csv_col out.csv pgpgin_kb)" -ge $((32 * 1024 * 9 / 10))
+	fi
+'
+
+test_expect_success 'drop_caches=1 is refused at parse time when not root' '
+	command -v setpriv >/dev/null || { echo "skip: no setpriv"; return 0; }
+	test "$(id -u)" = 0 || { echo "skip: not root"; return 0; }
+	expect_exit 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$MEMJOB" --parse-only --name=r --size=1m --drop_caches=1 2>err &&
+	grep "drop_caches.: dropping the page cache needs root" err
+'
+
+test_expect_success 'the run header states the dirty sysctls' '
+	"$MEMJOB" --name=a --size=64k >out &&
+	grep "vm.dirty_ratio=$(cat /proc/sys/vm/dirty_ratio) " out &&
+	grep "vm.dirty_background_ratio=" out && grep "vm.swappiness=" out
+'
+
+test_done
