@@ -53,6 +53,8 @@ void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
 	g->offset = offset;
 	g->size = size;
 	g->bs = bs;
+	g->mixread = 100;
+	g->last_write = false;
 	g->nblocks = size / bs + (size % bs != 0);
 	g->random = random;
 	g->seed = seed;
@@ -124,5 +126,16 @@ int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len)
 	left = g->size - start;
 	*off = g->offset + start;
 	*len = (size_t)(left < g->bs ? left : g->bs);
+	if (g->mixread < 100) {
+		uint64_t st = g->seed ^ (g->pass * 0x9e3779b97f4a7c15ull) ^
+			      (blk * 0xbf58476d1ce4e5b9ull);
+
+		g->last_write = splitmix64_next(&st) % 100 >= g->mixread;
+	}
 	return 1;
+}
+
+void blockgen_set_mix(struct blockgen *g, unsigned pct)
+{
+	g->mixread = pct > 100 ? 100 : pct;
 }

@@ -25,6 +25,9 @@ struct blockgen {
 	unsigned half_bits;
 	uint64_t half_mask;
 	uint64_t keys[4];
+	/* rw, randrw: the % of blocks read, and the last block's direction */
+	unsigned mixread;		/* 100: every block is read */
+	bool last_write;
 };
 
 void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
@@ -33,6 +36,11 @@ void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
 void blockgen_rewind(struct blockgen *g);
 /* 1 and the next block, or 0 when this pass is done. */
 int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len);
+/* Mix reads and writes: pct% of the blocks are reads, the others writes,
+ * drawn per block from the seed, the pass and the block number (the same
+ * job writes the same blocks).  blockgen_next() then sets last_write. */
+void blockgen_set_mix(struct blockgen *g, unsigned pct);
+
 /* The permutation itself, exposed for the tests: block i of the pass. */
 uint64_t blockgen_permute(const struct blockgen *g, uint64_t i);
 

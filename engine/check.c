@@ -319,11 +319,11 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	    j->mem_policy.kind != MEMPOL_LOCAL)
 		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", d);
 	if ((j->fsync_every || j->fdatasync_every || j->end_fsync) &&
-	    (!RW_IS_WRITE(j->rw) || !e->sync)) {
+	    (!RW_WRITES(j->rw) || !e->sync)) {
 		const char *o = j->end_fsync ? "end_fsync" : j->fsync_every ?
 				"fsync" : "fdatasync";
 
-		if (!RW_IS_WRITE(j->rw))
+		if (!RW_WRITES(j->rw))
 			diag_error(d, job_loc(j, o), o, "applies to write "
 				   "jobs; this one has rw=%s",
 				   opt_find("rw")->words[j->rw]);
@@ -336,6 +336,25 @@ static void check_one(struct job_spec *j, const struct topo *t,
 			   "dropping the page cache needs root (memjob runs as "
 			   "uid %u); invalidate=1 drops one file's pages "
 			   "without it", (unsigned)geteuid());
+	if (RW_IS_MIXED(j->rw) && !(e->flags & IOE_MIXED)) {
+		char can[128] = "";
+		size_t n = 0;
+
+		for (size_t i = 0; ioengine_registry[i]; i++)
+			if (ioengine_registry[i]->flags & IOE_MIXED &&
+			    n < sizeof(can))
+				n += snprintf(can + n, sizeof(can) - n, "%s%s",
+					      n ? ", " : "",
+					      ioengine_registry[i]->name);
+		diag_error(d, job_loc(j, "rw"), "rw", "ioengine=%s cannot mix "
+			   "reads and writes; rw=%s needs ioengine=%s", e->name,
+			   opt_find("rw")->words[j->rw], can);
+	}
+	if (job_isset(j, "rwmixread") && !RW_IS_MIXED(j->rw) &&
+	    !j->inherited[opt_index("rwmixread")])
+		diag_error(d, job_loc(j, "rwmixread"), "rwmixread", "applies "
+			   "to rw=rw or randrw; this job has rw=%s",
+			   opt_find("rw")->words[j->rw]);
 	check_source_options(j, d);
 	if (e->validate)
 		e->validate(j, d);

@@ -23,9 +23,17 @@
 struct ioengine_ops;
 struct kernel_ops;
 
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE };
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW
+};
+/* only writes */
 #define RW_IS_WRITE(m)	((m) == RW_WRITE || (m) == RW_RANDWRITE)
-#define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE)
+/* reads and writes mixed, rwmixread% reads */
+#define RW_IS_MIXED(m)	((m) == RW_RW || (m) == RW_RANDRW)
+/* writes at all (opens for writing, the overwrite check) */
+#define RW_WRITES(m)	(RW_IS_WRITE(m) || RW_IS_MIXED(m))
+#define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE || \
+			 (m) == RW_RANDRW)
 
 enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
@@ -93,6 +101,7 @@ struct job_spec {
 	/* Data source */
 	const struct ioengine_ops *ioengine;
 	enum rw_mode rw;
+	unsigned rwmixread;		/* rw, randrw: % of blocks read */
 	uint64_t bs;
 	uint64_t size;			/* 0 = the file's size less offset */
 	char *size_expr;		/* "llc/2", "10%ram": resolved by check */

@@ -17,7 +17,7 @@
 #define NOLIMIT		UINT64_MAX
 
 static const char *const rw_words[] = {
-	"read", "write", "randread", "randwrite", NULL
+	"read", "write", "randread", "randwrite", "rw", "randrw", NULL
 };
 static const char *const policy_words[] = { "shared", "split", NULL };
 static const char *const hugepage_words[] = { "none", "thp", NULL };
@@ -104,11 +104,19 @@ const struct opt_def opt_table[] = {
 		  "writes through io_uring with iodepth in flight." },
 	{ .name = "rw", .type = OPT_ENUM, .cat = CAT_SOURCE, .off = F(rw),
 	  .def = "read", .words = rw_words,
-	  .arg = "read|write|randread|randwrite",
+	  .arg = "read|write|randread|randwrite|rw|randrw",
 	  .help = "Access pattern: sequential or random, reads or writes. "
 		  "Random order visits every block exactly once per pass, in "
 		  "a new order each pass.  With ioengine=mem or mmap a write "
-		  "is whatever the kernel stores (kernel defaults to fill)." },
+		  "is whatever the kernel stores (kernel defaults to fill). "
+		  "rw and randrw mix reads and writes block by block, "
+		  "rwmixread% of them reads, in an order drawn from "
+		  "pattern_seed (data sources that can mix: psync)." },
+	{ .name = "rwmixread", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(rwmixread), .width = W(rwmixread), .def = "50",
+	  .min = 0, .max = 100, .arg = "PERCENT",
+	  .help = "rw=rw or randrw: the share of blocks read; the others are "
+		  "written.  Reported as bytes and write_bytes." },
 	{ .name = "bs", .type = OPT_SIZE, .cat = CAT_SOURCE, .off = F(bs),
 	  .def = "16k", .min = 1, .max = 1ULL << 30, .arg = "SIZE",
 	  .help = "Block size: the unit in which the data source delivers "

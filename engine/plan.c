@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ioengine.h"
+#include "options.h"
 #include "plan.h"
 #include "value.h"
 
@@ -159,11 +160,10 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 			   path, S_ISBLK(st.st_mode) ? "block" : "character");
 		return;
 	}
-	if (RW_IS_WRITE(j->rw) && !j->overwrite) {
+	if (RW_WRITES(j->rw) && !j->overwrite) {
 		diag_error(d, job_loc(j, "rw"), "rw", "rw=%s would write into "
 			   "'%s', which memjob did not create; set overwrite=1 "
-			   "to allow it", j->rw == RW_WRITE ? "write"
-							    : "randwrite", path);
+			   "to allow it", opt_find("rw")->words[j->rw], path);
 		return;
 	}
 	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;

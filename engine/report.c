@@ -31,7 +31,7 @@ const char *const report_csv_columns[] = {
 	"slowdown_pct", "file_system", "pgpgin_kb", "pgpgout_kb",
 	"pgmajfault", "nr_dirtied", "nr_written", "dirty_kb", "writeback_kb",
 	"cached_kb", "dev", "dev_read_kb", "dev_write_kb", "dev_util_pct",
-	"cpu_ns_per_item", NULL
+	"cpu_ns_per_item", "write_bytes", NULL
 };
 
 /* counters_derived()'s figures, in a fixed order for the CSV header */
@@ -201,6 +201,10 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 	human_rate(jr->ops_per_s, ops, sizeof(ops));
 	fprintf(f, " %" PRIu64 " bytes in %.3f s: %.3f GB/s, %s ops/s\n",
 		jr->bytes, jr->elapsed_ns / 1e9, jr->gbps, ops);
+	if (RW_IS_MIXED(j->rw))
+		fprintf(f, "    of which read %" PRIu64 ", written %" PRIu64
+			" bytes\n", jr->bytes - jr->write_bytes,
+			jr->write_bytes);
 	fprintf(f, "    cpu usr %.3f s, sys %.3f s; faults %" PRIu64 " minor, "
 		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
 		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
@@ -634,6 +638,7 @@ static void csv_row(FILE *f, const char *host, const struct results *r,
 		fprintf(f, ",%.3f", jr->cpu_ns_per_item);
 	else
 		fputc(',', f);
+	fprintf(f, ",%" PRIu64, jr->write_bytes);
 	csv_counters(f, jr);
 	for (unsigned k = 0; k < c->n; k++) {
 		char v[256];

@@ -74,6 +74,7 @@ static void summarise_job(struct job_result *jr)
 		if (t->end_ns > jr->end_ns)
 			jr->end_ns = t->end_ns;
 		jr->bytes += t->bytes;
+		jr->write_bytes += t->write_bytes;
 		jr->ops += t->ops;
 		jr->usr_ns += t->usr_ns;
 		jr->sys_ns += t->sys_ns;

@@ -24,6 +24,7 @@ struct thread_result {
 	enum run_status status;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, measured window */
 	uint64_t bytes, ops;
+	uint64_t write_bytes;		/* of bytes, those written */
 	uint64_t usr_ns, sys_ns;
 	uint64_t minflt, majflt, vcsw, ivcsw;
 	uint64_t result;		/* the kernel's, over all the data */
@@ -45,7 +46,7 @@ struct job_result {
 	/* summed over clones by results_summarise() */
 	enum run_status status;
 	uint64_t start_ns, end_ns;
-	uint64_t bytes, ops, elapsed_ns;
+	uint64_t bytes, ops, elapsed_ns, write_bytes;
 	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
 	uint64_t result;
 	uint64_t items;

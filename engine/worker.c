@@ -269,7 +269,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	const bool endless = j->time_based || until_victims;
 	uint64_t rate_t0 = now_ns();
 	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
-	uint64_t bytes = 0, ops = 0, countdown = every;
+	uint64_t bytes = 0, ops = 0, countdown = every, wbytes = 0;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	bool ramping = j->ramp_us > 0;
 	struct meter m = { .ks = ks, .ctr = ctr };
@@ -308,6 +308,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				goto out;
 			}
 			bytes += u.len;
+			wbytes += u.write ? u.len : 0;
 			ops++;
 			if ((j->fsync_every && ops % j->fsync_every == 0 &&
 			     sync_now(e, io, false, out)) ||
@@ -363,6 +364,8 @@ finish:
 		ret = -1;
 out:
 	meter_stop(&m, bytes, ops, out);
+	out->write_bytes = RW_IS_WRITE(j->rw) ? out->bytes :
+			   RW_IS_MIXED(j->rw) ? wbytes : 0;
 	if (ramping && out->status == RUN_OK) {
 		/* Stopped before the ramp ended: nothing was measured. */
 		out->bytes = out->ops = out->items = 0;
@@ -418,6 +421,8 @@ void *worker_main(void *arg)
 	io.gen = &gen;
 	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
 		      j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone);
+	if (RW_IS_MIXED(j->rw))
+		blockgen_set_mix(&gen, j->rwmixread);
 	ks.job = j;
 	ks.impl = j->impl;
 	ks.value = j->value;

@@ -36,6 +36,7 @@ struct io_unit {
 	size_t len;
 	uint64_t off;
 	unsigned slot;			/* the source's own bookkeeping */
+	bool write;			/* this unit is written (rw, randrw) */
 };
 
 struct ioe {
@@ -65,6 +66,9 @@ struct ioe {
 #define IOE_MAPPED	0x4	/* units point into a mapping: a write is
 				   whatever the kernel stores there */
 #define IOE_NODATA	0x8	/* delivers nothing (kernel=exec) */
+#define IOE_MIXED	0x10	/* can mix reads and writes (rw, randrw):
+				   takes each block's direction from the
+				   blockgen and sets unit.write */
 
 struct ioengine_ops {
 	const char *name;

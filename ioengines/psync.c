@@ -64,7 +64,7 @@ static void psync_teardown(struct ioe *e)
 static int psync_setup(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
-	bool write = RW_IS_WRITE(job->rw);
+	bool write = RW_WRITES(job->rw);
 	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	struct psync_priv *p;
 	void *buf;
@@ -162,7 +162,9 @@ static int psync_get(struct ioe *e, struct io_unit *u)
 	u->off = off;
 	u->len = len;
 	u->slot = 0;
-	if (RW_IS_WRITE(e->job->rw))
+	u->write = RW_IS_WRITE(e->job->rw) ||
+		   (RW_IS_MIXED(e->job->rw) && e->gen->last_write);
+	if (u->write)
 		return 1;
 
 	want = p->direct ? (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
@@ -191,7 +193,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 	uint64_t t0 = 0;
 	size_t done = 0;
 
-	if (!RW_IS_WRITE(e->job->rw))
+	if (!u->write)
 		return 0;
 	if (e->lat)
 		t0 = now_ns();
@@ -238,7 +240,7 @@ static int psync_sync(struct ioe *e, bool data_only)
 const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
 	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
-	.flags = IOE_FILE,
+	.flags = IOE_FILE | IOE_MIXED,
 	.options = psync_options,
 	.setup = psync_setup,
 	.get = psync_get,

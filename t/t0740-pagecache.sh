@@ -139,6 +139,36 @@ test_expect_success 'drop_caches=1 is refused at parse time when not root' '
 	grep "drop_caches.: dropping the page cache needs root" err
 '
 
+test_expect_success 'randrw with rwmixread=70: 70% of the bytes read, reproducibly' '
+	for i in 1 2; do
+		"$MEMJOB" --output-format=csv --name=m --ioengine=psync \
+			--filename=mix$i --size=16m --bs=4k --rw=randrw \
+			--rwmixread=70 >out$i.csv || return 1
+	done &&
+	b=$(csv_col out1.csv bytes) && w=$(csv_col out1.csv write_bytes) &&
+	echo "$w of $b bytes written" &&
+	test "$b" = $((16 * 1024 * 1024)) &&
+	awk -v b="$b" -v w="$w" "BEGIN { r = (b - w) / b; exit !(r > 0.66 && r < 0.74) }" &&
+	test "$(csv_col out2.csv write_bytes)" = "$w"
+'
+
+test_expect_success 'rw=rw writes and reads the same file in sequence' '
+	"$MEMJOB" --output-format=csv --name=m --ioengine=psync --filename=seqmix \
+		--size=8m --bs=64k --rw=rw --rwmixread=50 --kernel=count \
+		--pattern=randint:0-20 >out.csv &&
+	test "$(csv_col out.csv rw)" = rw &&
+	test "$(csv_col out.csv write_bytes)" -gt 0 &&
+	test "$(csv_col out.csv write_bytes)" -lt $((8 * 1024 * 1024))
+'
+
+test_expect_success 'mixing on a source that cannot, or rwmixread alone, is refused' '
+	expect_exit 2 "$MEMJOB" --name=m --ioengine=mmap --filename=x \
+		--size=1m --rw=randrw 2>err &&
+	grep "option .rw.: ioengine=mmap cannot mix reads and writes" err &&
+	expect_exit 2 "$MEMJOB" --name=m --size=1m --rwmixread=30 2>err &&
+	grep "option .rwmixread.: applies to rw=rw or randrw" err
+'
+
 test_expect_success 'the run header states the dirty sysctls' '
 	"$MEMJOB" --name=a --size=64k >out &&
 	grep "vm.dirty_ratio=$(cat /proc/sys/vm/dirty_ratio) " out &&

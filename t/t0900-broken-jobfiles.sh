@@ -181,7 +181,7 @@ test_expect_success '17 a boolean that is neither (direct=maybe)' '
 test_expect_success '18 a word not in the list, which is shown (rw=reed)' '
 	in_fresh_dir 18 &&
 	check_refused 18-enum-reed 4 rw \
-		"expected read, write, randread or randwrite" \
+		"expected read, write, randread, randwrite, rw or randrw" \
 		"got ${SQ}reed${SQ}"
 '
 
