@@ -209,7 +209,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 
 	if (job_init_defaults(&defaults))
 		return;
-	for (; ioengine_registry[n] && n < 32; n++) {
+	for (; n < 32 && ioengine_registry[n]; n++) {
 		owners[n].name = ioengine_registry[n]->name;
 		owners[n].options = ioengine_registry[n]->options;
 		if (ioengine_registry[n] == e)
@@ -219,7 +219,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	 * point to point: each is checked where it applies */
 	if (!swept(j, "ioengine") && !j->sweeps_owner[0])
 		check_owned(j, "ioengine", owners, n, mine, &defaults, d);
-	for (n = 0; kernel_registry[n] && n < 32; n++) {
+	for (n = 0; n < 32 && kernel_registry[n]; n++) {
 		owners[n].name = kernel_registry[n]->name;
 		owners[n].options = kernel_registry[n]->options;
 		if (kernel_registry[n] == j->kernel)

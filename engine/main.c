@@ -365,7 +365,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.version) {
-		printf("memjob %s\n", MEMJOB_VERSION);
+		printf("memjob %s%s%s%s\n", MEMJOB_VERSION,
+		       MEMJOB_SANITIZE[0] ? " (sanitizers: " : "",
+		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "");
 		status = EXIT_RAN;
 		goto out;
 	}

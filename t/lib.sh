@@ -118,6 +118,9 @@ test_have_prereq()
 
 # shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq ROOT '[ "$(id -u)" = 0 ]'
+# Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
+# instrumentation distorts them; those builds check memory and threads.
+test_lazy_prereq TIMING '! "$MEMJOB" --version | grep -q "sanitizers:"'
 
 # ---- tests -----------------------------------------------------------------
 

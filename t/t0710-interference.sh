@@ -296,7 +296,7 @@ test_expect_success TWO_CPUS 'the aggressor runs exactly while the victim runs' 
 	done
 '
 
-test_expect_success TWO_CPUS 'physics: the writer slows the chase down by 5% or more' '
+test_expect_success TWO_CPUS,TIMING 'physics: the writer slows the chase down by 5% or more' '
 	alone=$(csv_get i.csv metric job=victim phase=alone | median) &&
 	loaded=$(csv_get i.csv metric job=victim phase=loaded | median) &&
 	echo "victim ns per access: alone $(lines i.csv metric job=victim phase=alone)" \
@@ -479,13 +479,13 @@ rate_ok()
 	}'
 }
 
-test_expect_success 'rate=200m limits a job to 200 MiB/s' '
+test_expect_success TIMING 'rate=200m limits a job to 200 MiB/s' '
 	"$MEMJOB" --output-format=csv --name=r --size=16m --rw=write \
 		--kernel=fill --rate=200m --runtime=500ms --time_based >out.csv &&
 	rate_ok out.csv 1 209715200
 '
 
-test_expect_success TWO_CPUS 'rate=200m limits an aggressor to 200 MiB/s' '
+test_expect_success TWO_CPUS,TIMING 'rate=200m limits an aggressor to 200 MiB/s' '
 	"$MEMJOB" --output-format=csv \
 		--name=v --role=victim --cpus_allowed=0 --size=1m \
 		--kernel=chase --runtime=500ms --time_based \
@@ -496,7 +496,7 @@ test_expect_success TWO_CPUS 'rate=200m limits an aggressor to 200 MiB/s' '
 	check_lockstep out.csv
 '
 
-test_expect_success 'a sweep over rate scales the measured rate' '
+test_expect_success TIMING 'a sweep over rate scales the measured rate' '
 	"$MEMJOB" --output-format=csv --name=r --size=16m --kernel=count \
 		--runtime=300ms --time_based --sweep=rate:100m,200m >out.csv &&
 	test "$(lines out.csv sweep_rate)" = "100m 200m" &&

@@ -244,7 +244,7 @@ test_expect_success 'command= without kernel=exec is refused, not ignored' '
 BUSY='i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
 export BUSY
 
-test_expect_success PGREP 'exec victim, exec aggressor on its CPU: slowed, then stopped' '
+test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed, then stopped' '
 	mark=t0730-yes-$$-$RANDOM &&
 	"$MEMJOB" --output-format=csv \
 		--name=v --role=victim --kernel=exec --cpus_allowed=0 \
@@ -283,7 +283,7 @@ test_expect_success PGREP 'a stopped aggressor leaves none of its processes behi
 	leftovers "$mark"
 '
 
-test_expect_success PGREP 'an aggressor that ignores SIGTERM is killed 1 s later' '
+test_expect_success PGREP,TIMING 'an aggressor that ignores SIGTERM is killed 1 s later' '
 	mark=t0730-deaf-$$-$RANDOM &&
 	"$MEMJOB" --output-format=csv \
 		--name=v --role=victim --kernel=exec --cpus_allowed=0 \

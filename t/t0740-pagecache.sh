@@ -32,7 +32,7 @@ test_expect_success BLOCKDEV 'pgpgin of a cold read agrees with /proc/vmstat aro
 	test "$(csv_col out.csv dev_read_kb)" -ge $((64 * 1024 * 9 / 10))
 '
 
-test_expect_success BLOCKDEV 'pagecache-read-twice: cold from the device, warm from memory' '
+test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '
 	SIZE=64m DIR=. "$MEMJOB" --output-format=csv \
 		"$SRCDIR/jobs/pagecache-read-twice.ini" >out.csv &&
 	cold=$(csv_col out.csv pgpgin_kb 1) && warm=$(csv_col out.csv pgpgin_kb 2) &&

@@ -128,7 +128,7 @@ test_expect_success 'L1 is faster than L2, and L2 faster than 4 MiB and up' '
 # The knee table, one per series (hugepage none and thp):
 #   "  L1d       32 KiB    1.51 ns     48 KiB  1.51 ns up to 32 KiB, ..."
 # (knee_print in engine/knee.c: name, sysfs size, plateau, knee, verdict).
-test_expect_success 'the L1d and L2 knees are within a factor of 2 of sysfs' '
+test_expect_success TIMING 'the L1d and L2 knees are within a factor of 2 of sysfs' '
 	cd keep &&
 	for lv in 1 2; do
 		if [ $lv = 1 ]; then name=L1d; else name=L2; fi &&
