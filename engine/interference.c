@@ -14,7 +14,8 @@ struct metric job_metric(const struct job_result *jr)
 	const struct job_spec *j = jr->pj->spec;
 	struct metric m;
 
-	if (j->kernel->flags & KERN_PROGRAM) {
+	if ((j->kernel->flags & KERN_PROGRAM) &&
+	    !(j->kernel->flags & KERN_ITEMS)) {
 		m.name = "elapsed_s";
 		snprintf(m.label, sizeof(m.label), "seconds");
 		m.value = jr->elapsed_ns / 1e9;

@@ -222,6 +222,18 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %s%s)\n",
 			jr->ns_per_item, in, jr->items, in,
 			l && in[l - 1] == 's' ? "es" : "s");
+		/* a kernel whose result counts its units of work (codewalk:
+		 * calls) also gets the time per unit */
+		if ((j->kernel->flags & KERN_RESULT) && jr->result &&
+		    jr->elapsed_ns) {
+			const char *rn = j->kernel->result_name;
+			size_t rl = strlen(rn);
+
+			fprintf(f, "    %.2f ns per %.*s\n",
+				jr->ns_per_item * (double)jr->items /
+				(double)jr->result,
+				(int)(rl && rn[rl - 1] == 's' ? rl - 1 : rl), rn);
+		}
 	}
 	if (jr->lat.count)
 		fprintf(f, "    latency (us): p50 %.1f, p90 %.1f, p99 %.1f, "

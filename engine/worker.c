@@ -391,6 +391,7 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	}
 	out->end_ns = now_ns();
 	out->ops = 1;
+	out->items = ks->items;		/* codewalk counts them */
 	out->usr_ns = tv_ns(&pr.ru.ru_utime);
 	out->sys_ns = tv_ns(&pr.ru.ru_stime);
 	out->minflt = (uint64_t)pr.ru.ru_minflt;

@@ -1,0 +1,45 @@
+#!/bin/bash
+# t0750-codewalk.sh - kernel=codewalk end to end: items, calls, the
+# shipped icache-batch grid.
+
+. "$(dirname "$0")/lib.sh"
+
+test_lazy_prereq X86_64 '[ "$(uname -m)" = x86_64 ]'
+
+test_expect_success X86_64 'codewalk counts items and calls: items = calls x batch' '
+	"$MEMJOB" --output-format=csv --name=c --kernel=codewalk \
+		--code_size=16k --batch=8 --runtime=100ms --time_based \
+		>out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv ioengine)" = none &&
+	test "$(csv_col out.csv result_name)" = calls &&
+	calls=$(csv_col out.csv result) && items=$(csv_col out.csv items) &&
+	test "$calls" -gt 0 &&
+	test "$items" = $((calls * 8)) &&
+	test "$(csv_col out.csv metric_name)" = ns_per_item
+'
+
+test_expect_success X86_64 'the normal report gives ns per item and per call' '
+	"$MEMJOB" --name=c --kernel=codewalk --code_size=16k --batch=4 \
+		--runtime=100ms --time_based >out &&
+	grep "ns per item" out && grep "ns per call" out
+'
+
+test_expect_success X86_64 'code_size beyond the generated code is refused' '
+	expect_exit 2 "$MEMJOB" --name=c --kernel=codewalk --code_size=64m 2>err &&
+	grep "option .code_size." err
+'
+
+test_expect_success X86_64 'batch= without kernel=codewalk is refused' '
+	expect_exit 2 "$MEMJOB" --name=c --size=1m --batch=8 2>err &&
+	grep "option .batch.: is used by kernel=codewalk only" err
+'
+
+test_expect_success X86_64 'jobs/icache-batch.ini runs on a shrunk grid' '
+	"$MEMJOB" --output-format=csv --runtime=50ms \
+		"$SRCDIR/jobs/icache-batch.ini" >out.csv &&
+	rows=$(csv_rows out.csv) && test "$rows" -ge 6 &&
+	! grep -q ",failed," out.csv
+'
+
+test_done
