@@ -37,6 +37,9 @@ struct kstate {
 #define KERN_SIGNED	0x20	/* result is an int64_t kept in the uint64_t */
 #define KERN_PROGRAM	0x40	/* runs the whole job in program(), not per
 				   block; judged by its elapsed time */
+#define KERN_SUBPROCESS	0x80	/* program() runs another process (exec):
+				   the job thread's counters would see it
+				   wait, so none are opened */
 
 /* What program() is given and gives back. */
 struct program_run {

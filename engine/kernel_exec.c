@@ -155,7 +155,7 @@ const struct kernel_ops kernel_exec_ops = {
 	.help = "run command= as the job (in its CPU binding and memory "
 		"policy) and time it; ioengine=none",
 	.result_name = "exit status",
-	.flags = KERN_PROGRAM,
+	.flags = KERN_PROGRAM | KERN_SUBPROCESS,
 	.validate = exec_validate,
 	.init = exec_init,
 	.run = exec_run,

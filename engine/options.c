@@ -458,7 +458,8 @@ const struct opt_def opt_table[] = {
 		  "does; an event the machine lacks is reported as not "
 		  "supported, never as 0.  IPC and miss rates are derived "
 		  "where their inputs were counted.  Programs of kernel=exec "
-		  "are not counted (they are another process)." },
+		  "are not counted (they are another process); "
+		  "kernel=codewalk is." },
 
 	/* System counters */
 	{ .name = "drop_caches", .type = OPT_BOOL, .cat = CAT_RUN,

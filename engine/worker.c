@@ -376,18 +376,24 @@ out:
 /* A program kernel runs the whole job; its figures are the program's. */
 static void run_program(const struct job_spec *j, struct kstate *ks,
 			atomic_int *stop, atomic_uint *victims_left,
-			struct thread_result *out)
+			struct counters *ctr, struct thread_result *out)
 {
 	struct program_run pr = { .stop = stop };
 
 	if (j->phase == PHASE_LOADED && j->role == ROLE_AGGRESSOR)
 		pr.until_zero = victims_left;
 	out->start_ns = now_ns();
+	if (ctr)		/* an in-thread program (codewalk) */
+		counters_start(ctr);
 	if (j->kernel->program(ks, &pr)) {
 		out->status = RUN_FAILED;
 		snprintf(out->err, sizeof(out->err), "%s", pr.err);
 	} else if (pr.stopped && atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
+	}
+	if (ctr) {
+		counters_stop(ctr);
+		counters_read(ctr, out->counters, &out->ncounters);
 	}
 	out->end_ns = now_ns();
 	out->ops = 1;
@@ -440,8 +446,8 @@ void *worker_main(void *arg)
 	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
-	 * a program (kernel=exec) is another process: nothing to count */
-	if (!(j->kernel->flags & KERN_PROGRAM)) {
+	 * a program in another process (kernel=exec): nothing to count */
+	if (!(j->kernel->flags & KERN_SUBPROCESS)) {
 		unsigned ids[COUNTERS_MAX], n = j->nperf;
 
 		if (n)
@@ -500,7 +506,8 @@ setup_done:
 		goto out;
 	}
 	if (j->kernel->flags & KERN_PROGRAM)
-		run_program(j, &ks, stop, shared_victims_left(w->sh), out);
+		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
+			    out);
 	else
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);

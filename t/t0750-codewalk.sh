@@ -25,6 +25,19 @@ test_expect_success X86_64 'the normal report gives ns per item and per call' '
 	grep "ns per item" out && grep "ns per call" out
 '
 
+test_expect_success X86_64 'codewalk runs in its thread: it is counted (exec is not)' '
+	"$MEMJOB" --output-format=csv --name=c --kernel=codewalk \
+		--code_size=16k --runtime=100ms --time_based \
+		--perf_events=task-clock,L1-icache-load-misses >out.csv &&
+	test "$(csv_col out.csv task_clock_status)" = ok &&
+	test "$(csv_col out.csv task_clock)" -gt 50000000 &&
+	case "$(csv_col out.csv l1_icache_load_misses_status)" in
+	ok|not-supported|denied) ;; *) false ;; esac &&
+	"$MEMJOB" --output-format=csv --name=e --kernel=exec --command=true \
+		>exec.csv &&
+	test "$(csv_col exec.csv task_clock_status)" = not-requested
+'
+
 test_expect_success X86_64 'code_size beyond the generated code is refused' '
 	expect_exit 2 "$MEMJOB" --name=c --kernel=codewalk --code_size=64m 2>err &&
 	grep "option .code_size." err
