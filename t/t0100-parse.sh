@@ -507,7 +507,7 @@ test_expect_success '--cmdhelp=bss exits 2: did you mean bs' '
 test_expect_success '--version prints "memjob VERSION"' '
 	"$MEMJOB" --version >out &&
 	test "$(wc -l <out)" = 1 &&
-	grep "^memjob [^ ][^ ]*$" out
+	grep -E "^memjob [^ ]+( \(sanitizers: [a-z,]+\))?$" out
 '
 
 test_expect_success '--help prints the usage and every program option' '
