@@ -287,7 +287,7 @@ test_expect_success TWO_CPUS 'slowdown_pct is (metric - baseline) / baseline' '
 	check_slowdowns i.csv victim
 '
 
-test_expect_success TWO_CPUS 'the aggressor runs exactly while the victim runs' '
+test_expect_success TWO_CPUS,TIMING 'the aggressor runs exactly while the victim runs' '
 	check_lockstep i.csv &&
 	# a million loops of 64 MiB were not done, but the first one was
 	for b in $(lines i.csv bytes job=aggressor); do

@@ -121,7 +121,7 @@ test_expect_success 'one row per page size, size and repeat, all ok' '
 	test "$(csv_col sweep.csv kernel)" = chase
 '
 
-test_expect_success 'L1 is faster than L2, and L2 faster than 4 MiB and up' '
+test_expect_success TIMING 'L1 is faster than L2, and L2 faster than 4 MiB and up' '
 	staircase keep/sweep.csv
 '
 

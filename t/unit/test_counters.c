@@ -729,7 +729,9 @@ static void test_restart_moves_baseline(void **state)
 	assert_int_equal(getrusage(RUSAGE_THREAD, &r1), 0);
 	assert_int_equal(counters_read(c, v, &n), 0);
 	expect_ok(&v[0]);
-	assert_true(v[0].value >= 200 && v[0].value < 300);
+	/* at least the 200 measured pages (a sanitizer's shadow memory
+	 * faults too), and exactly what getrusage saw */
+	assert_true(v[0].value >= 200);
 	assert_int_equal(v[0].value, (uint64_t)(r1.ru_minflt - r0.ru_minflt));
 	counters_close(c);
 	munmap(p, 300 * PAGE);
