@@ -125,7 +125,7 @@ test_expect_success 'randwrite with clflush and sfence per line fills it all too
 	write_sevens clflush --rw=randwrite --fence=sfence --fence_scope=line
 '
 
-test_expect_success 'flush=clflush costs: a flushed writer is slower' '
+test_expect_success TIMING 'flush=clflush costs: a flushed writer is slower' '
 	cpu_has clflush &&
 	mkdir cost && cd cost &&
 	for f in none clflush; do

@@ -805,6 +805,12 @@ static void run_paced(unsigned ioworkers, size_t split, uint64_t *p50_hist,
 	assert_int_equal(unlink(pc.path), 0);
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
 static void test_latency_paced(void **state)
 {
 	uint64_t hist, own;
@@ -817,13 +823,16 @@ static void test_latency_paced(void **state)
 	if (fabs((double)hist - (double)own) > 0.02 * (double)own + 20000)
 		fail_msg("p50 %llu ns, but the test timed %llu ns",
 			 (unsigned long long)hist, (unsigned long long)own);
-	if (hist < 0.8 * gap || hist > 1.5 * gap)
+	/* The writer's pace is a timing claim: a sanitizer build's
+	 * instrumentation bends it (the histogram-against-own-timing check
+	 * above is what must hold everywhere). */
+	if (!SANITIZED && (hist < 0.8 * gap || hist > 1.5 * gap))
 		fail_msg("p50 %llu ns, the writer's pace is %.0f ns",
 			 (unsigned long long)hist, gap);
 	/* An I/O thread reads ahead: its reads wait for the writer alike. */
 	run_paced(1, 0, &hist, &own);
 	print_message("with an I/O thread: histogram p50 %.1f us\n", hist / 1e3);
-	if (hist < 0.8 * gap || hist > 1.5 * gap)
+	if (!SANITIZED && (hist < 0.8 * gap || hist > 1.5 * gap))
 		fail_msg("ioworkers=1: p50 %llu ns, the writer's pace is %.0f ns",
 			 (unsigned long long)hist, gap);
 }
