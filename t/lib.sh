@@ -189,15 +189,9 @@ test_done()
 
 # ---- helpers for test bodies -----------------------------------------------
 
-# csv_col FILE COLNAME [ROW]: the value of column COLNAME (found by its
-# header name) in data row ROW (1 = first row after the header).  Fields
-# may be quoted with "..." (with "" for a quote inside); quotes are removed.
-# Fails, saying why, if the file, column or row does not exist.
-csv_col()
-{
-	[ -r "$1" ] || { echo "csv_col: cannot read '$1'" >&2; return 1; }
-	awk -v col="$2" -v row="${3:-1}" '
-	# Split one CSV line into f[1..n]; returns n.
+# The awk function both CSV helpers use: split one CSV line into f[1..n]
+# (quotes and "" escapes as RFC 4180, a trailing \r dropped); returns n.
+CSV_SPLIT_AWK='
 	function split_csv(line, f,    n, i, c, field, inq) {
 		n = 0; field = ""; inq = 0
 		sub(/\r$/, "", line)
@@ -224,6 +218,17 @@ csv_col()
 		f[++n] = field
 		return n
 	}
+'
+
+# csv_col FILE COLNAME [ROW]: the value of column COLNAME (found by its
+# header name) in data row ROW (1 = first row after the header).  Fields
+# may be quoted with "..." (with "" for a quote inside); quotes are removed.
+# Fails, saying why, if the file, column or row does not exist.
+csv_col()
+{
+	[ -r "$1" ] || { echo "csv_col: cannot read '$1'" >&2; return 1; }
+	awk -v col="$2" -v row="${3:-1}" '
+	'"$CSV_SPLIT_AWK"'
 	NR == 1 {
 		n = split_csv($0, h)
 		for (i = 1; i <= n; i++)
@@ -257,6 +262,59 @@ csv_rows()
 {
 	[ -r "$1" ] || { echo "csv_rows: cannot read '$1'" >&2; return 1; }
 	awk 'NR > 1 && !/^[[:space:]]*$/ { n++ } END { print n + 0 }' "$1"
+}
+
+# csv_get FILE COL [NAME=VALUE...]: COL of every data row whose columns
+# NAME hold VALUE, one per line, in row order.  Should a header say a
+# name twice, NAME is the first such column and NAME#2 the second.
+csv_get()
+{
+	local f=$1 col=$2
+
+	shift 2
+	[ -r "$f" ] || { echo "csv_get: cannot read '$f'" >&2; return 1; }
+	awk -v col="$col" -v filters="$*" '
+'"$CSV_SPLIT_AWK"'
+	NR == 1 {
+		n = split_csv($0, h)
+		for (i = 1; i <= n; i++) {
+			name = h[i]
+			if (name in idx)
+				name = name "#" (++dup[h[i]] + 1)
+			idx[name] = i
+		}
+		nf = split(filters, fl, " ")
+		for (k = 1; k <= nf; k++) {
+			eq = index(fl[k], "=")
+			fname[k] = substr(fl[k], 1, eq - 1)
+			fval[k] = substr(fl[k], eq + 1)
+			if (!(fname[k] in idx)) {
+				printf "csv_get: no column \"%s\"\n", fname[k] > "/dev/stderr"
+				exit 1
+			}
+		}
+		if (!(col in idx)) {
+			printf "csv_get: no column \"%s\"\n", col > "/dev/stderr"
+			exit 1
+		}
+		next
+	}
+	/^[[:space:]]*$/ { next }
+	{
+		split_csv($0, r)
+		for (k = 1; k <= nf; k++)
+			if (r[idx[fname[k]]] != fval[k])
+				next
+		print r[idx[col]]
+	}' "$f"
+}
+
+# lines FILE COL [FILTER...]: csv_get's values joined by spaces.
+lines()
+{
+	local v
+	v=$(csv_get "$@") || return 1
+	printf "%s\n" "${v//$'\n'/ }"
 }
 
 # expect_exit CODE cmd args...: run the command; fail unless it exits with

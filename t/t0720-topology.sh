@@ -84,39 +84,10 @@ llc_of()
 # removed (the topology CSV quotes CPU lists with commas).
 csv_at()
 {
-	local f=$1 col=$2
-	shift 2
-	awk -v col="$col" -v filters="$*" '
-	function split_csv(line, f,    n, i, c, field, inq) {
-		n = 0; field = ""; inq = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (c == "\"") inq = !inq
-			else if (c == "," && !inq) { f[++n] = field; field = "" }
-			else field = field c
-		}
-		f[++n] = field
-		return n
-	}
-	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++) idx[h[i]] = i
-		nf = split(filters, fl, " ")
-		if (!(col in idx)) { print "csv_at: no column " col > "/dev/stderr"; exit 1 }
-		next
-	}
-	{
-		split_csv($0, r)
-		for (k = 1; k <= nf; k++) {
-			eq = index(fl[k], "=")
-			if (r[idx[substr(fl[k], 1, eq - 1)]] != substr(fl[k], eq + 1))
-				next
-		}
-		print r[idx[col]]
-		found = 1
-		exit
-	}
-	END { if (!found) { print "csv_at: no row " filters > "/dev/stderr"; exit 1 } }' "$f"
+	local v
+
+	v=$(csv_get "$@") && [ -n "$v" ] || { echo "csv_at: no row $*" >&2; return 1; }
+	printf '%s\n' "${v%%$'\n'*}"
 }
 
 # parse_ok ROOT ARGS...: memjob --parse-only accepts ARGS with the
