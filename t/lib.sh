@@ -104,11 +104,13 @@ test_have_prereq()
 			eval "script=\${test_lazy_script_$p}"
 			test_lazy_names=${test_lazy_names/ $p / }
 			if (IFS=$' \t\n' && cd "$TEST_TMP" &&
-			    eval "$script") >/dev/null 2>&1
+			    eval "$script") >"$test_lib_tmp_/prereq" 2>&1
 			then
 				test_set_prereq "$p"
 				continue
 			fi
+			# the script's last line of output says why
+			eval "test_prereq_why_$p=\$(tail -n 1 \"\$test_lib_tmp_/prereq\")"
 			;;
 		esac
 		return 1
@@ -118,9 +120,51 @@ test_have_prereq()
 
 # shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq ROOT '[ "$(id -u)" = 0 ]'
+# host_quiet: true if, over half a second, the machine was at least 75%
+# idle and lost at most 10% to the hypervisor (/proc/stat); otherwise says
+# what it saw.  The test runner is serial and sleeps meanwhile, so what is
+# busy is someone else.
+host_quiet()
+{
+	local a b
+	read -r -a a < <(grep '^cpu ' /proc/stat) || return 1
+	sleep 0.5
+	read -r -a b < <(grep '^cpu ' /proc/stat) || return 1
+	awk -v a="${a[*]}" -v b="${b[*]}" 'BEGIN {
+		split(a, x); split(b, y)
+		for (i = 2; i <= 9; i++) { d[i] = y[i] - x[i]; t += d[i] }
+		if (t <= 0) exit 0
+		idle = 100 * (d[5] + d[6]) / t; steal = 100 * d[9] / t
+		if (idle >= 75 && steal <= 10) exit 0
+		printf "the host is busy: %.0f%% idle, %.0f%% stolen by the hypervisor\n", idle, steal
+		exit 1
+	}'
+}
+
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
-# instrumentation distorts them; those builds check memory and threads.
-test_lazy_prereq TIMING '! "$MEMJOB" --version | grep -q "sanitizers:"'
+# instrumentation distorts them, and so does a busy host.
+test_lazy_prereq TIMING '
+	if "$MEMJOB" --version | grep -q "sanitizers:"; then
+		echo "a sanitizer build"; exit 1
+	fi
+	host_quiet
+'
+
+# test_prereq_why A,B,...: ": reason" for the first named prerequisite
+# that failed and said why, or nothing.
+test_prereq_why()
+{
+	local p why
+	local IFS=,
+
+	for p in $1; do
+		eval "why=\${test_prereq_why_$p:-}"
+		if [ -n "$why" ]; then
+			printf ': %s' "$why"
+			return
+		fi
+	done
+}
 
 # ---- tests -----------------------------------------------------------------
 
@@ -144,7 +188,7 @@ test_expect_success()
 
 	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
 		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $desc (missing $prereq)"
+		echo "ok $test_count # skip $desc (missing $prereq$(test_prereq_why "$prereq"))"
 		return 0
 	fi
 

@@ -130,6 +130,31 @@ test_expect_success 'a script with only passing tests exits 0' '
 	grep "^ok 1 - one$" out
 '
 
+test_expect_success 'a lazy prerequisite that fails says why; one that holds runs' '
+	write_file lazy.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_lazy_prereq NOPE "echo first; echo the widget is missing; false"
+	test_lazy_prereq YES "echo fine"
+	test_expect_success NOPE "skipped" "false"
+	test_expect_success YES,NOPE "skipped too" "false"
+	test_expect_success YES "runs" "true"
+	test_done
+	EOF
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/lazy.sh") >out &&
+	cat out &&
+	grep "^ok 1 # skip skipped (missing NOPE: the widget is missing)$" out &&
+	grep "^ok 2 # skip skipped too (missing YES,NOPE: the widget is missing)$" out &&
+	grep "^ok 3 - runs$" out
+'
+
+test_expect_success 'host_quiet reads /proc/stat and says what it saw when busy' '
+	if host_quiet >why; then
+		test ! -s why
+	else
+		grep "^the host is busy: [0-9]*% idle, [0-9]*% stolen" why
+	fi
+'
+
 test_expect_success 'test bodies run in TEST_TMP and do not share variables' '
 	write_file vars.sh <<-\EOF &&
 	. "$SRCDIR/t/lib.sh"

@@ -230,8 +230,11 @@ test_expect_success TWO_CPUS,TIMING 'the aggressor runs exactly while the victim
 # (here +2..6% for a 2 MiB chase when the host is quiet): what must hold
 # everywhere is that an aggressor sharing the victim's CPU takes about
 # half its time, which proves they run together and that the slowdown
-# arithmetic sees it.
-test_expect_success TIMING 'physics: an aggressor on the victim CPU slows it 1.5x or more' '
+# arithmetic sees it.  Other load on a busy host shrinks the ratio (it
+# shares the CPU in the alone phase too), so of three tries one must show
+# it; an aggressor that did not run would show ~1.0x every time.
+same_cpu_slowdown()
+{
 	"$MEMJOB" --output-format=csv --repeat=3 \
 		--name=victim --role=victim --cpus_allowed=0 --size=1m \
 		--kernel=chase --runtime=200ms --time_based \
@@ -239,10 +242,14 @@ test_expect_success TIMING 'physics: an aggressor on the victim CPU slows it 1.5
 		--rw=write --kernel=fill >same.csv &&
 	alone=$(csv_get same.csv metric job=victim phase=alone | median) &&
 	loaded=$(csv_get same.csv metric job=victim phase=loaded | median) &&
-	echo "victim ns per access: alone $alone, loaded $loaded (medians)" &&
-	awk -v a="$alone" -v l="$loaded" "BEGIN { exit !(l >= 1.5 * a) }" &&
 	slow=$(csv_get same.csv slowdown_pct job=victim phase=loaded | median) &&
-	awk -v s="$slow" "BEGIN { exit !(s >= 50) }"
+	echo "victim ns per access: alone $alone, loaded $loaded (medians), slowdown $slow%" &&
+	awk -v a="$alone" -v l="$loaded" -v s="$slow" \
+		"BEGIN { exit !(l >= 1.5 * a && s >= 50) }"
+}
+
+test_expect_success TIMING 'physics: an aggressor on the victim CPU slows it 1.5x or more' '
+	same_cpu_slowdown || same_cpu_slowdown || same_cpu_slowdown
 '
 
 test_expect_success TWO_CPUS 'the normal report gives the interference table' '
