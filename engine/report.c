@@ -1,10 +1,8 @@
 /*
- * report.c - normal and CSV output of the results (see report.h).
+ * report.c - the normal report, then the CSV (see report.h); the CSV
+ * rows come from report_row.c.
  */
-#include <csv.h>
-#include <ctype.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -15,59 +13,9 @@
 #include "kneereport.h"
 #include "ioengine.h"
 #include "kernel.h"
-#include "options.h"
-#include "report.h"
+#include "report_int.h"
 #include "stats.h"
 #include "value.h"
-
-const char *const report_csv_columns[] = {
-	"host", "job", "group", "repeat", "clones", "ioengine", "rw", "bs",
-	"size", "kernel", "impl", "status", "bytes", "ops", "elapsed_ns",
-	"gbps", "ops_per_s", "usr_ns", "sys_ns", "minflt", "majflt", "vcsw",
-	"ivcsw", "result_name", "result", "error", "start_ns", "end_ns",
-	"items", "ns_per_item", "lat_ios", "lat_p50_ns", "lat_p90_ns",
-	"lat_p99_ns", "lat_p999_ns", "lat_max_ns", "emulated", "source_info",
-	"role", "phase", "point", "metric_name", "metric", "baseline",
-	"slowdown_pct", "file_system", "pgpgin_kb", "pgpgout_kb",
-	"pgmajfault", "nr_dirtied", "nr_written", "dirty_kb", "writeback_kb",
-	"cached_kb", "dev", "dev_read_kb", "dev_write_kb", "dev_util_pct",
-	"cpu_ns_per_item", "write_bytes", NULL
-};
-
-/* counters_derived()'s figures, in a fixed order for the CSV header */
-const char *const report_derived_columns[] = {
-	"ipc", "cache-miss-rate", "branch-miss-rate",
-	"L1-dcache-load-miss-rate", "LLC-load-miss-rate", NULL
-};
-
-/* perf's name as a CSV column: lower case, '-' as '_' (cycles,
- * l1_dcache_load_misses), so every column is a plain identifier. */
-static void column_name(const char *perf, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; perf[i] && i + 1 < len; i++)
-		buf[i] = perf[i] == '-' ? '_' : (char)tolower((unsigned char)perf[i]);
-	buf[i] = '\0';
-}
-
-static const char *const status_names[] = {
-	[RUN_NOT_RUN] = "not_run", [RUN_OK] = "ok",
-	[RUN_FAILED] = "failed", [RUN_INTERRUPTED] = "interrupted",
-};
-
-static const char *const role_names[] = {
-	[ROLE_NONE] = "", [ROLE_VICTIM] = "victim",
-	[ROLE_AGGRESSOR] = "aggressor",
-};
-static const char *const phase_names[] = {
-	[PHASE_RUN] = "", [PHASE_ALONE] = "alone", [PHASE_LOADED] = "loaded",
-};
-
-static const char *impl_of(const struct job_spec *j)
-{
-	return j->kernel->impls ? j->kernel->impls[j->impl] : "";
-}
 
 /* The kernel's result as text: signed where the kernel says so. */
 static void result_text(const struct job_spec *j, uint64_t v, char *buf,
@@ -77,21 +25,6 @@ static void result_text(const struct job_spec *j, uint64_t v, char *buf,
 		snprintf(buf, len, "%" PRId64, (int64_t)v);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
-}
-
-static const char *rw_name(const struct job_spec *j)
-{
-	const struct opt_def *o = opt_find("rw");
-
-	return o->words[j->rw];
-}
-
-static const char *first_error(const struct job_result *jr)
-{
-	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
-		if (jr->threads[c].err[0])
-			return jr->threads[c].err;
-	return "";
 }
 
 void report_header(const struct report_ctx *rc, const struct plan *p)
@@ -272,7 +205,7 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			fputc('\n', f);
 		}
 	if (jr->status == RUN_FAILED)
-		fprintf(f, "    FAILED: %s\n", first_error(jr));
+		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
 	else if (jr->status == RUN_INTERRUPTED)
 		fputs("    interrupted: figures cover the time until the "
 		      "stop\n", f);
@@ -291,15 +224,15 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	value_format_size(pj->size, size, sizeof(size));
 	fprintf(f, "\n%s", j->name);
 	if (j->phase != PHASE_RUN)
-		fprintf(f, " [%s %s]", role_names[j->role],
-			phase_names[j->phase]);
+		fprintf(f, " [%s %s]", report_role_names[j->role],
+			report_phase_names[j->phase]);
 	if (j->point_label)
 		fprintf(f, " {%s}", j->point_label);
 	fprintf(f, ": group %u, %u thread%s: ioengine=%s rw=%s bs=%s "
 		"size=%s kernel=%s%s%s\n", pj->group, j->numjobs,
-		j->numjobs == 1 ? "" : "s", j->ioengine->name, rw_name(j), bs,
-		size, j->kernel->name, j->kernel->impls ? "/" : "",
-		impl_of(j));
+		j->numjobs == 1 ? "" : "s", j->ioengine->name, report_rw(j),
+		bs, size, j->kernel->name, j->kernel->impls ? "/" : "",
+		report_impl(j));
 	if (r->where && r->where[idx])
 		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {
@@ -375,293 +308,6 @@ static void normal_groups(FILE *f, const struct results *r)
 	}
 }
 
-/* Quoted (by libcsv) only when the field needs it, so awk -F, works on
- * everything memjob itself names. */
-static void csv_str(FILE *f, const char *s, bool last)
-{
-	if (strpbrk(s, ",\"\r\n") || (*s && (s[0] == ' ' ||
-						 s[strlen(s) - 1] == ' ')))
-		csv_fwrite(f, s, strlen(s));
-	else
-		fputs(s, f);
-	fputc(last ? '\n' : ',', f);
-}
-
-/* A field with no separator after it. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n"))
-		csv_fwrite(f, s, strlen(s));
-	else
-		fputs(s, f);
-}
-
-static void csv_interference(FILE *f, const struct results *r,
-			     const struct job_result *jr)
-{
-	const struct job_spec *j = jr->pj->spec;
-	struct metric m = job_metric(jr);
-	double base, slow;
-
-	fprintf(f, "%s,%s,", role_names[j->role], phase_names[j->phase]);
-	csv_str(f, j->point_label ? j->point_label : "", false);
-	fprintf(f, "%s,", m.name);
-	if (jr->status == RUN_OK)
-		fprintf(f, "%.6g,", m.value);
-	else
-		fputc(',', f);
-	if (row_slowdown(r, jr, &base, &slow))
-		fprintf(f, "%.6g,%.4f", base, slow);
-	else
-		fputc(',', f);
-}
-
-static void csv_opt(FILE *f, bool have, int64_t v)
-{
-	fputc(',', f);
-	if (have)
-		fprintf(f, "%" PRId64, v);
-}
-
-/* The system counters of the job's segment; empty where unknown. */
-static void csv_system(FILE *f, const struct results *r,
-		       const struct job_result *jr)
-{
-	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
-	const struct sysstat_delta *d = &jr->sys;
-	bool h = jr->have_sys;
-	int dev = r->devidx ? r->devidx[idx] : -1;
-
-	fputc(',', f);
-	csv_field(f, r->where && r->where[idx] ? r->where[idx] : "");
-	csv_opt(f, h && d->vm_have[SV_PGPGIN], d->vm[SV_PGPGIN]);
-	csv_opt(f, h && d->vm_have[SV_PGPGOUT], d->vm[SV_PGPGOUT]);
-	csv_opt(f, h && d->vm_have[SV_PGMAJFAULT], d->vm[SV_PGMAJFAULT]);
-	csv_opt(f, h && d->vm_have[SV_NR_DIRTIED], d->vm[SV_NR_DIRTIED]);
-	csv_opt(f, h && d->vm_have[SV_NR_WRITTEN], d->vm[SV_NR_WRITTEN]);
-	csv_opt(f, h && d->mem_have[SM_DIRTY], (int64_t)d->mem_end_kb[SM_DIRTY]);
-	csv_opt(f, h && d->mem_have[SM_WRITEBACK],
-		(int64_t)d->mem_end_kb[SM_WRITEBACK]);
-	csv_opt(f, h && d->mem_have[SM_CACHED],
-		(int64_t)d->mem_end_kb[SM_CACHED]);
-	fputc(',', f);
-	if (h && dev >= 0 && d->dev[dev].have) {
-		fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f",
-			r->ss->dev[dev].name, d->dev[dev].rd_kb,
-			d->dev[dev].wr_kb, d->dev[dev].util_pct);
-	} else {
-		fputs(",,,", f);
-	}
-}
-
-/* Per event: its value (empty unless counted) and its status. */
-static void csv_counters(FILE *f, const struct job_result *jr)
-{
-	const char *names[COUNTERS_DERIVED_MAX];
-	double values[COUNTERS_DERIVED_MAX];
-	unsigned nd = counters_derived(jr->counters, jr->ncounters, names,
-				       values, COUNTERS_DERIVED_MAX);
-
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		const struct counter_value *c = NULL;
-
-		for (unsigned i = 0; i < jr->ncounters; i++)
-			if (!strcmp(jr->counters[i].name, counters_name(id)))
-				c = &jr->counters[i];
-		if (c && c->status == COUNTER_OK)
-			fprintf(f, ",%" PRIu64 ",%s", c->value,
-				c->user_only ? "ok:u" : "ok");
-		else if (c)
-			fprintf(f, ",,%s", counters_status_name(c->status));
-		else
-			fputs(",,not-requested", f);
-	}
-	for (unsigned k = 0; report_derived_columns[k]; k++) {
-		bool found = false;
-
-		for (unsigned i = 0; i < nd && !found; i++)
-			if (!strcmp(names[i], report_derived_columns[k])) {
-				fprintf(f, ",%.6g", values[i]);
-				found = true;
-			}
-		if (!found)
-			fputc(',', f);
-	}
-}
-
-static void csv_u64(FILE *f, uint64_t v)
-{
-	fprintf(f, "%" PRIu64 ",", v);
-}
-
-/*
- * The columns of the swept options follow the fixed ones, named after the
- * options ("job.option" when several jobs sweep the same one), in the
- * order they first appear.  They come from the point labels, which are
- * "option=value" pairs separated by spaces.
- */
-struct sweep_cols {
-	char *name[64];
-	unsigned n;
-};
-
-static void sweep_cols_collect(const struct results *r, struct sweep_cols *c)
-{
-	c->n = 0;
-	for (unsigned i = 0; i < r->plan->njobs; i++) {
-		const char *l = r->plan->jobs[i].spec->point_label;
-
-		while (l && *l) {
-			const char *eq = strchr(l, '='), *sp;
-			bool have = false;
-
-			if (!eq)
-				break;
-			for (unsigned k = 0; k < c->n; k++)
-				if (strlen(c->name[k]) == (size_t)(eq - l) &&
-				    !strncmp(c->name[k], l, eq - l))
-					have = true;
-			if (!have && c->n < 64)
-				c->name[c->n++] = strndup(l, eq - l);
-			sp = strchr(eq, ' ');
-			l = sp ? sp + 1 : NULL;
-		}
-	}
-}
-
-static void sweep_cols_free(struct sweep_cols *c)
-{
-	for (unsigned k = 0; k < c->n; k++)
-		free(c->name[k]);
-	c->n = 0;
-}
-
-/* The value of column name in a point label, into buf ("" if absent). */
-static void label_value(const char *l, const char *name, char *buf,
-			size_t len)
-{
-	size_t nl = strlen(name);
-
-	buf[0] = '\0';
-	while (l && *l) {
-		const char *sp = strchr(l, ' ');
-		size_t item = sp ? (size_t)(sp - l) : strlen(l);
-
-		if (item > nl && !strncmp(l, name, nl) && l[nl] == '=') {
-			snprintf(buf, len, "%.*s", (int)(item - nl - 1),
-				 l + nl + 1);
-			return;
-		}
-		l = sp ? sp + 1 : NULL;
-	}
-}
-
-static void csv_header(FILE *f, const struct sweep_cols *c)
-{
-	for (size_t i = 0; report_csv_columns[i]; i++)
-		fprintf(f, "%s%s", i ? "," : "", report_csv_columns[i]);
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		char col[64];
-
-		column_name(counters_name(id), col, sizeof(col));
-		fprintf(f, ",%s,%s_status", col, col);
-	}
-	for (unsigned k = 0; report_derived_columns[k]; k++) {
-		char col[64];
-
-		column_name(report_derived_columns[k], col, sizeof(col));
-		fprintf(f, ",%s", col);
-	}
-	for (unsigned k = 0; k < c->n; k++) {
-		char col[160];
-		size_t n = (size_t)snprintf(col, sizeof(col), "sweep_");
-
-		/* a plain identifier, never equal to a fixed column */
-		for (const char *p = c->name[k]; *p && n + 1 < sizeof(col);
-		     p++)
-			col[n++] = isalnum((unsigned char)*p) ?
-				   (char)tolower((unsigned char)*p) : '_';
-		col[n] = '\0';
-		fprintf(f, ",%s", col);
-	}
-	fputc('\n', f);
-}
-
-static void csv_row(FILE *f, const char *host, const struct results *r,
-		    const struct job_result *jr, const struct sweep_cols *c)
-{
-	const struct job_spec *j = jr->pj->spec;
-	bool has = (j->kernel->flags & KERN_RESULT) && jr->end_ns;
-
-	csv_str(f, host, false);
-	csv_str(f, j->name, false);
-	fprintf(f, "%u,%u,%u,", jr->pj->group, jr->repeat + 1, j->numjobs);
-	csv_str(f, j->ioengine->name, false);
-	csv_str(f, rw_name(j), false);
-	csv_u64(f, j->bs);
-	csv_u64(f, jr->pj->size);
-	csv_str(f, j->kernel->name, false);
-	csv_str(f, impl_of(j), false);
-	csv_str(f, status_names[jr->status], false);
-	csv_u64(f, jr->bytes);
-	csv_u64(f, jr->ops);
-	csv_u64(f, jr->elapsed_ns);
-	fprintf(f, "%.6f,%.3f,", jr->gbps, jr->ops_per_s);
-	csv_u64(f, jr->usr_ns);
-	csv_u64(f, jr->sys_ns);
-	csv_u64(f, jr->minflt);
-	csv_u64(f, jr->majflt);
-	csv_u64(f, jr->vcsw);
-	csv_u64(f, jr->ivcsw);
-	csv_str(f, (j->kernel->flags & KERN_RESULT) ? j->kernel->result_name
-						    : "", false);
-	if (has) {
-		char v[32];
-
-		result_text(j, jr->result, v, sizeof(v));
-		fprintf(f, "%s,", v);
-	} else {
-		fputc(',', f);
-	}
-	csv_str(f, first_error(jr), false);
-	if (jr->end_ns)
-		fprintf(f, "%" PRIu64 ",%" PRIu64 ",",
-			jr->start_ns - r->epoch_ns, jr->end_ns - r->epoch_ns);
-	else
-		fputs(",,", f);
-	if (j->kernel->flags & KERN_ITEMS && jr->end_ns)
-		fprintf(f, "%" PRIu64 ",%.3f,", jr->items, jr->ns_per_item);
-	else
-		fputs(",,", f);
-	if (jr->lat.count)
-		fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
-			PRIu64 ",%" PRIu64 ",", jr->lat.count,
-			hist_percentile(&jr->lat, 50),
-			hist_percentile(&jr->lat, 90),
-			hist_percentile(&jr->lat, 99),
-			hist_percentile(&jr->lat, 99.9), jr->lat.max);
-	else
-		fputs(",,,,,,", f);
-	fprintf(f, "%d,", jr->emulated ? 1 : 0);
-	csv_str(f, jr->info ? jr->info : "", false);
-	csv_interference(f, r, jr);
-	csv_system(f, r, jr);
-	if (jr->items && jr->end_ns)
-		fprintf(f, ",%.3f", jr->cpu_ns_per_item);
-	else
-		fputc(',', f);
-	fprintf(f, ",%" PRIu64, jr->write_bytes);
-	csv_counters(f, jr);
-	for (unsigned k = 0; k < c->n; k++) {
-		char v[256];
-
-		label_value(j->point_label, c->name[k], v, sizeof(v));
-		fputc(',', f);
-		csv_field(f, v);
-	}
-	fputc('\n', f);
-}
-
 void report_results(const struct report_ctx *rc, const struct results *r)
 {
 	const struct plan *p = r->plan;
@@ -674,20 +320,13 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 		knee_report(rc->out, r, rc->topo);
 	}
 	if (rc->formats & REPORT_CSV) {
+		struct report_table t = { .host = rc->host, .r = r };
+
 		if (rc->formats & REPORT_NORMAL)
 			fputc('\n', rc->out);
-		struct sweep_cols cols;
-
-		sweep_cols_collect(r, &cols);
-		csv_header(rc->out, &cols);
-		for (unsigned i = 0; i < p->njobs; i++) {
-			unsigned reps = p->segments[p->jobs[i].segment].repeat;
-
-			for (unsigned k = 0; k < reps; k++)
-				csv_row(rc->out, rc->host, r,
-					results_get(r, i, k), &cols);
-		}
-		sweep_cols_free(&cols);
+		report_cols_init(&t.cols, r);
+		csv_table(rc->out, report_rows, &t);
+		report_cols_free(&t.cols);
 	}
 	fflush(rc->out);
 }

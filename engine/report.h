@@ -1,9 +1,10 @@
 /*
  * report.h - results as text for people (normal) and for programs (csv).
  *
- * The CSV header is a contract (documented in the man page): columns are
- * only ever added at the end, never renamed or reordered, and every
- * number is plain, in the unit its column name says.
+ * A CSV row is written cell by cell through a row emitter (row.h,
+ * report_row.c).  The CSV header is a contract (documented in the man
+ * page): columns are only ever added at the end, never renamed or
+ * reordered, and every number is plain, in the unit its column name says.
  */
 #ifndef MEMJOB_REPORT_H
 #define MEMJOB_REPORT_H
@@ -29,8 +30,5 @@ struct report_ctx {
 
 void report_header(const struct report_ctx *rc, const struct plan *p);
 void report_results(const struct report_ctx *rc, const struct results *r);
-/* The CSV header line, for the man page test and --cmdhelp=csv. */
-extern const char *const report_csv_columns[];
-extern const char *const report_derived_columns[];
 
 #endif

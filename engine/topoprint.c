@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "row.h"
 #include "topology.h"
 #include "value.h"
 
@@ -368,61 +369,64 @@ static void print_normal(FILE *f, const struct topo *t)
 	print_nodes(f, t);
 }
 
-/* A CSV field: a list is quoted when it holds a comma (no quotes inside). */
-static void csv_list(FILE *f, const uint64_t *bits)
+/* A list of CPUs as a cell, absent when empty. */
+static void cell_list(struct row_emitter *e, const char *name,
+		      const uint64_t *bits)
 {
 	char list[TEXT_LEN];
 
 	value_format_idlist(bits, MEMJOB_MAX_CPUS, list, sizeof(list));
-	fprintf(f, strchr(list, ',') ? ",\"%s\"" : ",%s", list);
+	row_str(e, name, list);
 }
 
-static void csv_num(FILE *f, long long v)
+/* A figure, absent unless positive (0 and -1 mean unknown). */
+static void cell_num(struct row_emitter *e, const char *name, long long v)
 {
-	if (v <= 0)
-		fputc(',', f);
+	if (v > 0)
+		row_u64(e, name, (uint64_t)v);
 	else
-		fprintf(f, ",%lld", v);
+		row_absent(e, name);
 }
 
-static void csv_id(FILE *f, int id)
+/* An id (core, package, node), absent when unknown (-1). */
+static void cell_id(struct row_emitter *e, const char *name, int id)
 {
-	if (id < 0)
-		fputc(',', f);
+	if (id >= 0)
+		row_u64(e, name, (uint64_t)id);
 	else
-		fprintf(f, ",%d", id);
+		row_absent(e, name);
 }
 
-static void print_csv(FILE *f, const struct topo *t)
+/* One row per CPU per cache; a CPU without caches gets one, with the
+ * cache's cells absent. */
+static void topo_rows(struct row_emitter *e, const void *arg)
 {
-	unsigned c, k;
+	const struct topo *t = arg;
 
-	fprintf(f, "cpu,core,package,node,siblings,level,type,size,line,ways,"
-		"sets,shared_cpus\n");
-	for (c = 0; c < t->ncpus; c++) {
+	for (unsigned c = 0; c < t->ncpus; c++) {
 		const struct topo_cpu *p = &t->cpus[c];
 
-		for (k = 0; p->present && k < (p->ncaches ? p->ncaches : 1);
-		     k++) {
-			const struct topo_cache *tc = &p->caches[k];
+		for (unsigned k = 0;
+		     p->present && k < (p->ncaches ? p->ncaches : 1); k++) {
+			const struct topo_cache *tc =
+				p->ncaches ? &p->caches[k] : NULL;
 
-			fprintf(f, "%u", c);
-			csv_id(f, p->core_id);
-			csv_id(f, p->package_id);
-			csv_id(f, p->node);
-			csv_list(f, p->siblings);
-			if (!p->ncaches) {
-				fprintf(f, ",,,,,,,\n");
-				continue;
-			}
-			csv_num(f, tc->level);
-			fprintf(f, ",%s", type_word(tc->type));
-			csv_num(f, (long long)tc->size);
-			csv_num(f, tc->line);
-			csv_num(f, tc->ways);
-			csv_num(f, tc->sets);
-			csv_list(f, tc->shared);
-			fputc('\n', f);
+			row_u64(e, "cpu", c);
+			cell_id(e, "core", p->core_id);
+			cell_id(e, "package", p->package_id);
+			cell_id(e, "node", p->node);
+			cell_list(e, "siblings", p->siblings);
+			cell_num(e, "level", tc ? tc->level : 0);
+			row_str(e, "type", tc ? type_word(tc->type) : NULL);
+			cell_num(e, "size", tc ? (long long)tc->size : 0);
+			cell_num(e, "line", tc ? tc->line : 0);
+			cell_num(e, "ways", tc ? tc->ways : 0);
+			cell_num(e, "sets", tc ? tc->sets : 0);
+			if (tc)
+				cell_list(e, "shared_cpus", tc->shared);
+			else
+				row_absent(e, "shared_cpus");
+			row_end(e);
 		}
 	}
 }
@@ -430,7 +434,7 @@ static void print_csv(FILE *f, const struct topo *t)
 void topo_print(FILE *f, const struct topo *t, bool csv)
 {
 	if (csv)
-		print_csv(f, t);
+		csv_table(f, topo_rows, t);
 	else
 		print_normal(f, t);
 }

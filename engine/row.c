@@ -1,0 +1,150 @@
+/*
+ * row.c - typed cells and the CSV emitter (see row.h).
+ */
+#include <csv.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "row.h"
+
+static void emit(struct row_emitter *e, const char *name, const struct cell *c)
+{
+	e->ops->cell(e, name, c);
+}
+
+void row_str(struct row_emitter *e, const char *name, const char *s)
+{
+	struct cell c = { .type = s && *s ? CELL_STR : CELL_ABSENT,
+			  .v.s = s };
+
+	emit(e, name, &c);
+}
+
+void row_u64(struct row_emitter *e, const char *name, uint64_t v)
+{
+	struct cell c = { .type = CELL_U64, .v.u = v };
+
+	emit(e, name, &c);
+}
+
+void row_i64(struct row_emitter *e, const char *name, int64_t v)
+{
+	struct cell c = { .type = CELL_I64, .v.i = v };
+
+	emit(e, name, &c);
+}
+
+void row_fixed(struct row_emitter *e, const char *name, double v,
+	       int decimals)
+{
+	struct cell c = { .type = CELL_DBL, .v.d = v, .style = 'f',
+			  .prec = decimals };
+
+	emit(e, name, &c);
+}
+
+void row_sig(struct row_emitter *e, const char *name, double v, int digits)
+{
+	struct cell c = { .type = CELL_DBL, .v.d = v, .style = 'g',
+			  .prec = digits };
+
+	emit(e, name, &c);
+}
+
+void row_absent(struct row_emitter *e, const char *name)
+{
+	struct cell c = { .type = CELL_ABSENT };
+
+	emit(e, name, &c);
+}
+
+void row_end(struct row_emitter *e)
+{
+	e->ops->end_row(e);
+}
+
+static void cell_format(const struct cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, c->style == 'f' ? "%.*f" : "%.*g", c->prec,
+		 c->v.d);
+}
+
+/* ---- CSV ---- */
+
+static void csv_text(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+		csv_fwrite(f, s, n);
+	else
+		fputs(s, f);
+}
+
+static void csv_cell(struct row_emitter *e, const char *name,
+		     const struct cell *c)
+{
+	struct csv_emitter *ce = (struct csv_emitter *)e;
+	char buf[400];		/* "%.6f" of DBL_MAX has 316 characters */
+
+	if (ce->names && ce->rows)
+		return;
+	if (ce->ncells++)
+		fputc(',', ce->f);
+	if (ce->names) {
+		csv_text(ce->f, name);
+		return;
+	}
+	switch (c->type) {
+	case CELL_ABSENT:
+		break;
+	case CELL_STR:
+		csv_text(ce->f, c->v.s);
+		break;
+	case CELL_U64:
+		fprintf(ce->f, "%" PRIu64, c->v.u);
+		break;
+	case CELL_I64:
+		fprintf(ce->f, "%" PRId64, c->v.i);
+		break;
+	case CELL_DBL:
+		cell_format(c, buf, sizeof(buf));
+		fputs(buf, ce->f);
+		break;
+	}
+}
+
+static void csv_end_row(struct row_emitter *e)
+{
+	struct csv_emitter *ce = (struct csv_emitter *)e;
+
+	if (!ce->names || !ce->rows)
+		fputc('\n', ce->f);
+	ce->ncells = 0;
+	ce->rows++;
+}
+
+static const struct row_emitter_ops csv_ops = {
+	.cell = csv_cell,
+	.end_row = csv_end_row,
+};
+
+void csv_emitter_init(struct csv_emitter *ce, FILE *f, bool names)
+{
+	ce->base.ops = &csv_ops;
+	ce->f = f;
+	ce->names = names;
+	ce->ncells = 0;
+	ce->rows = 0;
+}
+
+void csv_table(FILE *f, void (*rows)(struct row_emitter *e, const void *arg),
+	       const void *arg)
+{
+	struct csv_emitter ce;
+
+	csv_emitter_init(&ce, f, true);
+	rows(&ce.base, arg);
+	csv_emitter_init(&ce, f, false);
+	rows(&ce.base, arg);
+}

@@ -1,0 +1,83 @@
+/*
+ * row.h - a table row as a sequence of named, typed cells, and the small
+ * interface that writes it (an emitter).
+ *
+ * The one idea: a table is described once, by the function that walks one
+ * of its rows and hands each cell, with its column name, to an emitter.
+ * A format is only a way of writing that sequence, so formats cannot
+ * disagree about the columns: a CSV header (csv_emitter, here) is the
+ * names of a row.
+ *
+ * A cell is a string, an unsigned or signed integer, a double with the
+ * precision it is printed with, or absent (unknown, not applicable).  An
+ * empty string is absent: CSV writes an empty field, JSON null.
+ */
+#ifndef MEMJOB_ROW_H
+#define MEMJOB_ROW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum cell_type { CELL_ABSENT, CELL_STR, CELL_U64, CELL_I64, CELL_DBL };
+
+struct cell {
+	enum cell_type type;
+	union {
+		const char *s;
+		uint64_t u;
+		int64_t i;
+		double d;
+	} v;
+	/* CELL_DBL: printed as printf's "%.*f" ('f') or "%.*g" ('g') with
+	 * prec. */
+	char style;
+	int prec;
+};
+
+struct row_emitter;
+
+struct row_emitter_ops {
+	void (*cell)(struct row_emitter *e, const char *name,
+		     const struct cell *c);
+	void (*end_row)(struct row_emitter *e);
+};
+
+struct row_emitter {
+	const struct row_emitter_ops *ops;
+};
+
+/* The cells of a row, in column order; then row_end. */
+void row_str(struct row_emitter *e, const char *name, const char *s);
+void row_u64(struct row_emitter *e, const char *name, uint64_t v);
+void row_i64(struct row_emitter *e, const char *name, int64_t v);
+/* v with decimals digits after the point, as "%.*f" */
+void row_fixed(struct row_emitter *e, const char *name, double v,
+	       int decimals);
+/* v with digits significant digits, as "%.*g" */
+void row_sig(struct row_emitter *e, const char *name, double v, int digits);
+void row_absent(struct row_emitter *e, const char *name);
+void row_end(struct row_emitter *e);
+
+/*
+ * CSV through libcsv's quoting: with names, the column names of the first
+ * row (the header line) and nothing for the rows after it; otherwise a
+ * line of values per row.  Text is quoted only when it holds a comma, a
+ * quote, a line break, or blanks at either end, so awk -F, works on
+ * everything memjob itself names.
+ */
+struct csv_emitter {
+	struct row_emitter base;
+	FILE *f;
+	bool names;
+	unsigned ncells;	/* on the current line */
+	unsigned rows;		/* ended so far */
+};
+
+void csv_emitter_init(struct csv_emitter *ce, FILE *f, bool names);
+/* A table as CSV: the header, then a line per row; rows emits every row
+ * (it is called twice). */
+void csv_table(FILE *f, void (*rows)(struct row_emitter *e, const void *arg),
+	       const void *arg);
+
+#endif
