@@ -122,64 +122,51 @@ static unsigned aggressor_threads(const struct results *r, unsigned idx)
 	return t;
 }
 
-static void victim_table(FILE *f, const struct results *r, const char *name)
+/* Each loaded point of victim name, in plan order. */
+static void victim_lines(const struct results *r, const char *name,
+			 void (*fn)(void *user,
+				    const struct interference_line *l),
+			 void *user)
 {
 	const struct plan *p = r->plan;
-	bool header = false;
+	bool first = true;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job_spec *j = p->jobs[i].spec;
 		double alone[1000], loaded[1000], slow[1000];
-		struct stat_summary a, l, s;
+		struct interference_line l = { .victim = name };
 		unsigned na, nl;
-		struct metric m;
 
 		if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
 		    strcmp(j->name, name) || j->baseline < 0)
 			continue;
-		m = job_metric(results_get(r, i, 0));
+		l.m = job_metric(results_get(r, i, 0));
+		l.point = j->point_label;
+		l.first = first;
+		first = false;
 		na = metric_values(r, (unsigned)j->baseline, alone, 1000);
 		nl = metric_values(r, i, loaded, 1000);
-		if (!header) {
-			fprintf(f, "\ninterference: victim '%s', %s (%s is "
-				"better); slowdown %% = %s\n", name, m.label,
-				m.lower_is_better ? "lower" : "higher",
-				m.lower_is_better ? "(loaded - alone) / alone"
-						  : "alone / loaded - 1");
-			fprintf(f, "  %-32s %-24s %-24s %-22s %s\n", "point",
-				"alone (min-max)", "loaded (min-max)",
-				"slowdown % (min..max)", "aggressors");
-			header = true;
-		}
-		a = stat_summarise(alone, na);
-		l = stat_summarise(loaded, nl);
+		l.alone = stat_summarise(alone, na);
+		l.loaded = stat_summarise(loaded, nl);
 		for (unsigned k = 0; k < nl; k++)
-			slow[k] = slowdown_pct(a.median, loaded[k],
-					       m.lower_is_better);
-		s = stat_summarise(slow, nl);
-		if (!na || !nl) {
-			fprintf(f, "  %-32s (a run failed: no figures)\n",
-				j->point_label ? j->point_label : "-");
-			continue;
-		}
-		char ab[64], lb[64], sb[64];
-
-		snprintf(ab, sizeof(ab), "%.2f (%.2f-%.2f)", a.median, a.min,
-			 a.max);
-		snprintf(lb, sizeof(lb), "%.2f (%.2f-%.2f)", l.median, l.min,
-			 l.max);
-		snprintf(sb, sizeof(sb), "%+.2f (%+.2f..%+.2f)",
-			 slowdown_pct(a.median, l.median, m.lower_is_better),
-			 s.min, s.max);
-		fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s\n",
-			j->point_label ? j->point_label : "-", ab, lb, sb,
-			aggressor_threads(r, i),
-			aggressor_threads(r, i) == 1 ? "" : "s",
-			aggressor_gbps(r, i));
+			slow[k] = slowdown_pct(l.alone.median, loaded[k],
+					       l.m.lower_is_better);
+		l.slowdown = stat_summarise(slow, nl);
+		l.have = na && nl;
+		if (l.have)
+			l.slowdown_pct = slowdown_pct(l.alone.median,
+						      l.loaded.median,
+						      l.m.lower_is_better);
+		l.aggressor_threads = aggressor_threads(r, i);
+		l.aggressor_gbps = aggressor_gbps(r, i);
+		fn(user, &l);
 	}
 }
 
-void interference_table(FILE *f, const struct results *r)
+void interference_each(const struct results *r,
+		       void (*fn)(void *user,
+				  const struct interference_line *l),
+		       void *user)
 {
 	const struct plan *p = r->plan;
 
@@ -195,6 +182,42 @@ void interference_table(FILE *f, const struct results *r)
 			    !strcmp(p->jobs[k].spec->name, j->name))
 				seen = true;
 		if (!seen)
-			victim_table(f, r, j->name);
+			victim_lines(r, j->name, fn, user);
 	}
+}
+
+static void print_line(void *user, const struct interference_line *l)
+{
+	FILE *f = user;
+	char ab[64], lb[64], sb[64];
+
+	if (l->first) {
+		fprintf(f, "\ninterference: victim '%s', %s (%s is better); "
+			"slowdown %% = %s\n", l->victim, l->m.label,
+			l->m.lower_is_better ? "lower" : "higher",
+			l->m.lower_is_better ? "(loaded - alone) / alone"
+					     : "alone / loaded - 1");
+		fprintf(f, "  %-32s %-24s %-24s %-22s %s\n", "point",
+			"alone (min-max)", "loaded (min-max)",
+			"slowdown % (min..max)", "aggressors");
+	}
+	if (!l->have) {
+		fprintf(f, "  %-32s (a run failed: no figures)\n",
+			l->point ? l->point : "-");
+		return;
+	}
+	snprintf(ab, sizeof(ab), "%.2f (%.2f-%.2f)", l->alone.median,
+		 l->alone.min, l->alone.max);
+	snprintf(lb, sizeof(lb), "%.2f (%.2f-%.2f)", l->loaded.median,
+		 l->loaded.min, l->loaded.max);
+	snprintf(sb, sizeof(sb), "%+.2f (%+.2f..%+.2f)", l->slowdown_pct,
+		 l->slowdown.min, l->slowdown.max);
+	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s\n",
+		l->point ? l->point : "-", ab, lb, sb, l->aggressor_threads,
+		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps);
+}
+
+void interference_table(FILE *f, const struct results *r)
+{
+	interference_each(r, print_line, f);
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "result.h"
+#include "stats.h"
 
 struct metric {
 	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
@@ -32,6 +33,26 @@ double slowdown_pct(double alone, double loaded, bool lower_is_better);
  * the row is not one. */
 bool row_slowdown(const struct results *r, const struct job_result *jr,
 		  double *baseline, double *slowdown);
+/* One line of the table: a loaded victim at one point, its metric alone
+ * and loaded over the repeats, the slowdown, and its aggressors. */
+struct interference_line {
+	const char *victim;
+	const char *point;		/* the point label, or NULL */
+	bool first;			/* the victim's first line */
+	bool have;			/* false: a run failed, no figures */
+	struct metric m;
+	struct stat_summary alone, loaded;
+	double slowdown_pct;		/* of the medians */
+	struct stat_summary slowdown;	/* of each loaded run */
+	unsigned aggressor_threads;
+	double aggressor_gbps;		/* median of their summed GB/s */
+};
+
+/* Each line, victim by victim in plan order. */
+void interference_each(const struct results *r,
+		       void (*fn)(void *user,
+				  const struct interference_line *l),
+		       void *user);
 /* The table per victim: point, alone, loaded, slowdown, aggressors. */
 void interference_table(FILE *f, const struct results *r);
 

@@ -55,8 +55,10 @@ static double cpu_ns_median(const struct results *r, unsigned idx)
 	return stat_summarise(v, n).median;
 }
 
-static void one_series(FILE *f, const struct results *r,
-		       const struct topo *t, unsigned first)
+static void one_series(const struct results *r, const struct topo *t,
+		       unsigned first,
+		       void (*fn)(void *user, const struct knee_series *ks),
+		       void *user)
 {
 	const struct plan *p = r->plan;
 	const struct job_spec *j0 = p->jobs[first].spec;
@@ -65,8 +67,11 @@ static void one_series(FILE *f, const struct results *r,
 	const struct topo_cache *levels[KNEE_MAX_LEVELS];
 	struct knee knees[KNEE_MAX_LEVELS];
 	char want[512], have[512];
+	struct knee_series ks = { .job = j0->name, .series = want,
+				  .item = j0->kernel->item_name,
+				  .knees = knees };
 	unsigned n = 0, nl;
-	int cpu;
+	int cpu, found;
 
 	if (!sizes || !ns)
 		goto out;
@@ -85,21 +90,19 @@ static void one_series(FILE *f, const struct results *r,
 		n++;
 	}
 	cpu = j0->cpus_allowed ? cpuset_nth(j0->cpus, 0) : 0;
-	nl = knee_levels(t, cpu < 0 ? 0 : (unsigned)cpu, levels,
-			 KNEE_MAX_LEVELS);
-	fprintf(f, "\nknees: job '%s'%s%s%s, CPU ns per %s against the caches "
-		"of CPU %d\n", j0->name, want[0] ? " {" : "", want,
-		want[0] ? "}" : "", j0->kernel->item_name, cpu < 0 ? 0 : cpu);
-	int found = knee_find(sizes, ns, n, levels, nl, knees);
-
-	if (found > 0)
-		knee_print(f, knees, (unsigned)found);
+	ks.cpu = cpu < 0 ? 0 : (unsigned)cpu;
+	nl = knee_levels(t, ks.cpu, levels, KNEE_MAX_LEVELS);
+	found = knee_find(sizes, ns, n, levels, nl, knees);
+	ks.n = found > 0 ? (unsigned)found : 0;
+	fn(user, &ks);
 out:
 	free(sizes);
 	free(ns);
 }
 
-void knee_report(FILE *f, const struct results *r, const struct topo *t)
+void knee_series_each(const struct results *r, const struct topo *t,
+		      void (*fn)(void *user, const struct knee_series *ks),
+		      void *user)
 {
 	const struct plan *p = r->plan;
 
@@ -124,6 +127,22 @@ void knee_report(FILE *f, const struct results *r, const struct topo *t)
 			seen = !strcmp(have, want);
 		}
 		if (!seen)
-			one_series(f, r, t, i);
+			one_series(r, t, i, fn, user);
 	}
+}
+
+static void print_series(void *user, const struct knee_series *ks)
+{
+	FILE *f = user;
+
+	fprintf(f, "\nknees: job '%s'%s%s%s, CPU ns per %s against the caches "
+		"of CPU %u\n", ks->job, ks->series[0] ? " {" : "", ks->series,
+		ks->series[0] ? "}" : "", ks->item, ks->cpu);
+	if (ks->n)
+		knee_print(f, ks->knees, ks->n);
+}
+
+void knee_report(FILE *f, const struct results *r, const struct topo *t)
+{
+	knee_series_each(r, t, print_series, f);
 }

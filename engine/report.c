@@ -262,33 +262,37 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	}
 }
 
-static void normal_groups(FILE *f, const struct results *r)
+void group_totals_each(const struct results *r,
+		       void (*fn)(void *user, const struct group_total *g),
+		       void *user)
 {
 	const struct plan *p = r->plan;
 
 	for (unsigned g = 0; g < p->ngroups; g++) {
-		unsigned jobs = 0, threads = 0, reps = 1;
+		struct group_total t = { .group = g, .repeats = 1 };
 
 		for (unsigned i = 0; i < p->njobs; i++)
 			if (p->jobs[i].group == g) {
-				jobs++;
-				threads += p->jobs[i].spec->numjobs;
-				reps = p->segments[p->jobs[i].segment].repeat;
+				t.jobs++;
+				t.threads += p->jobs[i].spec->numjobs;
+				t.repeats =
+					p->segments[p->jobs[i].segment].repeat;
 			}
-		if (jobs < 2)
+		if (t.jobs < 2)
 			continue;
-		for (unsigned k = 0; k < reps; k++) {
-			uint64_t bytes = 0, start = UINT64_MAX, end = 0;
+		for (t.repeat = 0; t.repeat < t.repeats; t.repeat++) {
+			uint64_t start = UINT64_MAX, end = 0;
 
+			t.bytes = 0;
 			for (unsigned i = 0; i < p->njobs; i++) {
 				const struct job_result *jr;
 
 				if (p->jobs[i].group != g)
 					continue;
-				jr = results_get(r, i, k);
+				jr = results_get(r, i, t.repeat);
 				if (!jr->end_ns)
 					continue;
-				bytes += jr->bytes;
+				t.bytes += jr->bytes;
 				if (jr->start_ns < start)
 					start = jr->start_ns;
 				if (jr->end_ns > end)
@@ -296,16 +300,24 @@ static void normal_groups(FILE *f, const struct results *r)
 			}
 			if (!end)
 				continue;
-			fprintf(f, "\ngroup %u", g);
-			if (reps > 1)
-				fprintf(f, ", run %u", k + 1);
-			fprintf(f, ": %u jobs, %u threads: %" PRIu64 " bytes "
-				"in %.3f s: %.3f GB/s\n", jobs, threads, bytes,
-				(end - start) / 1e9,
-				end > start ? (double)bytes / (end - start)
-					    : 0.0);
+			t.elapsed_ns = end - start;
+			t.gbps = end > start ? (double)t.bytes / (end - start)
+					     : 0.0;
+			fn(user, &t);
 		}
 	}
+}
+
+static void normal_group(void *user, const struct group_total *t)
+{
+	FILE *f = user;
+
+	fprintf(f, "\ngroup %u", t->group);
+	if (t->repeats > 1)
+		fprintf(f, ", run %u", t->repeat + 1);
+	fprintf(f, ": %u jobs, %u threads: %" PRIu64 " bytes in %.3f s: "
+		"%.3f GB/s\n", t->jobs, t->threads, t->bytes,
+		t->elapsed_ns / 1e9, t->gbps);
 }
 
 void report_results(const struct report_ctx *rc, const struct results *r)
@@ -315,7 +327,7 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 	if (rc->formats & REPORT_NORMAL) {
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
-		normal_groups(rc->out, r);
+		group_totals_each(r, normal_group, rc->out);
 		interference_table(rc->out, r);
 		knee_report(rc->out, r, rc->topo);
 	}

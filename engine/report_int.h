@@ -44,4 +44,17 @@ struct report_table {
  * order), every column in order; arg is a struct report_table. */
 void report_rows(struct row_emitter *e, const void *arg);
 
+/* A reporting group's figures over one repeat, for groups of 2+ jobs. */
+struct group_total {
+	unsigned group, repeat;		/* repeat from 0 */
+	unsigned repeats;		/* of the group's segment */
+	unsigned jobs, threads;
+	uint64_t bytes, elapsed_ns;
+	double gbps;
+};
+
+void group_totals_each(const struct results *r,
+		       void (*fn)(void *user, const struct group_total *g),
+		       void *user);
+
 #endif

@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "row.h"
+
 /*
  * The /proc/vmstat keys followed.  Counters first, then gauges.
  *   pgpgin, pgpgout	KiB read from / written to block devices (sar -B)
@@ -237,17 +239,11 @@ struct sysstat_info {
 	uint64_t dirty_limit_kb, dirty_bg_limit_kb;
 };
 
-struct sysstat_kv {
-	const char *key;		/* "kernel", "vm.dirty_ratio"... */
-	char val[128];
-};
-#define SYSSTAT_INFO_KV_MAX	(SYSSTAT_SYSCTL_N + 4)
-
 void sysstat_info(const struct sysstat *s, struct sysstat_info *out);
-/* The known values as key=value pairs (for a CSV or JSON header); returns
- * how many were written, at most max. */
-unsigned sysstat_info_kv(const struct sysstat_info *in, struct sysstat_kv *kv,
-			 unsigned max);
+/* As a row (for the JSON header): kernel, vm.dirty_ratio and the other
+ * sysctls by sysctl(8)'s names, mem_total_kb, dirty_threshold_kb and
+ * dirty_background_threshold_kb; absent where unknown; then row_end. */
+void sysstat_info_row(const struct sysstat_info *in, struct row_emitter *e);
 /* Two lines for the normal output's header. */
 void sysstat_info_print(const struct sysstat_info *in, FILE *f);
 

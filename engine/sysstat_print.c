@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The same with "vm.", as sysctl(8) names them: keys of sysstat_info_kv. */
+/* The same with "vm.", as sysctl(8) names them. */
 static const char *const sysctl_keys[SYSSTAT_SYSCTL_N] = {
 	[SC_DIRTY_RATIO]		= "vm.dirty_ratio",
 	[SC_DIRTY_BACKGROUND_RATIO]	= "vm.dirty_background_ratio",
@@ -23,35 +23,27 @@ static const char *const sysctl_keys[SYSSTAT_SYSCTL_N] = {
 	[SC_SWAPPINESS]			= "vm.swappiness",
 };
 
-unsigned sysstat_info_kv(const struct sysstat_info *in, struct sysstat_kv *kv,
-			 unsigned max)
+/* A figure where 0 means unknown. */
+static void known_u64(struct row_emitter *e, const char *name, uint64_t v)
 {
-	unsigned n = 0;
+	if (v)
+		row_u64(e, name, v);
+	else
+		row_absent(e, name);
+}
 
-#define KV(k, ...) do {							\
-		if (n < max) {						\
-			kv[n].key = (k);				\
-			snprintf(kv[n].val, sizeof(kv[n].val), __VA_ARGS__); \
-			n++;						\
-		}							\
-	} while (0)
-	if (in->kernel[0])
-		KV("kernel", "%s", in->kernel);
+void sysstat_info_row(const struct sysstat_info *in, struct row_emitter *e)
+{
+	row_str(e, "kernel", in->kernel);
 	for (unsigned i = 0; i < SYSSTAT_SYSCTL_N; i++)
 		if (in->sysctl_have[i])
-			KV(sysctl_keys[i], "%llu",
-			   (unsigned long long)in->sysctl[i]);
-	if (in->mem_total_kb)
-		KV("mem_total_kb", "%llu",
-		   (unsigned long long)in->mem_total_kb);
-	if (in->dirty_limit_kb)
-		KV("dirty_threshold_kb", "%llu",
-		   (unsigned long long)in->dirty_limit_kb);
-	if (in->dirty_bg_limit_kb)
-		KV("dirty_background_threshold_kb", "%llu",
-		   (unsigned long long)in->dirty_bg_limit_kb);
-#undef KV
-	return n;
+			row_u64(e, sysctl_keys[i], in->sysctl[i]);
+		else
+			row_absent(e, sysctl_keys[i]);
+	known_u64(e, "mem_total_kb", in->mem_total_kb);
+	known_u64(e, "dirty_threshold_kb", in->dirty_limit_kb);
+	known_u64(e, "dirty_background_threshold_kb", in->dirty_bg_limit_kb);
+	row_end(e);
 }
 
 static uint64_t page_kb(void)

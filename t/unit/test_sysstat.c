@@ -614,15 +614,39 @@ static void test_delta_print(void **state)
 
 /* ---- the run header ---- */
 
+/* The info as the header and the line of a CSV (the JSON header's keys
+ * and values), through sysstat_info_row. */
+static void info_csv(const struct sysstat_info *in, char **names,
+		     char **values)
+{
+	struct csv_emitter ce;
+	size_t len = 0;
+	FILE *f = open_memstream(names, &len);
+
+	assert_non_null(f);
+	csv_emitter_init(&ce, f, true);
+	sysstat_info_row(in, &ce.base);
+	assert_int_equal(fclose(f), 0);
+	f = open_memstream(values, &len);
+	assert_non_null(f);
+	csv_emitter_init(&ce, f, false);
+	sysstat_info_row(in, &ce.base);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const char info_names[] =
+	"kernel,vm.dirty_ratio,vm.dirty_background_ratio,vm.dirty_bytes,"
+	"vm.dirty_background_bytes,vm.dirty_expire_centisecs,"
+	"vm.dirty_writeback_centisecs,vm.swappiness,mem_total_kb,"
+	"dirty_threshold_kb,dirty_background_threshold_kb\n";
+
 static void test_info_fixture(void **state)
 {
 	struct sysstat s;
 	struct sysstat_info in;
-	struct sysstat_kv kv[SYSSTAT_INFO_KV_MAX];
 	uint64_t pk = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
-	char want[16][64], *text = NULL;
+	char want[256], *names = NULL, *values = NULL, *text = NULL;
 	size_t len = 0;
-	unsigned n;
 	FILE *f;
 
 	(void)state;
@@ -632,30 +656,14 @@ static void test_info_fixture(void **state)
 	assert_int_equal(in.mem_total_kb, 16318012);
 	assert_int_equal(in.dirty_limit_kb, 742126 * pk);
 	assert_int_equal(in.dirty_bg_limit_kb, 370611 * pk);
-	n = sysstat_info_kv(&in, kv, SYSSTAT_INFO_KV_MAX);
-	snprintf(want[0], 64, "kernel=5.10.0-28-amd64");
-	snprintf(want[1], 64, "vm.dirty_ratio=20");
-	snprintf(want[2], 64, "vm.dirty_background_ratio=10");
-	snprintf(want[3], 64, "vm.dirty_bytes=0");
-	snprintf(want[4], 64, "vm.dirty_background_bytes=0");
-	snprintf(want[5], 64, "vm.dirty_expire_centisecs=3000");
-	snprintf(want[6], 64, "vm.dirty_writeback_centisecs=500");
-	snprintf(want[7], 64, "vm.swappiness=60");
-	snprintf(want[8], 64, "mem_total_kb=16318012");
-	snprintf(want[9], 64, "dirty_threshold_kb=%llu",
-		 (unsigned long long)(742126 * pk));
-	snprintf(want[10], 64, "dirty_background_threshold_kb=%llu",
+	info_csv(&in, &names, &values);
+	assert_string_equal(names, info_names);
+	snprintf(want, sizeof(want), "5.10.0-28-amd64,20,10,0,0,3000,500,60,"
+		 "16318012,%llu,%llu\n", (unsigned long long)(742126 * pk),
 		 (unsigned long long)(370611 * pk));
-	assert_int_equal(n, 11);
-	for (unsigned i = 0; i < n; i++) {
-		char got[200];
-
-		snprintf(got, sizeof(got), "%s=%s", kv[i].key, kv[i].val);
-		assert_string_equal(got, want[i]);
-	}
-	/* a short array takes the first ones */
-	assert_int_equal(sysstat_info_kv(&in, kv, 2), 2);
-	assert_string_equal(kv[1].key, "vm.dirty_ratio");
+	assert_string_equal(values, want);
+	free(names);
+	free(values);
 
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
@@ -679,8 +687,7 @@ static void test_info_missing(void **state)
 {
 	struct sysstat s;
 	struct sysstat_info in;
-	struct sysstat_kv kv[SYSSTAT_INFO_KV_MAX];
-	char root[4096], *text = NULL;
+	char root[4096], *names = NULL, *values = NULL, *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
@@ -698,9 +705,12 @@ static void test_info_missing(void **state)
 	assert_false(in.sysctl_have[SC_DIRTY_BYTES]);
 	assert_int_equal(in.mem_total_kb, 0);
 	assert_int_equal(in.dirty_limit_kb, 0);
-	assert_int_equal(sysstat_info_kv(&in, kv, SYSSTAT_INFO_KV_MAX), 1);
-	assert_string_equal(kv[0].key, "vm.dirty_ratio");
-	assert_string_equal(kv[0].val, "40");
+	/* what the kernel did not give is absent, never 0 */
+	info_csv(&in, &names, &values);
+	assert_string_equal(names, info_names);
+	assert_string_equal(values, ",40,,,,,,,,,\n");
+	free(names);
+	free(values);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
 	sysstat_info_print(&in, f);
