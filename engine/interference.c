@@ -221,3 +221,35 @@ void interference_table(FILE *f, const struct results *r)
 {
 	interference_each(r, print_line, f);
 }
+
+void interference_row(struct row_emitter *e,
+		      const struct interference_line *l)
+{
+	row_str(e, "victim", l->victim);
+	row_str(e, "point", l->point);
+	row_str(e, "metric_name", l->m.name);
+	row_u64(e, "lower_is_better", l->m.lower_is_better);
+	if (l->have) {
+		row_sig(e, "alone", l->alone.median, 6);
+		row_sig(e, "alone_min", l->alone.min, 6);
+		row_sig(e, "alone_max", l->alone.max, 6);
+		row_sig(e, "loaded", l->loaded.median, 6);
+		row_sig(e, "loaded_min", l->loaded.min, 6);
+		row_sig(e, "loaded_max", l->loaded.max, 6);
+		row_fixed(e, "slowdown_pct", l->slowdown_pct, 4);
+		row_fixed(e, "slowdown_min_pct", l->slowdown.min, 4);
+		row_fixed(e, "slowdown_max_pct", l->slowdown.max, 4);
+	} else {
+		static const char *const none[] = {
+			"alone", "alone_min", "alone_max", "loaded",
+			"loaded_min", "loaded_max", "slowdown_pct",
+			"slowdown_min_pct", "slowdown_max_pct",
+		};
+
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+			row_absent(e, none[i]);
+	}
+	row_u64(e, "aggressor_threads", l->aggressor_threads);
+	row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	row_end(e);
+}

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "result.h"
+#include "row.h"
 #include "stats.h"
 
 struct metric {
@@ -55,5 +56,9 @@ void interference_each(const struct results *r,
 		       void *user);
 /* The table per victim: point, alone, loaded, slowdown, aggressors. */
 void interference_table(FILE *f, const struct results *r);
+/* A line as a row (for JSON): its figures as numbers, absent when a run
+ * failed. */
+void interference_row(struct row_emitter *e,
+		      const struct interference_line *l);
 
 #endif

@@ -339,3 +339,42 @@ void knee_print(FILE *f, const struct knee *k, unsigned n)
 			k[i].text);
 	}
 }
+
+static void size_or_absent(struct row_emitter *e, const char *name,
+			   uint64_t v)
+{
+	if (v)
+		row_u64(e, name, v);
+	else
+		row_absent(e, name);
+}
+
+static void ns_or_absent(struct row_emitter *e, const char *name, double v)
+{
+	if (v > 0)
+		row_sig(e, name, v, 6);
+	else
+		row_absent(e, name);
+}
+
+void knee_cells(struct row_emitter *e, const struct knee *k)
+{
+	static const char *const status[] = {
+		[KNEE_FOUND] = "found", [KNEE_FAR] = "far",
+		[KNEE_NONE] = "none", [KNEE_NO_DATA] = "no_data",
+	};
+	struct topo_cache c = { .level = k->level, .type = k->type };
+	char name[16];
+
+	row_str(e, "cache", topo_cache_name(&c, name, sizeof(name)));
+	row_u64(e, "level", k->level);
+	row_str(e, "type", k->type == 'u' ? "unified" : "data");
+	size_or_absent(e, "cache_size", k->cache_size);
+	ns_or_absent(e, "plateau_ns", k->plateau_ns);
+	size_or_absent(e, "plateau_end", k->plateau_end);
+	size_or_absent(e, "knee_size", k->knee_size);
+	ns_or_absent(e, "after_ns", k->after_ns);
+	size_or_absent(e, "last_size", k->last_size);
+	row_str(e, "status", status[k->status]);
+	row_str(e, "finding", k->text);
+}

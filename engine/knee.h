@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "row.h"
 #include "topology.h"
 
 #define KNEE_RISE	1.5	/* "clearly above": F x the plateau */
@@ -89,5 +90,10 @@ unsigned knee_levels(const struct topo *t, unsigned cpu,
 /* A table of n knees, one line per level, under a header line; each line
  * is indented by two spaces. */
 void knee_print(FILE *f, const struct knee *k, unsigned n);
+/* A knee as cells of a row (for JSON): cache, level, type, cache_size,
+ * plateau_ns, plateau_end, knee_size, after_ns, last_size, status
+ * (found, far, none, no_data) and finding (the sentence); sizes in
+ * bytes, absent where there is none. */
+void knee_cells(struct row_emitter *e, const struct knee *k);
 
 #endif

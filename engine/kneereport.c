@@ -146,3 +146,15 @@ void knee_report(FILE *f, const struct results *r, const struct topo *t)
 {
 	knee_series_each(r, t, print_series, f);
 }
+
+void knee_series_rows(struct row_emitter *e, const struct knee_series *ks)
+{
+	for (unsigned i = 0; i < ks->n; i++) {
+		row_str(e, "job", ks->job);
+		row_str(e, "series", ks->series);
+		row_u64(e, "cpu", ks->cpu);
+		row_str(e, "item", ks->item);
+		knee_cells(e, &ks->knees[i]);
+		row_end(e);
+	}
+}

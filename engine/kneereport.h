@@ -8,6 +8,7 @@
 
 #include "knee.h"
 #include "result.h"
+#include "row.h"
 #include "topology.h"
 
 /* One series of a size sweep: a job's points that differ only in size. */
@@ -26,5 +27,7 @@ void knee_series_each(const struct results *r, const struct topo *t,
 		      void *user);
 /* The knee tables, for the normal report. */
 void knee_report(FILE *f, const struct results *r, const struct topo *t);
+/* A row per level (for JSON): the series, then knee_cells. */
+void knee_series_rows(struct row_emitter *e, const struct knee_series *ks);
 
 #endif

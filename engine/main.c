@@ -65,7 +65,7 @@ static void usage(FILE *f)
 	      "Runs the jobs of the job files (- reads standard input) and of\n"
 	      "the command line, and reports what they measured.\n"
 	      "\n"
-	      "  --output-format=LIST  normal, csv, or both (normal,csv)\n"
+	      "  --output-format=LIST  normal, csv, json, or several: normal,json\n"
 	      "  --output=FILE         write the report to FILE\n"
 	      "  --section=NAME        run only this job (repeatable)\n"
 	      "  --parse-only          check the jobs and exit\n"
@@ -79,25 +79,53 @@ static void usage(FILE *f)
 	      "See memjob(1).\n", f);
 }
 
-static int parse_formats(const char *s, unsigned *out)
+/*
+ * "normal", "csv", "json", or a comma list of them, each at most once.
+ * 0, or -1 with what was wrong in why ("got 'xml' in 'normal,xml'").
+ */
+static int parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len)
 {
-	char *copy = strdup(s), *tok, *save = NULL;
-	int ret = 0;
+	static const struct { const char *name; unsigned bit; } formats[] = {
+		{ "normal", REPORT_NORMAL }, { "csv", REPORT_CSV },
+		{ "json", REPORT_JSON },
+	};
+	const char *p = s;
 
 	*out = 0;
-	if (!copy)
+	if (!*s) {
+		snprintf(why, len, "got ''");
 		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			*out |= REPORT_NORMAL;
-		else if (!strcmp(tok, "csv"))
-			*out |= REPORT_CSV;
-		else
-			ret = -1;
 	}
-	free(copy);
-	return *out ? ret : -1;
+	do {
+		size_t n = strcspn(p, ",");
+		unsigned bit = 0;
+
+		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+			if (strlen(formats[i].name) == n &&
+			    !strncmp(p, formats[i].name, n))
+				bit = formats[i].bit;
+		if (!n) {
+			snprintf(why, len, "got an empty item in '%s'", s);
+			return -1;
+		}
+		if (!bit && n == strlen(s)) {
+			snprintf(why, len, "got '%s'", s);
+			return -1;
+		}
+		if (!bit) {
+			snprintf(why, len, "got '%.*s' in '%s'", (int)n, p, s);
+			return -1;
+		}
+		if (*out & bit) {
+			snprintf(why, len, "got '%.*s' twice in '%s'", (int)n,
+				 p, s);
+			return -1;
+		}
+		*out |= bit;
+		p += n;
+	} while (*p++ == ',');
+	return 0;
 }
 
 static const char *nearest_program_opt(const char *name)
@@ -174,10 +202,16 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 		key[klen] = '\0';
 
 		if (!strcmp(key, "output-format")) {
-			if (!val || parse_formats(val, &cl->formats))
+			char why[256];
+
+			if (!val)
+				snprintf(why, sizeof(why), "got no value");
+			if (!val || parse_formats(val, &cl->formats, why,
+						  sizeof(why)))
 				diag_error(d, &loc, "output-format", "expected "
-					   "normal, csv or normal,csv, got '%s'",
-					   val ? val : "");
+					   "normal, csv, json or a comma list "
+					   "of them, each at most once; %s",
+					   why);
 		} else if (!strcmp(key, "output")) {
 			if (!val || !*val)
 				diag_error(d, &loc, "output", "expected "
@@ -228,6 +262,27 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 		}
 	}
 	return 0;
+}
+
+/* --topology in each format asked for, in the order of the report. */
+static int print_topology(const struct topo *t, unsigned formats,
+			  struct diag *d)
+{
+	static const struct { unsigned bit; enum topo_format as; } in[] = {
+		{ REPORT_NORMAL, TOPO_TEXT }, { REPORT_CSV, TOPO_CSV },
+		{ REPORT_JSON, TOPO_JSON },
+	};
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (!(formats & in[i].bit))
+			continue;
+		report_separate(stdout, formats, in[i].bit);
+		if (topo_print(stdout, t, in[i].as)) {
+			diag_plain(d, "out of memory: no JSON topology");
+			return EXIT_JOBFAIL;
+		}
+	}
+	return EXIT_RAN;
 }
 
 static void install_signals(void)
@@ -302,11 +357,17 @@ static int run(struct cmdline *cl, struct jobset *js,
 	install_signals();
 	report_header(&rc, &plan);
 	status = exec_run(&x) ? EXIT_JOBFAIL : EXIT_RAN;
-	if (atomic_load(&stop_flag) > 0)
+	if (atomic_load(&stop_flag) > 0) {
+		int sig = atomic_load(&stop_flag);
+
 		fprintf(stderr, "memjob: stopped by %s; the report covers "
-			"what was measured until then\n",
-			strsignal(atomic_load(&stop_flag)));
-	report_results(&rc, &res);
+			"what was measured until then\n", strsignal(sig));
+		rc.stopped_by = sig == SIGINT ? "SIGINT" : "SIGTERM";
+	}
+	if (report_results(&rc, &res)) {
+		diag_plain(d, "out of memory: the JSON report is left out");
+		status = EXIT_JOBFAIL;
+	}
 	exec_cleanup(&x);
 	results_free(&res);
 out_plan:
@@ -355,8 +416,7 @@ int main(int argc, char **argv)
 				   "MEMJOB_SYSROOT right?)" : "");
 			goto out;
 		}
-		topo_print(stdout, t, cl.formats & REPORT_CSV);
-		status = EXIT_RAN;
+		status = print_topology(t, cl.formats, &d);
 		goto out;
 	}
 	if (cl.help) {

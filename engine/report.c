@@ -1,6 +1,7 @@
 /*
- * report.c - the normal report, then the CSV (see report.h); the CSV
- * rows come from report_row.c.
+ * report.c - the normal report, and each format in turn (see report.h):
+ * the CSV and JSON rows come from report_row.c, the JSON document from
+ * report_json.c.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -27,25 +28,29 @@ static void result_text(const struct job_spec *j, uint64_t v, char *buf,
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
-void report_header(const struct report_ctx *rc, const struct plan *p)
+void report_header(struct report_ctx *rc, const struct plan *p)
 {
+	struct report_facts *f = &rc->facts;
 	struct utsname u;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
+	memset(f, 0, sizeof(*f));
+	f->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!uname(&u))
+		snprintf(f->release, sizeof(f->release), "%s", u.release);
+	f->njobs = p->njobs;
+	f->ngroups = p->ngroups;
+	if (rc->ss) {
+		sysstat_info(rc->ss, &f->info);
+		f->have_info = true;
+	}
 	if (!(rc->formats & REPORT_NORMAL))
 		return;
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
 	fprintf(rc->out, "memjob %s on %s: %ld CPUs, Linux %s; %u job%s in "
-		"%u group%s\n", MEMJOB_VERSION, rc->host, cpus, u.release,
-		p->njobs, p->njobs == 1 ? "" : "s", p->ngroups,
-		p->ngroups == 1 ? "" : "s");
-	if (rc->ss) {
-		struct sysstat_info in;
-
-		sysstat_info(rc->ss, &in);
-		sysstat_info_print(&in, rc->out);
-	}
+		"%u group%s\n", MEMJOB_VERSION, rc->host, f->cpus, f->release,
+		f->njobs, f->njobs == 1 ? "" : "s", f->ngroups,
+		f->ngroups == 1 ? "" : "s");
+	if (f->have_info)
+		sysstat_info_print(&f->info, rc->out);
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
 		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }
@@ -320,9 +325,16 @@ static void normal_group(void *user, const struct group_total *t)
 		t->elapsed_ns / 1e9, t->gbps);
 }
 
-void report_results(const struct report_ctx *rc, const struct results *r)
+void report_separate(FILE *f, unsigned formats, unsigned fmt)
+{
+	if (formats & (fmt - 1))
+		fputc('\n', f);
+}
+
+int report_results(const struct report_ctx *rc, const struct results *r)
 {
 	const struct plan *p = r->plan;
+	int ret = 0;
 
 	if (rc->formats & REPORT_NORMAL) {
 		for (unsigned i = 0; i < p->njobs; i++)
@@ -334,11 +346,15 @@ void report_results(const struct report_ctx *rc, const struct results *r)
 	if (rc->formats & REPORT_CSV) {
 		struct report_table t = { .host = rc->host, .r = r };
 
-		if (rc->formats & REPORT_NORMAL)
-			fputc('\n', rc->out);
+		report_separate(rc->out, rc->formats, REPORT_CSV);
 		report_cols_init(&t.cols, r);
 		csv_table(rc->out, report_rows, &t);
 		report_cols_free(&t.cols);
 	}
+	if (rc->formats & REPORT_JSON) {
+		report_separate(rc->out, rc->formats, REPORT_JSON);
+		ret = report_json(rc, r);
+	}
 	fflush(rc->out);
+	return ret;
 }

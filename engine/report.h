@@ -1,10 +1,13 @@
 /*
- * report.h - results as text for people (normal) and for programs (csv).
+ * report.h - results as text for people (normal) and for programs (csv,
+ * json).
  *
- * A CSV row is written cell by cell through a row emitter (row.h,
- * report_row.c).  The CSV header is a contract (documented in the man
- * page): columns are only ever added at the end, never renamed or
+ * CSV and JSON write the same rows (report_row.c): a JSON result's keys
+ * are the CSV columns.  The CSV header is a contract (documented in the
+ * man page): columns are only ever added at the end, never renamed or
  * reordered, and every number is plain, in the unit its column name says.
+ * Several formats go to the same stream in the order normal, csv, json,
+ * separated by an empty line.
  */
 #ifndef MEMJOB_REPORT_H
 #define MEMJOB_REPORT_H
@@ -16,8 +19,19 @@
 #include "sysstat.h"
 #include "topology.h"
 
+/* In the order they are printed. */
 #define REPORT_NORMAL	0x1
 #define REPORT_CSV	0x2
+#define REPORT_JSON	0x4
+
+/* The run header's facts, as the jobs are about to start. */
+struct report_facts {
+	long cpus;			/* online */
+	char release[65];		/* uname -r */
+	unsigned njobs, ngroups;
+	bool have_info;
+	struct sysstat_info info;	/* kernel, RAM, vm.dirty_* ... */
+};
 
 struct report_ctx {
 	FILE *out;
@@ -26,9 +40,17 @@ struct report_ctx {
 	const struct sweep_notes *notes;	/* printed with the report */
 	const struct sysstat *ss;		/* for the run header */
 	const struct topo *topo;		/* for the knees, or NULL */
+	struct report_facts facts;		/* report_header fills it */
+	const char *stopped_by;			/* "SIGINT", or NULL */
 };
 
-void report_header(const struct report_ctx *rc, const struct plan *p);
-void report_results(const struct report_ctx *rc, const struct results *r);
+/* Before the block of format fmt: an empty line when formats holds one
+ * that is printed before it. */
+void report_separate(FILE *f, unsigned formats, unsigned fmt);
+/* Gathers the header's facts into rc and prints the normal header. */
+void report_header(struct report_ctx *rc, const struct plan *p);
+/* The results in each format asked for; -1 when the JSON document could
+ * not be made (out of memory: it is then left out, never cut short). */
+int report_results(const struct report_ctx *rc, const struct results *r);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * report_int.h - what the report's files share: report.c (normal output)
- * and report_row.c (the columns of a result row).  Not for the rest of
- * the engine.
+ * report_int.h - what the report's files share: report.c (normal output),
+ * report_row.c (the columns of a result row) and report_json.c (the JSON
+ * document).  Not for the rest of the engine.
  */
 #ifndef MEMJOB_REPORT_INT_H
 #define MEMJOB_REPORT_INT_H
@@ -56,5 +56,8 @@ struct group_total {
 void group_totals_each(const struct results *r,
 		       void (*fn)(void *user, const struct group_total *g),
 		       void *user);
+
+/* The JSON document of the run (see the man page, OUTPUT, JSON). */
+int report_json(const struct report_ctx *rc, const struct results *r);
 
 #endif

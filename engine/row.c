@@ -3,6 +3,7 @@
  */
 #include <csv.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "row.h"
@@ -67,6 +68,14 @@ static void cell_format(const struct cell *c, char *buf, size_t len)
 {
 	snprintf(buf, len, c->style == 'f' ? "%.*f" : "%.*g", c->prec,
 		 c->v.d);
+}
+
+double cell_rounded(const struct cell *c)
+{
+	char buf[400];		/* "%.6f" of DBL_MAX has 316 characters */
+
+	cell_format(c, buf, sizeof(buf));
+	return strtod(buf, NULL);
 }
 
 /* ---- CSV ---- */

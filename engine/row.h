@@ -4,9 +4,10 @@
  *
  * The one idea: a table is described once, by the function that walks one
  * of its rows and hands each cell, with its column name, to an emitter.
- * A format is only a way of writing that sequence, so formats cannot
- * disagree about the columns: a CSV header (csv_emitter, here) is the
- * names of a row.
+ * CSV (csv_emitter, here) and JSON (json_emitter, jsonout.h) are two ways
+ * of writing the same sequence, so their columns cannot disagree: a CSV
+ * header is the names of a row, and a JSON row is an object whose keys are
+ * those names.
  *
  * A cell is a string, an unsigned or signed integer, a double with the
  * precision it is printed with, or absent (unknown, not applicable).  An
@@ -30,7 +31,7 @@ struct cell {
 		double d;
 	} v;
 	/* CELL_DBL: printed as printf's "%.*f" ('f') or "%.*g" ('g') with
-	 * prec. */
+	 * prec; JSON gets the number as printed, not more digits. */
 	char style;
 	int prec;
 };
@@ -58,6 +59,9 @@ void row_fixed(struct row_emitter *e, const char *name, double v,
 void row_sig(struct row_emitter *e, const char *name, double v, int digits);
 void row_absent(struct row_emitter *e, const char *name);
 void row_end(struct row_emitter *e);
+
+/* A double cell's value as its text gives it (what CSV prints). */
+double cell_rounded(const struct cell *c);
 
 /*
  * CSV through libcsv's quoting: with names, the column names of the first

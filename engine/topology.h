@@ -94,15 +94,20 @@ const struct topo_cache *topo_llc(const struct topo *t, unsigned cpu);
  * letter) into buf, for messages. */
 const char *topo_cache_name(const struct topo_cache *c, char *buf, size_t len);
 
+enum topo_format { TOPO_TEXT, TOPO_CSV, TOPO_JSON };
+
 /*
  * --topology: a readable summary (caches with the CPUs sharing each
  * instance, SMT siblings, each CPU's core, package and node, NUMA nodes,
- * RAM), or with csv one row per CPU per cache under the header
+ * RAM), or with TOPO_CSV one row per CPU per cache under the header
  *	cpu,core,package,node,siblings,level,type,size,line,ways,sets,shared_cpus
  * (a CPU without caches gets one row with the cache fields empty; unknown
  * values are empty fields; sizes in bytes; list fields are quoted when
- * they contain a comma).
+ * they contain a comma), or with TOPO_JSON an object with memjob (the
+ * version), root, mem_total_kb and rows: the CSV rows as objects keyed by
+ * those columns, unknown values null.  -1 when out of memory (nothing is
+ * written).
  */
-void topo_print(FILE *f, const struct topo *t, bool csv);
+int topo_print(FILE *f, const struct topo *t, enum topo_format fmt);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * topoprint.c - memjob --topology: the topology read by topology.c, as a
- * readable summary or as CSV (see topo_print in topology.h).
+ * readable summary, or as CSV or JSON rows (see topo_print in
+ * topology.h).
  *
  * The one idea: sysfs lists each cache once per CPU, but a reader wants
  * each physical cache once, with the CPUs that share it (that is what
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row.h"
+#include "config.h"
+#include "jsonout.h"
 #include "topology.h"
 #include "value.h"
 
@@ -431,10 +433,39 @@ static void topo_rows(struct row_emitter *e, const void *arg)
 	}
 }
 
-void topo_print(FILE *f, const struct topo *t, bool csv)
+/* {"memjob", "root", "mem_total_kb", "rows": [the CSV rows]} */
+static int print_json(FILE *f, const struct topo *t)
 {
-	if (csv)
+	struct json_emitter je;
+	json_t *doc, *rows = json_array();
+	int ret = -1;
+
+	json_emitter_init(&je, NULL);
+	row_str(&je.base, "memjob", MEMJOB_VERSION);
+	row_str(&je.base, "root", t->root);
+	cell_num(&je.base, "mem_total_kb", (long long)(t->ram / 1024));
+	doc = json_emitter_take(&je);
+	json_emitter_init(&je, rows);
+	topo_rows(&je.base, t);
+	if (!json_emitter_finish(&je) && doc && rows &&
+	    !json_object_set(doc, "rows", rows))
+		ret = json_write(f, doc);
+	json_decref(rows);
+	json_decref(doc);
+	return ret;
+}
+
+int topo_print(FILE *f, const struct topo *t, enum topo_format fmt)
+{
+	switch (fmt) {
+	case TOPO_CSV:
 		csv_table(f, topo_rows, t);
-	else
-		print_normal(f, t);
+		return 0;
+	case TOPO_JSON:
+		return print_json(f, t);
+	case TOPO_TEXT:
+		break;
+	}
+	print_normal(f, t);
+	return 0;
 }

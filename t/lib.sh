@@ -361,6 +361,33 @@ lines()
 	printf "%s\n" "${v//$'\n'/ }"
 }
 
+# near A B TOL: |A - B| <= TOL, saying so when not.
+near()
+{
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		if (a == "" || b == "" || d > t) {
+			printf "near: %s and %s differ by more than %s\n", a, b, t
+			exit 1
+		}
+	}'
+}
+
+# interrupt_after SECONDS SIG cmd args...: run the command in the
+# background, send it SIG after SECONDS, wait for it; returns its exit
+# status.
+interrupt_after()
+{
+	local delay=$1 sig=$2 pid rc
+	shift 2
+	"$@" &
+	pid=$!
+	sleep "$delay"
+	kill -"$sig" "$pid"
+	wait "$pid" && rc=0 || rc=$?
+	return "$rc"
+}
+
 # expect_exit CODE cmd args...: run the command; fail unless it exits with
 # CODE.  Its stdout passes through; its stderr is passed on too, and shown
 # with the actual status when the status is wrong.

@@ -196,11 +196,8 @@ test_expect_success 'SIGTERM stops the run the same way' '
 test_expect_success 'SIGINT in the middle of a stonewalled file: later jobs not run' '
 	printf "[global]\nsize=64k\nruntime=30s\ntime_based\n[first]\n[second]\nstonewall\n" >two.ini ||
 		exit 1
-	"$MEMJOB" --output-format=csv --output=r.csv two.ini 2>err &
-	pid=$! &&
-	sleep 0.5 &&
-	kill -INT $pid &&
-	{ wait $pid && rc=0 || rc=$?; } &&
+	interrupt_after 0.5 INT "$MEMJOB" --output-format=csv --output=r.csv \
+		two.ini 2>err && rc=0 || rc=$?
 	test "$rc" = 1 &&
 	test "$(csv_col r.csv job 1)" = first &&
 	test "$(csv_col r.csv status 1)" = interrupted &&

@@ -30,18 +30,6 @@ median()
 	}'
 }
 
-# near A B TOL: |A - B| <= TOL, saying so when not.
-near()
-{
-	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
-		d = a - b; if (d < 0) d = -d
-		if (a == "" || b == "" || d > t) {
-			printf "near: %s and %s differ by more than %s\n", a, b, t
-			exit 1
-		}
-	}'
-}
-
 # check_baselines FILE VICTIM KEYCOL: every loaded row of VICTIM has as
 # baseline the median of the metric of VICTIM's alone rows that have the
 # same KEYCOL (the victim's swept option), or of all its alone rows when

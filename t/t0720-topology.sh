@@ -161,7 +161,7 @@ test_expect_success SYSFS_CACHES '--topology csv: a row per CPU per cache, as sy
 
 test_expect_success '--topology with a bad --output-format is refused' '
 	in_fresh_dir badfmt &&
-	refuses --topology --output-format=json &&
+	refuses --topology --output-format=yaml &&
 	stderr_has "output-format"
 '
 

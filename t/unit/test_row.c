@@ -1,8 +1,12 @@
 /*
- * test_row.c - engine/row.c: rows of typed cells through the CSV emitter
- * (header from the names, quoting only where needed, absent and empty as
- * empty fields, doubles with their precision).
+ * test_row.c - engine/row.c and engine/jsonout.c: one row, two writers.
+ * The same cells through the CSV emitter (header from the names, quoting
+ * only where needed, absent and empty as empty fields, doubles with their
+ * precision) and the JSON emitter (numbers as numbers with the digits CSV
+ * prints, absent and empty as null, text that is not UTF-8 kept as
+ * ASCII, a name given twice kept as name#2), and the document writer.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "jsonout.h"
 #include "row.h"
 
 /* Two rows of every kind of cell. */
@@ -61,10 +66,113 @@ static void test_csv(void **state)
 	free(text);
 }
 
+static void test_json_rows(void **state)
+{
+	json_t *a = json_array(), *o;
+	struct json_emitter je;
+
+	(void)state;
+	assert_non_null(a);
+	json_emitter_init(&je, a);
+	rows(&je.base, NULL);
+	assert_int_equal(json_emitter_finish(&je), 0);
+	assert_int_equal(json_array_size(a), 2);
+
+	o = json_array_get(a, 0);
+	assert_int_equal(json_object_size(o), 10);
+	assert_string_equal(json_string_value(json_object_get(o, "name")),
+			    "plain");
+	assert_string_equal(json_string_value(json_object_get(o, "quoted")),
+			    "a,b \"c\"");
+	assert_true(json_is_null(json_object_get(o, "empty")));
+	assert_true(json_is_null(json_object_get(o, "null")));
+	assert_true(json_is_null(json_object_get(o, "absent")));
+	/* past what jansson's integers hold: still a number */
+	assert_true(json_is_real(json_object_get(o, "u")));
+	assert_true(json_is_integer(json_object_get(o, "i")));
+	assert_int_equal(json_integer_value(json_object_get(o, "i")), -42);
+	/* a double is what CSV prints, not more */
+	assert_true(json_real_value(json_object_get(o, "gbps")) == 5.153847);
+	assert_true(json_real_value(json_object_get(o, "metric")) == 1234.57);
+
+	o = json_array_get(a, 1);
+	assert_true(json_is_null(json_object_get(o, "quoted")));
+	assert_string_equal(json_string_value(json_object_get(o, "null")),
+			    "line\nbreak");
+	assert_int_equal(json_integer_value(json_object_get(o, "u")), 0);
+	assert_true(json_real_value(json_object_get(o, "metric")) == 1e-7);
+	/* keys in column order */
+	{
+		const char *want[] = { "name", "quoted", "blank", "empty",
+				       "null", "u", "i", "gbps", "metric",
+				       "absent" };
+		void *it = json_object_iter(o);
+
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			assert_non_null(it);
+			assert_string_equal(json_object_iter_key(it), want[k]);
+			it = json_object_iter_next(o, it);
+		}
+		assert_null(it);
+	}
+	json_decref(a);
+}
+
+static void test_json_edges(void **state)
+{
+	struct json_emitter je;
+	json_t *o;
+
+	(void)state;
+	json_emitter_init(&je, NULL);
+	row_str(&je.base, "text", "caf\xe9");		/* Latin-1, not UTF-8 */
+	row_str(&je.base, "utf8", "caf\xc3\xa9");
+	row_u64(&je.base, "twice", 1);
+	row_u64(&je.base, "twice", 2);
+	row_fixed(&je.base, "inf", INFINITY, 3);
+	row_end(&je.base);			/* keeps the single object */
+	row_u64(&je.base, "after", 3);
+	o = json_emitter_take(&je);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "text")),
+			    "caf?");
+	assert_string_equal(json_string_value(json_object_get(o, "utf8")),
+			    "caf\xc3\xa9");
+	assert_int_equal(json_integer_value(json_object_get(o, "twice")), 1);
+	assert_int_equal(json_integer_value(json_object_get(o, "twice#2")),
+			 2);
+	assert_true(json_is_null(json_object_get(o, "inf")));
+	assert_int_equal(json_integer_value(json_object_get(o, "after")), 3);
+	json_decref(o);
+}
+
+static void test_json_write(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *doc = json_pack("{s:s, s:f, s:[i, n]}", "b", "x", "a", 0.1,
+				"c", 1);
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(doc);
+	assert_int_equal(json_write(f, doc), 0);
+	assert_int_equal(fclose(f), 0);
+	/* keys as added, two blanks a level, a newline at the end */
+	assert_string_equal(text, "{\n  \"b\": \"x\",\n  \"a\": 0.1,\n"
+			    "  \"c\": [\n    1,\n    null\n  ]\n}\n");
+	free(text);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json_rows),
+		cmocka_unit_test(test_json_edges),
+		cmocka_unit_test(test_json_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

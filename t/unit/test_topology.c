@@ -330,7 +330,7 @@ static void test_degraded(void **state)
 	/* and it still prints, saying what it does not know */
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	topo_print(f, &t, false);
+	topo_print(f, &t, TOPO_TEXT);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(strstr(text, "ways unknown"));
 	assert_non_null(strstr(text, "size unknown"));
@@ -513,7 +513,7 @@ static char *print_to_string(const struct topo *t, bool csv)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	topo_print(f, t, csv);
+	topo_print(f, t, csv ? TOPO_CSV : TOPO_TEXT);
 	assert_int_equal(fclose(f), 0);
 	return text;
 }
