@@ -52,5 +52,8 @@ void report_header(struct report_ctx *rc, const struct plan *p);
 /* The results in each format asked for; -1 when the JSON document could
  * not be made (out of memory: it is then left out, never cut short). */
 int report_results(const struct report_ctx *rc, const struct results *r);
+/* The fixed CSV columns, in order, NULL-terminated: the documented
+ * contract.  The counters' and swept options' columns follow them. */
+extern const char *const report_csv_columns[];
 
 #endif

@@ -3,9 +3,13 @@
  * and every key of a JSON result, in order (see row.h and report.h).
  *
  * The one rule: every row emits every column, absent where it has no
- * value, so that a CSV header is the names of any row.  Columns are only
- * ever added at the end of the fixed ones (before the swept options'),
- * never renamed or reordered: the man page documents them as a contract.
+ * value, so that a CSV header is the names of any row.  The fixed
+ * columns are the list FIXED_COLUMNS, which gives their names (exported
+ * as report_csv_columns) and their order: a row fills its cells by name
+ * and they are written in the list's order.  Columns are only ever added
+ * at the end of the list, never renamed or reordered: the man page
+ * documents them as a contract.  The perf counters' columns, the
+ * derived figures' and the swept options' follow.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -16,6 +20,36 @@
 #include "kernel.h"
 #include "options.h"
 #include "report_int.h"
+
+#define FIXED_COLUMNS(X)						\
+	X(host) X(job) X(group) X(repeat) X(clones) X(ioengine) X(rw) X(bs)	\
+	X(size) X(kernel) X(impl) X(status) X(bytes) X(ops) X(elapsed_ns)	\
+	X(gbps) X(ops_per_s) X(usr_ns) X(sys_ns) X(minflt) X(majflt) X(vcsw)	\
+	X(ivcsw) X(result_name) X(result) X(error) X(start_ns) X(end_ns)	\
+	X(items) X(ns_per_item) X(lat_ios) X(lat_p50_ns) X(lat_p90_ns)		\
+	X(lat_p99_ns) X(lat_p999_ns) X(lat_max_ns) X(emulated)			\
+	X(source_info) X(role) X(phase) X(point) X(metric_name) X(metric)	\
+	X(baseline) X(slowdown_pct) X(file_system) X(pgpgin_kb)		\
+	X(pgpgout_kb) X(pgmajfault) X(nr_dirtied) X(nr_written) X(dirty_kb)	\
+	X(writeback_kb) X(cached_kb) X(dev) X(dev_read_kb) X(dev_write_kb)	\
+	X(dev_util_pct) X(cpu_ns_per_item) X(write_bytes)
+
+enum fixed_column {
+#define AS_ENUM(name) COL_##name,
+	FIXED_COLUMNS(AS_ENUM)
+#undef AS_ENUM
+	NFIXED
+};
+
+const char *const report_csv_columns[NFIXED + 1] = {
+#define AS_NAME(name) #name,
+	FIXED_COLUMNS(AS_NAME)
+#undef AS_NAME
+	NULL
+};
+
+/* The fixed cells of a row, absent until set: C(bytes) = cell_u64(...). */
+#define C(name) c[COL_##name]
 
 const char *const report_status_names[] = {
 	[RUN_NOT_RUN] = "not_run", [RUN_OK] = "ok",
@@ -159,75 +193,64 @@ static void label_value(const char *l, const char *name, char *buf,
 	}
 }
 
-static void row_interference(struct row_emitter *e, const struct results *r,
-			     const struct job_result *jr)
+static void fill_interference(struct cell *c, const struct results *r,
+			      const struct job_result *jr)
 {
 	const struct job_spec *j = jr->pj->spec;
 	struct metric m = job_metric(jr);
 	double base, slow;
 
-	row_str(e, "role", report_role_names[j->role]);
-	row_str(e, "phase", report_phase_names[j->phase]);
-	row_str(e, "point", j->point_label);
-	row_str(e, "metric_name", m.name);
+	C(role) = cell_str(report_role_names[j->role]);
+	C(phase) = cell_str(report_phase_names[j->phase]);
+	C(point) = cell_str(j->point_label);
+	C(metric_name) = cell_str(m.name);
 	if (jr->status == RUN_OK)
-		row_sig(e, "metric", m.value, 6);
-	else
-		row_absent(e, "metric");
+		C(metric) = cell_sig(m.value, 6);
 	if (row_slowdown(r, jr, &base, &slow)) {
-		row_sig(e, "baseline", base, 6);
-		row_fixed(e, "slowdown_pct", slow, 4);
-	} else {
-		row_absent(e, "baseline");
-		row_absent(e, "slowdown_pct");
+		C(baseline) = cell_sig(base, 6);
+		C(slowdown_pct) = cell_fixed(slow, 4);
 	}
 }
 
-/* A signed system counter, absent unless the kernel gave it. */
-static void row_opt(struct row_emitter *e, const char *name, bool have,
-		    int64_t v)
-{
-	if (have)
-		row_i64(e, name, v);
-	else
-		row_absent(e, name);
-}
-
 /* The system counters of the job's segment; absent where unknown. */
-static void row_system(struct row_emitter *e, const struct results *r,
-		       const struct job_result *jr)
+static void fill_system(struct cell *c, const struct results *r,
+			const struct job_result *jr)
 {
 	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
 	const struct sysstat_delta *d = &jr->sys;
-	bool h = jr->have_sys;
 	int dev = r->devidx ? r->devidx[idx] : -1;
+	static const struct {
+		enum fixed_column col;
+		enum sysstat_vm_key k;
+	} vm[] = {
+		{ COL_pgpgin_kb, SV_PGPGIN }, { COL_pgpgout_kb, SV_PGPGOUT },
+		{ COL_pgmajfault, SV_PGMAJFAULT },
+		{ COL_nr_dirtied, SV_NR_DIRTIED },
+		{ COL_nr_written, SV_NR_WRITTEN },
+	};
+	static const struct {
+		enum fixed_column col;
+		enum sysstat_mem_key k;
+	} mem[] = {
+		{ COL_dirty_kb, SM_DIRTY }, { COL_writeback_kb, SM_WRITEBACK },
+		{ COL_cached_kb, SM_CACHED },
+	};
 
-	row_str(e, "file_system", r->where ? r->where[idx] : NULL);
-	row_opt(e, "pgpgin_kb", h && d->vm_have[SV_PGPGIN], d->vm[SV_PGPGIN]);
-	row_opt(e, "pgpgout_kb", h && d->vm_have[SV_PGPGOUT],
-		d->vm[SV_PGPGOUT]);
-	row_opt(e, "pgmajfault", h && d->vm_have[SV_PGMAJFAULT],
-		d->vm[SV_PGMAJFAULT]);
-	row_opt(e, "nr_dirtied", h && d->vm_have[SV_NR_DIRTIED],
-		d->vm[SV_NR_DIRTIED]);
-	row_opt(e, "nr_written", h && d->vm_have[SV_NR_WRITTEN],
-		d->vm[SV_NR_WRITTEN]);
-	row_opt(e, "dirty_kb", h && d->mem_have[SM_DIRTY],
-		(int64_t)d->mem_end_kb[SM_DIRTY]);
-	row_opt(e, "writeback_kb", h && d->mem_have[SM_WRITEBACK],
-		(int64_t)d->mem_end_kb[SM_WRITEBACK]);
-	row_opt(e, "cached_kb", h && d->mem_have[SM_CACHED],
-		(int64_t)d->mem_end_kb[SM_CACHED]);
-	if (h && dev >= 0 && d->dev[dev].have) {
-		row_str(e, "dev", r->ss->dev[dev].name);
-		row_u64(e, "dev_read_kb", d->dev[dev].rd_kb);
-		row_u64(e, "dev_write_kb", d->dev[dev].wr_kb);
-		row_fixed(e, "dev_util_pct", d->dev[dev].util_pct, 1);
-	} else {
-		row_absent(e, "dev");
-		row_absent(e, "dev_read_kb");
-		row_absent(e, "dev_write_kb");
-		row_absent(e, "dev_util_pct");
+	C(file_system) = cell_str(r->where ? r->where[idx] : NULL);
+	if (!jr->have_sys)
+		return;
+	for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
+		if (d->vm_have[vm[i].k])
+			c[vm[i].col] = cell_i64(d->vm[vm[i].k]);
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (d->mem_have[mem[i].k])
+			c[mem[i].col] =
+				cell_i64((int64_t)d->mem_end_kb[mem[i].k]);
+	if (dev >= 0 && d->dev[dev].have) {
+		C(dev) = cell_str(r->ss->dev[dev].name);
+		C(dev_read_kb) = cell_u64(d->dev[dev].rd_kb);
+		C(dev_write_kb) = cell_u64(d->dev[dev].wr_kb);
+		C(dev_util_pct) = cell_fixed(d->dev[dev].util_pct, 1);
 	}
 }
 
@@ -268,90 +291,81 @@ static void row_counters(struct row_emitter *e, const struct report_cols *c,
 	}
 }
 
+static void fill_fixed(struct cell *c, const char *host,
+		       const struct results *r, const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	unsigned flags = j->kernel->flags;
+
+	C(host) = cell_str(host);
+	C(job) = cell_str(j->name);
+	C(group) = cell_u64(jr->pj->group);
+	C(repeat) = cell_u64(jr->repeat + 1);
+	C(clones) = cell_u64(j->numjobs);
+	C(ioengine) = cell_str(j->ioengine->name);
+	C(rw) = cell_str(report_rw(j));
+	C(bs) = cell_u64(j->bs);
+	C(size) = cell_u64(jr->pj->size);
+	C(kernel) = cell_str(j->kernel->name);
+	C(impl) = cell_str(report_impl(j));
+	C(status) = cell_str(report_status_names[jr->status]);
+	C(bytes) = cell_u64(jr->bytes);
+	C(ops) = cell_u64(jr->ops);
+	C(elapsed_ns) = cell_u64(jr->elapsed_ns);
+	C(gbps) = cell_fixed(jr->gbps, 6);
+	C(ops_per_s) = cell_fixed(jr->ops_per_s, 3);
+	C(usr_ns) = cell_u64(jr->usr_ns);
+	C(sys_ns) = cell_u64(jr->sys_ns);
+	C(minflt) = cell_u64(jr->minflt);
+	C(majflt) = cell_u64(jr->majflt);
+	C(vcsw) = cell_u64(jr->vcsw);
+	C(ivcsw) = cell_u64(jr->ivcsw);
+	if (flags & KERN_RESULT)
+		C(result_name) = cell_str(j->kernel->result_name);
+	if ((flags & KERN_RESULT) && jr->end_ns)
+		C(result) = flags & KERN_SIGNED ? cell_i64((int64_t)jr->result)
+						: cell_u64(jr->result);
+	C(error) = cell_str(report_first_error(jr));
+	if (jr->end_ns) {
+		C(start_ns) = cell_u64(jr->start_ns - r->epoch_ns);
+		C(end_ns) = cell_u64(jr->end_ns - r->epoch_ns);
+	}
+	if ((flags & KERN_ITEMS) && jr->end_ns) {
+		C(items) = cell_u64(jr->items);
+		C(ns_per_item) = cell_fixed(jr->ns_per_item, 3);
+	}
+	if (jr->lat.count) {
+		C(lat_ios) = cell_u64(jr->lat.count);
+		C(lat_p50_ns) = cell_u64(hist_percentile(&jr->lat, 50));
+		C(lat_p90_ns) = cell_u64(hist_percentile(&jr->lat, 90));
+		C(lat_p99_ns) = cell_u64(hist_percentile(&jr->lat, 99));
+		C(lat_p999_ns) = cell_u64(hist_percentile(&jr->lat, 99.9));
+		C(lat_max_ns) = cell_u64(jr->lat.max);
+	}
+	C(emulated) = cell_u64(jr->emulated ? 1 : 0);
+	C(source_info) = cell_str(jr->info);
+	fill_interference(c, r, jr);
+	fill_system(c, r, jr);
+	if (jr->items && jr->end_ns)
+		C(cpu_ns_per_item) = cell_fixed(jr->cpu_ns_per_item, 3);
+	C(write_bytes) = cell_u64(jr->write_bytes);
+}
+
 static void report_row(struct row_emitter *e, const struct report_cols *c,
 		       const char *host, const struct results *r,
 		       const struct job_result *jr)
 {
-	const struct job_spec *j = jr->pj->spec;
-	bool result = (j->kernel->flags & KERN_RESULT) && jr->end_ns;
-	bool items = (j->kernel->flags & KERN_ITEMS) && jr->end_ns;
+	struct cell fixed[NFIXED] = { 0 };	/* all absent */
 
-	row_str(e, "host", host);
-	row_str(e, "job", j->name);
-	row_u64(e, "group", jr->pj->group);
-	row_u64(e, "repeat", jr->repeat + 1);
-	row_u64(e, "clones", j->numjobs);
-	row_str(e, "ioengine", j->ioengine->name);
-	row_str(e, "rw", report_rw(j));
-	row_u64(e, "bs", j->bs);
-	row_u64(e, "size", jr->pj->size);
-	row_str(e, "kernel", j->kernel->name);
-	row_str(e, "impl", report_impl(j));
-	row_str(e, "status", report_status_names[jr->status]);
-	row_u64(e, "bytes", jr->bytes);
-	row_u64(e, "ops", jr->ops);
-	row_u64(e, "elapsed_ns", jr->elapsed_ns);
-	row_fixed(e, "gbps", jr->gbps, 6);
-	row_fixed(e, "ops_per_s", jr->ops_per_s, 3);
-	row_u64(e, "usr_ns", jr->usr_ns);
-	row_u64(e, "sys_ns", jr->sys_ns);
-	row_u64(e, "minflt", jr->minflt);
-	row_u64(e, "majflt", jr->majflt);
-	row_u64(e, "vcsw", jr->vcsw);
-	row_u64(e, "ivcsw", jr->ivcsw);
-	row_str(e, "result_name", (j->kernel->flags & KERN_RESULT) ?
-		j->kernel->result_name : NULL);
-	if (!result)
-		row_absent(e, "result");
-	else if (j->kernel->flags & KERN_SIGNED)
-		row_i64(e, "result", (int64_t)jr->result);
-	else
-		row_u64(e, "result", jr->result);
-	row_str(e, "error", report_first_error(jr));
-	if (jr->end_ns) {
-		row_u64(e, "start_ns", jr->start_ns - r->epoch_ns);
-		row_u64(e, "end_ns", jr->end_ns - r->epoch_ns);
-	} else {
-		row_absent(e, "start_ns");
-		row_absent(e, "end_ns");
-	}
-	if (items) {
-		row_u64(e, "items", jr->items);
-		row_fixed(e, "ns_per_item", jr->ns_per_item, 3);
-	} else {
-		row_absent(e, "items");
-		row_absent(e, "ns_per_item");
-	}
-	if (jr->lat.count) {
-		row_u64(e, "lat_ios", jr->lat.count);
-		row_u64(e, "lat_p50_ns", hist_percentile(&jr->lat, 50));
-		row_u64(e, "lat_p90_ns", hist_percentile(&jr->lat, 90));
-		row_u64(e, "lat_p99_ns", hist_percentile(&jr->lat, 99));
-		row_u64(e, "lat_p999_ns", hist_percentile(&jr->lat, 99.9));
-		row_u64(e, "lat_max_ns", jr->lat.max);
-	} else {
-		static const char *const lat[] = {
-			"lat_ios", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns",
-			"lat_p999_ns", "lat_max_ns",
-		};
-
-		for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-			row_absent(e, lat[i]);
-	}
-	row_u64(e, "emulated", jr->emulated ? 1 : 0);
-	row_str(e, "source_info", jr->info);
-	row_interference(e, r, jr);
-	row_system(e, r, jr);
-	if (jr->items && jr->end_ns)
-		row_fixed(e, "cpu_ns_per_item", jr->cpu_ns_per_item, 3);
-	else
-		row_absent(e, "cpu_ns_per_item");
-	row_u64(e, "write_bytes", jr->write_bytes);
+	fill_fixed(fixed, host, r, jr);
+	for (unsigned i = 0; i < NFIXED; i++)
+		row_put(e, report_csv_columns[i], fixed[i]);
 	row_counters(e, c, jr);
 	for (unsigned k = 0; k < c->nsweep; k++) {
 		char v[256];
 
-		label_value(j->point_label, c->sweep_opt[k], v, sizeof(v));
+		label_value(jr->pj->spec->point_label, c->sweep_opt[k], v,
+			    sizeof(v));
 		row_str(e, c->sweep_col[k], v);
 	}
 	row_end(e);

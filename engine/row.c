@@ -8,55 +8,68 @@
 
 #include "row.h"
 
-static void emit(struct row_emitter *e, const char *name, const struct cell *c)
+struct cell cell_str(const char *s)
 {
-	e->ops->cell(e, name, c);
+	return (struct cell){ .type = s && *s ? CELL_STR : CELL_ABSENT,
+			      .v.s = s };
+}
+
+struct cell cell_u64(uint64_t v)
+{
+	return (struct cell){ .type = CELL_U64, .v.u = v };
+}
+
+struct cell cell_i64(int64_t v)
+{
+	return (struct cell){ .type = CELL_I64, .v.i = v };
+}
+
+struct cell cell_fixed(double v, int decimals)
+{
+	return (struct cell){ .type = CELL_DBL, .v.d = v, .style = 'f',
+			      .prec = decimals };
+}
+
+struct cell cell_sig(double v, int digits)
+{
+	return (struct cell){ .type = CELL_DBL, .v.d = v, .style = 'g',
+			      .prec = digits };
+}
+
+void row_put(struct row_emitter *e, const char *name, struct cell c)
+{
+	e->ops->cell(e, name, &c);
 }
 
 void row_str(struct row_emitter *e, const char *name, const char *s)
 {
-	struct cell c = { .type = s && *s ? CELL_STR : CELL_ABSENT,
-			  .v.s = s };
-
-	emit(e, name, &c);
+	row_put(e, name, cell_str(s));
 }
 
 void row_u64(struct row_emitter *e, const char *name, uint64_t v)
 {
-	struct cell c = { .type = CELL_U64, .v.u = v };
-
-	emit(e, name, &c);
+	row_put(e, name, cell_u64(v));
 }
 
 void row_i64(struct row_emitter *e, const char *name, int64_t v)
 {
-	struct cell c = { .type = CELL_I64, .v.i = v };
-
-	emit(e, name, &c);
+	row_put(e, name, cell_i64(v));
 }
 
 void row_fixed(struct row_emitter *e, const char *name, double v,
 	       int decimals)
 {
-	struct cell c = { .type = CELL_DBL, .v.d = v, .style = 'f',
-			  .prec = decimals };
-
-	emit(e, name, &c);
+	row_put(e, name, cell_fixed(v, decimals));
 }
 
 void row_sig(struct row_emitter *e, const char *name, double v, int digits)
 {
-	struct cell c = { .type = CELL_DBL, .v.d = v, .style = 'g',
-			  .prec = digits };
-
-	emit(e, name, &c);
+	row_put(e, name, cell_sig(v, digits));
 }
 
 void row_absent(struct row_emitter *e, const char *name)
 {
-	struct cell c = { .type = CELL_ABSENT };
-
-	emit(e, name, &c);
+	row_put(e, name, (struct cell){ .type = CELL_ABSENT });
 }
 
 void row_end(struct row_emitter *e)

@@ -48,14 +48,24 @@ struct row_emitter {
 	const struct row_emitter_ops *ops;
 };
 
-/* The cells of a row, in column order; then row_end. */
+/* A cell of each kind (a NULL or empty string is absent; a zeroed
+ * struct cell is absent too). */
+struct cell cell_str(const char *s);
+struct cell cell_u64(uint64_t v);
+struct cell cell_i64(int64_t v);
+/* v with decimals digits after the point, as "%.*f" */
+struct cell cell_fixed(double v, int decimals);
+/* v with digits significant digits, as "%.*g" */
+struct cell cell_sig(double v, int digits);
+
+/* The cells of a row, in column order; then row_end.  row_str() and the
+ * others are row_put() of the cell_*() of their value. */
+void row_put(struct row_emitter *e, const char *name, struct cell c);
 void row_str(struct row_emitter *e, const char *name, const char *s);
 void row_u64(struct row_emitter *e, const char *name, uint64_t v);
 void row_i64(struct row_emitter *e, const char *name, int64_t v);
-/* v with decimals digits after the point, as "%.*f" */
 void row_fixed(struct row_emitter *e, const char *name, double v,
 	       int decimals);
-/* v with digits significant digits, as "%.*g" */
 void row_sig(struct row_emitter *e, const char *name, double v, int digits);
 void row_absent(struct row_emitter *e, const char *name);
 void row_end(struct row_emitter *e);
