@@ -1,8 +1,9 @@
 /*
- * test_csvtable.c - engine/csvtable.c: a result CSV read into strings
- * with the line of every row, quoted fields, a repeated header passed
- * over, a sentence with file:line for every CSV that cannot be used; and
- * fields written back quoted only when they must be.
+ * test_csvtable.c - engine/csvtable.c and engine/csvmerge.c: a result CSV
+ * read into strings with the line of every row, quoted fields, a repeated
+ * header passed over, a sentence with file:line for every CSV that cannot
+ * be used; fields written back quoted only when they must be; and the
+ * union of several CSVs' columns, in the documented order.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "csvmerge.h"
 #include "csvtable.h"
 
 static const char *const need[] = { "host", "job", NULL };
@@ -161,6 +163,47 @@ static void test_put(void **state)
 	free(text);
 }
 
+struct merge_case {
+	struct csv_table *t;
+	unsigned n;
+};
+
+static void merge_all(FILE *f, const void *arg)
+{
+	static const char *const fixed[] = { "host", "job", "status", "gbps",
+					     "metric", NULL };
+	const struct merge_case *mc = arg;
+	struct csv_merge m;
+
+	assert_int_equal(csv_merge_plan(&m, mc->t, mc->n, fixed), 0);
+	csv_merge_write(f, &m, mc->t, mc->n);
+	csv_merge_free(&m, mc->n);
+}
+
+static void test_merge(void **state)
+{
+	struct csv_table t[3];
+	struct merge_case mc = { t, 3 };
+	char *text;
+
+	(void)state;
+	read_ok(&t[0], "sweep_bs,note,job,host,gbps\n4k,\"a,b\",j,h1,1.5\n");
+	read_ok(&t[1], "host,job,metric,size,sweep_size,size\n"
+		       "h2,k,2,1,64k,2\n");
+	read_ok(&t[2], "host,job,status\nh3,l,ok\n");
+	text = written(merge_all, &mc);
+	/* fixed first, in their order; then as seen, swept last; the
+	 * second "size" stays a column of its own */
+	assert_string_equal(text,
+		"host,job,status,gbps,metric,note,size,size,sweep_bs,sweep_size\n"
+		"h1,j,,1.5,,\"a,b\",,,4k,\n"
+		"h2,k,,,2,,1,2,,64k\n"
+		"h3,l,ok,,,,,,,\n");
+	free(text);
+	for (unsigned k = 0; k < 3; k++)
+		csv_table_free(&t[k]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_put),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
