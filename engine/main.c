@@ -23,6 +23,7 @@
 #include "plot.h"
 #include "progress.h"
 #include "report.h"
+#include "reportcmd.h"
 #include "sweep.h"
 #include "sysstat.h"
 #include "topology.h"
@@ -348,6 +349,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	diag_init(&d, stderr);
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
