@@ -107,18 +107,12 @@ static int parse_formats(const char *s, unsigned *out)
 
 static const char *nearest_program_opt(const char *name)
 {
-	const char *best = NULL;
-	unsigned best_d = 3;
+	struct value_near n;
 
-	for (size_t i = 0; program_opts[i]; i++) {
-		unsigned d = value_distance(name, program_opts[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = program_opts[i];
-		}
-	}
-	return best;
+	value_near_init(&n, name);
+	for (size_t i = 0; program_opts[i]; i++)
+		value_near_offer(&n, program_opts[i]);
+	return value_near_best(&n);
 }
 
 static bool is_flag(const char *key)
