@@ -15,6 +15,7 @@
 
 #include "exec.h"
 #include "filegen.h"
+#include "progress.h"
 #include "value.h"
 
 struct job_sync {
@@ -420,9 +421,17 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 				sampler = sysstat_sampler_start(x->ss,
 					sample_us * 1000, on_sample, &sm);
 		}
+		struct progress_where where = {
+			(unsigned)(sg - p->segments), p->nsegments,
+			repeat, sg->repeat,
+		};
+		struct progress *pg;
+
 		release_when_ready(&sh, started);
+		pg = progress_start(x->progress, p, sg, x->res, &where);
 		for (t = 0; t < started; t++)
 			pthread_join(tids[t], NULL);
+		progress_stop(pg);
 		if (sampler)
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);

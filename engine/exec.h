@@ -22,7 +22,7 @@ struct exec_ctx {
 	const struct plan *plan;
 	struct results *res;
 	atomic_int *stop;		/* nonzero: stop now (the signal number) */
-	FILE *progress;			/* a terminal, or NULL for quiet */
+	FILE *progress;			/* the progress line's, or NULL */
 	char **created;			/* files this run created */
 	unsigned ncreated;
 	struct sysstat *ss;		/* system counters, or NULL */

@@ -21,7 +21,9 @@
 #include "parse.h"
 #include "plan.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
+#include "reportcmd.h"
 #include "sweep.h"
 #include "sysstat.h"
 #include "topology.h"
@@ -43,6 +45,7 @@ struct cmdline {
 	bool parse_only, dump, version, help, topology;
 	const char *cmdhelp;
 	bool want_cmdhelp;
+	enum progress_when progress;
 };
 
 /* The one piece of global state: the signal handler's only way out. */
@@ -55,7 +58,7 @@ static void on_signal(int sig)
 
 static const char *const program_opts[] = {
 	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
-	"version", "help", "topology", NULL
+	"version", "help", "topology", "progress", NULL
 };
 
 static void usage(FILE *f)
@@ -73,6 +76,8 @@ static void usage(FILE *f)
 	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
 	      "  --topology            print caches, SMT siblings, NUMA nodes\n"
 	      "  --version             print the version\n"
+	      "  --progress=WHEN       a progress line on standard error: auto\n"
+	      "                        (when it is a terminal), always, never\n"
 	      "  --OPT=VALUE           a job option (see --cmdhelp); before any\n"
 	      "                        --name it applies to every job\n"
 	      "\n"
@@ -130,18 +135,12 @@ static int parse_formats(const char *s, unsigned *out, char *why,
 
 static const char *nearest_program_opt(const char *name)
 {
-	const char *best = NULL;
-	unsigned best_d = 3;
+	struct value_near n;
 
-	for (size_t i = 0; program_opts[i]; i++) {
-		unsigned d = value_distance(name, program_opts[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = program_opts[i];
-		}
-	}
-	return best;
+	value_near_init(&n, name);
+	for (size_t i = 0; program_opts[i]; i++)
+		value_near_offer(&n, program_opts[i]);
+	return value_near_best(&n);
 }
 
 static bool is_flag(const char *key)
@@ -218,6 +217,17 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 					   "--output=FILE");
 			cl->output = val;
 			cl->output_arg = i;
+		} else if (!strcmp(key, "progress")) {
+			static const char *const when[] = { "auto", "always",
+							    "never", NULL };
+			int w = val ? value_word(val, when) : -1;
+
+			if (w < 0)
+				diag_error(d, &loc, "progress", "expected auto, "
+					   "always or never, got '%s'",
+					   val ? val : "");
+			else
+				cl->progress = (enum progress_when)w;
 		} else if (!strcmp(key, "section")) {
 			if (!val || !*val) {
 				diag_error(d, &loc, "section", "expected "
@@ -352,7 +362,9 @@ static int run(struct cmdline *cl, struct jobset *js,
 		}
 	}
 	x.stop = &stop_flag;
-	x.progress = isatty(STDERR_FILENO) ? stderr : NULL;
+	x.progress = cl->progress == PROGRESS_ALWAYS ||
+		     (cl->progress == PROGRESS_AUTO && isatty(STDERR_FILENO))
+		     ? stderr : NULL;
 
 	install_signals();
 	report_header(&rc, &plan);
@@ -392,6 +404,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	diag_init(&d, stderr);
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {

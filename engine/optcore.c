@@ -31,20 +31,12 @@ const struct opt_def *opt_find(const char *name)
 
 const char *opt_nearest(const char *name)
 {
-	const char *best = NULL;
-	unsigned best_d = ~0u;
-	size_t len = strlen(name);
-	unsigned limit = len < 6 ? 2 : (unsigned)(len / 3) + 1;
+	struct value_near n;
 
-	for (size_t i = 0; i < opt_count; i++) {
-		unsigned d = value_distance(name, opt_table[i].name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = opt_table[i].name;
-		}
-	}
-	return best_d <= limit ? best : NULL;
+	value_near_init(&n, name);
+	for (size_t i = 0; i < opt_count; i++)
+		value_near_offer(&n, opt_table[i].name);
+	return value_near_best(&n);
 }
 
 static bool opt_owns_string(const struct opt_def *o)

@@ -1,6 +1,6 @@
 /*
- * plotdata.c - read a memjob result CSV with libcsv and turn its rows into
- * the series of a plot (see plotdata.h).
+ * plotdata.c - turn the rows of a memjob result CSV (read by csvtable.c)
+ * into the series of a plot (see plotdata.h).
  *
  * The one idea: the CSV already says which rows belong together.  Its
  * point column names every swept option's value, so dropping the x
@@ -13,24 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <csv.h>
-
+#include "csvtable.h"
 #include "plotdata.h"
 #include "value.h"
-
-#define CHUNK	65536
-
-/* The CSV as strings: a header and rows (a short row reads as empty). */
-struct table {
-	char **head;
-	unsigned ncols;
-	char ***rows;
-	unsigned *rowlen;
-	unsigned nrows, cap;
-	char **cur;		/* the row being read */
-	unsigned ncur, curcap;
-	bool oom;
-};
 
 /* The columns plot looks at; -1 when absent. */
 struct cols {
@@ -48,166 +33,16 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-static void free_row(char **r, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		free(r[i]);
-	free(r);
-}
-
-static void table_free(struct table *t)
-{
-	free_row(t->head, t->ncols);
-	for (unsigned i = 0; i < t->nrows; i++)
-		free_row(t->rows[i], t->rowlen[i]);
-	free(t->rows);
-	free(t->rowlen);
-	free_row(t->cur, t->ncur);
-}
-
-static void on_field(void *s, size_t len, void *data)
-{
-	struct table *t = data;
-	char *v;
-
-	if (t->oom)
-		return;
-	if (t->ncur == t->curcap) {
-		unsigned cap = t->curcap ? t->curcap * 2 : 64;
-		char **c = realloc(t->cur, cap * sizeof(*c));
-
-		if (!c) {
-			t->oom = true;
-			return;
-		}
-		t->cur = c;
-		t->curcap = cap;
-	}
-	v = strndup(s ? (const char *)s : "", len);
-	if (!v) {
-		t->oom = true;
-		return;
-	}
-	t->cur[t->ncur++] = v;
-}
-
-static bool same_as_head(const struct table *t)
-{
-	if (t->ncur != t->ncols)
-		return false;
-	for (unsigned i = 0; i < t->ncur; i++)
-		if (strcmp(t->cur[i], t->head[i]))
-			return false;
-	return true;
-}
-
-static void on_row(int c, void *data)
-{
-	struct table *t = data;
-
-	(void)c;
-	if (t->oom)
-		return;
-	if (!t->head) {
-		t->head = t->cur;
-		t->ncols = t->ncur;
-	} else if (same_as_head(t)) {
-		free_row(t->cur, t->ncur);
-	} else {
-		if (t->nrows == t->cap) {
-			unsigned cap = t->cap ? t->cap * 2 : 256;
-			char ***r = realloc(t->rows, cap * sizeof(*r));
-			unsigned *l;
-
-			if (!r) {
-				t->oom = true;
-				return;
-			}
-			t->rows = r;
-			l = realloc(t->rowlen, cap * sizeof(*l));
-			if (!l) {
-				t->oom = true;
-				return;
-			}
-			t->rowlen = l;
-			t->cap = cap;
-		}
-		t->rows[t->nrows] = t->cur;
-		t->rowlen[t->nrows++] = t->ncur;
-	}
-	t->cur = NULL;
-	t->ncur = t->curcap = 0;
-}
-
-static int table_read(struct table *t, FILE *f, const char *name, char *err,
-		      size_t errlen)
-{
-	struct csv_parser p;
-	char *buf = malloc(CHUNK);
-	size_t n;
-	int ret = -1;
-
-	if (!buf || csv_init(&p, CSV_APPEND_NULL)) {
-		free(buf);
-		return fail(err, errlen, "out of memory");
-	}
-	while ((n = fread(buf, 1, CHUNK, f)) > 0) {
-		if (csv_parse(&p, buf, n, on_field, on_row, t) != n) {
-			fail(err, errlen, "%s: %s", name,
-			     csv_strerror(csv_error(&p)));
-			goto out;
-		}
-	}
-	if (ferror(f)) {
-		fail(err, errlen, "cannot read %s: %s", name, strerror(errno));
-		goto out;
-	}
-	csv_fini(&p, on_field, on_row, t);
-	if (t->oom)
-		fail(err, errlen, "out of memory");
-	else if (!t->head)
-		fail(err, errlen, "%s is empty: no CSV header", name);
-	else if (!t->nrows)
-		fail(err, errlen, "%s has a header but no rows", name);
-	else
-		ret = 0;
-out:
-	csv_free(&p);
-	free(buf);
-	return ret;
-}
-
-static const char *cell(const struct table *t, unsigned r, int col)
-{
-	return col >= 0 && (unsigned)col < t->rowlen[r] ? t->rows[r][col] : "";
-}
-
-static int col_of(const struct table *t, const char *name)
-{
-	for (unsigned i = 0; i < t->ncols; i++)
-		if (!strcmp(t->head[i], name))
-			return (int)i;
-	return -1;
-}
-
 /* A column that must exist, with a hint when it does not. */
-static int need_col(const struct table *t, const char *name,
+static int need_col(const struct csv_table *t, const char *name,
 		    const char *file, int *col, char *err, size_t errlen)
 {
-	const char *near = NULL;
-	unsigned best = 3;
+	const char *near;
 
-	*col = col_of(t, name);
+	*col = csv_table_col(t, name);
 	if (*col >= 0)
 		return 0;
-	for (unsigned i = 0; i < t->ncols; i++) {
-		unsigned d = value_distance(name, t->head[i]);
-
-		if (d < best) {
-			best = d;
-			near = t->head[i];
-		}
-	}
+	near = csv_table_nearest(t, 1, name);
 	if (near)
 		return fail(err, errlen, "no column '%s' in %s; did you mean "
 			    "'%s'?", name, file, near);
@@ -215,9 +50,9 @@ static int need_col(const struct table *t, const char *name,
 		    "CSV)", name, file);
 }
 
-static bool usable(const struct table *t, const struct cols *c, unsigned r)
+static bool usable(const struct csv_table *t, const struct cols *c, unsigned r)
 {
-	return c->status < 0 || !strcmp(cell(t, r, c->status), "ok");
+	return c->status < 0 || !strcmp(csv_table_cell(t, r, c->status), "ok");
 }
 
 /* A plain number, or (*bytes set) a size such as 64k. */
@@ -352,49 +187,49 @@ static int series_fold(struct plot_series *s)
 	return 0;
 }
 
-static void find_cols(const struct table *t, struct cols *c)
+static void find_cols(const struct csv_table *t, struct cols *c)
 {
-	c->status = col_of(t, "status");
-	c->job = col_of(t, "job");
-	c->phase = col_of(t, "phase");
-	c->point = col_of(t, "point");
-	c->host = col_of(t, "host");
-	c->metric_name = col_of(t, "metric_name");
+	c->status = csv_table_col(t, "status");
+	c->job = csv_table_col(t, "job");
+	c->phase = csv_table_col(t, "phase");
+	c->point = csv_table_col(t, "point");
+	c->host = csv_table_col(t, "host");
+	c->metric_name = csv_table_col(t, "metric_name");
 }
 
 /* ns_per_item unless no usable row has one: then metric. */
-static const char *auto_y(const struct table *t, const struct cols *c,
+static const char *auto_y(const struct csv_table *t, const struct cols *c,
 			  const char *y)
 {
-	int col = col_of(t, y);
+	int col = csv_table_col(t, y);
 
-	if (strcmp(y, "ns_per_item") || col_of(t, "metric") < 0)
+	if (strcmp(y, "ns_per_item") || csv_table_col(t, "metric") < 0)
 		return y;
 	for (unsigned r = 0; col >= 0 && r < t->nrows; r++)
-		if (usable(t, c, r) && *cell(t, r, col))
+		if (usable(t, c, r) && *csv_table_cell(t, r, col))
 			return y;
 	return "metric";
 }
 
 /* The host every row shares, or NULL. */
-static char *one_host(const struct table *t, const struct cols *c)
+static char *one_host(const struct csv_table *t, const struct cols *c)
 {
-	if (c->host < 0)
-		return NULL;
+	const char *h = csv_table_cell(t, 0, c->host);
+
 	for (unsigned r = 1; r < t->nrows; r++)
-		if (strcmp(cell(t, r, c->host), cell(t, 0, c->host)))
+		if (strcmp(csv_table_cell(t, r, c->host), h))
 			return NULL;
-	return *cell(t, 0, c->host) ? strdup(cell(t, 0, c->host)) : NULL;
+	return *h ? strdup(h) : NULL;
 }
 
-static void set_ylabel(struct plot_data *pd, const struct table *t,
+static void set_ylabel(struct plot_data *pd, const struct csv_table *t,
 		       const struct cols *c, const char *y)
 {
 	const char *mname = "";
 
 	for (unsigned r = 0; r < t->nrows && c->metric_name >= 0; r++)
-		if (usable(t, c, r) && *cell(t, r, c->y)) {
-			mname = cell(t, r, c->metric_name);
+		if (usable(t, c, r) && *csv_table_cell(t, r, c->y)) {
+			mname = csv_table_cell(t, r, c->metric_name);
 			break;
 		}
 	if (!strcmp(y, "ns_per_item"))
@@ -406,11 +241,13 @@ static void set_ylabel(struct plot_data *pd, const struct table *t,
 		snprintf(pd->ylabel, sizeof(pd->ylabel), "%s", y);
 }
 
-static int add_row(struct plot_data *pd, const struct table *t,
+static int add_row(struct plot_data *pd, const struct csv_table *t,
 		   const struct cols *c, unsigned r, const char *x,
 		   const char *name, char *err, size_t errlen)
 {
-	const char *xs = cell(t, r, c->x), *ys = cell(t, r, c->y);
+	const char *xs = csv_table_cell(t, r, c->x);
+	const char *ys = csv_table_cell(t, r, c->y);
+	const char *host, *phase;
 	char title[1024], rest[768];
 	struct plot_series *s;
 	double xv, yv;
@@ -418,17 +255,17 @@ static int add_row(struct plot_data *pd, const struct table *t,
 	if (!usable(t, c, r) || !*xs || !*ys)
 		return 0;
 	if (!parse_x(xs, &xv, &pd->size_axis))
-		return fail(err, errlen, "%s, row %u: %s '%s' is not a number",
-			    name, r + 1, t->head[c->x], xs);
+		return fail(err, errlen, "%s:%u: %s '%s' is not a number",
+			    name, t->line[r], t->head[c->x], xs);
 	if (!parse_y(ys, &yv))
-		return fail(err, errlen, "%s, row %u: %s '%s' is not a number",
-			    name, r + 1, t->head[c->y], ys);
-	point_without(cell(t, r, c->point), x, rest, sizeof(rest));
-	snprintf(title, sizeof(title), "%s%s%s%s%s%s%s",
-		 pd->host || c->host < 0 ? "" : cell(t, r, c->host),
-		 pd->host || c->host < 0 ? "" : " ", cell(t, r, c->job),
-		 *cell(t, r, c->phase) ? " " : "", cell(t, r, c->phase),
-		 *rest ? " " : "", rest);
+		return fail(err, errlen, "%s:%u: %s '%s' is not a number",
+			    name, t->line[r], t->head[c->y], ys);
+	point_without(csv_table_cell(t, r, c->point), x, rest, sizeof(rest));
+	host = pd->host ? "" : csv_table_cell(t, r, c->host);
+	phase = csv_table_cell(t, r, c->phase);
+	snprintf(title, sizeof(title), "%s%s%s%s%s%s%s", host,
+		 *host ? " " : "", csv_table_cell(t, r, c->job),
+		 *phase ? " " : "", phase, *rest ? " " : "", rest);
 	s = series_of(pd, title);
 	if (!s || series_add(s, xv, yv))
 		return fail(err, errlen, "out of memory");
@@ -443,7 +280,7 @@ static bool bytes_column(const char *x)
 	return value_word(x, names) >= 0;
 }
 
-static int build(struct plot_data *pd, const struct table *t, const char *x,
+static int build(struct plot_data *pd, const struct csv_table *t, const char *x,
 		 const char *y, bool y_auto, const char *name, char *err,
 		 size_t errlen)
 {
@@ -489,40 +326,39 @@ static int build(struct plot_data *pd, const struct table *t, const char *x,
 	return 0;
 }
 
-int plot_data_read(struct plot_data *pd, FILE *f, const char *name,
-		   const char *x, const char *y, bool y_auto, char *err,
-		   size_t errlen)
+/* Series from a table read by the caller, who frees it. */
+static int from_table(struct plot_data *pd, struct csv_table *t, int ret,
+		      const char *x, const char *y, bool y_auto, char *err,
+		      size_t errlen)
 {
-	struct table t = { 0 };
-	int ret;
-
 	memset(pd, 0, sizeof(*pd));
-	ret = table_read(&t, f, name, err, errlen);
-	if (!ret)
-		ret = build(pd, &t, x, y, y_auto, name, err, errlen);
-	table_free(&t);
+	if (ret)
+		return ret;
+	ret = build(pd, t, x, y, y_auto, t->name, err, errlen);
+	csv_table_free(t);
 	if (ret)
 		plot_data_free(pd);
 	return ret;
 }
 
+int plot_data_read(struct plot_data *pd, FILE *f, const char *name,
+		   const char *x, const char *y, bool y_auto, char *err,
+		   size_t errlen)
+{
+	struct csv_table t;
+
+	return from_table(pd, &t, csv_table_read(&t, f, name, NULL, err,
+						 errlen),
+			  x, y, y_auto, err, errlen);
+}
+
 int plot_data_load(struct plot_data *pd, const char *path, const char *x,
 		   const char *y, bool y_auto, char *err, size_t errlen)
 {
-	bool in = !strcmp(path, "-");
-	FILE *f = in ? stdin : fopen(path, "r");
-	int ret;
+	struct csv_table t;
 
-	if (!f) {
-		memset(pd, 0, sizeof(*pd));
-		return fail(err, errlen, "cannot open %s: %s", path,
-			    strerror(errno));
-	}
-	ret = plot_data_read(pd, f, in ? "standard input" : path, x, y,
-			     y_auto, err, errlen);
-	if (!in)
-		fclose(f);
-	return ret;
+	return from_table(pd, &t, csv_table_load(&t, path, NULL, err, errlen),
+			  x, y, y_auto, err, errlen);
 }
 
 void plot_data_free(struct plot_data *pd)

@@ -35,7 +35,8 @@ struct plot_data {
  * column y against column x (the first column of that name).  With y_auto
  * (y was not asked for), a y column that no usable row fills gives way to
  * "metric".  Returns 0, or -1 with a sentence in err: no such column, no
- * header, no rows to plot, a value that is not a number, out of memory.
+ * header, no rows to plot, a row whose fields do not match the header, a
+ * value that is not a number, out of memory.
  */
 int plot_data_read(struct plot_data *pd, FILE *f, const char *name,
 		   const char *x, const char *y, bool y_auto, char *err,

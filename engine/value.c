@@ -614,3 +614,38 @@ unsigned value_distance(const char *a, const char *b)
 		free(row);
 	return best;
 }
+
+void value_near_init(struct value_near *n, const char *want)
+{
+	n->want = want;
+	n->best = NULL;
+	n->dist = ~0u;
+}
+
+/* How much longer or shorter than want a candidate is. */
+static size_t len_gap(const char *want, const char *s)
+{
+	size_t a = strlen(want), b = strlen(s);
+
+	return a > b ? a - b : b - a;
+}
+
+void value_near_offer(struct value_near *n, const char *candidate)
+{
+	unsigned d = value_distance(n->want, candidate);
+
+	if (d < n->dist || (d == n->dist &&
+			    len_gap(n->want, candidate) <
+			    len_gap(n->want, n->best))) {
+		n->dist = d;
+		n->best = candidate;
+	}
+}
+
+const char *value_near_best(const struct value_near *n)
+{
+	size_t len = strlen(n->want);
+	unsigned limit = len < 6 ? 2 : (unsigned)(len / 3) + 1;
+
+	return n->dist <= limit ? n->best : NULL;
+}

@@ -45,4 +45,22 @@ void value_format_idlist(const uint64_t *bits, unsigned nbits, char *buf, size_t
 /* Levenshtein distance, for "did you mean 'bs'?" */
 unsigned value_distance(const char *a, const char *b);
 
+/*
+ * The nearest of some names to a mistyped one, for "did you mean": offer
+ * every candidate, then ask for the best.  A candidate is near enough
+ * within 2 edits for names shorter than 6, a third of the length (plus
+ * one) for longer ones.  Of equally near ones the one closest in length
+ * wins ("gbsp" is nearer "gbps" than "bs"), then the first offered.
+ */
+struct value_near {
+	const char *want;
+	const char *best;
+	unsigned dist;
+};
+
+void value_near_init(struct value_near *n, const char *want);
+void value_near_offer(struct value_near *n, const char *candidate);
+/* The nearest candidate near enough, or NULL. */
+const char *value_near_best(const struct value_near *n);
+
 #endif

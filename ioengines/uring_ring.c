@@ -35,6 +35,7 @@
 #define MAX_REG_BUFS	16384		/* IORING_MAX_REG_BUFFERS */
 #define MAX_REG_LEN	(1ULL << 30)	/* one registered buffer */
 #define SQ_IDLE_MS	100		/* sqpoll: the kernel thread's idle */
+#define RING_WAIT_S	1		/* longest wait before looking again */
 
 #ifndef HAVE_IO_URING_SETUP_SINGLE_ISSUER
 #define IORING_SETUP_SINGLE_ISSUER	0
@@ -225,7 +226,28 @@ static void ring_stamp(struct ring *r)
 	r->nstamp = 0;
 }
 
-/* Submit what is queued, and wait for wait_nr completions (may be 0). */
+/* One wait in the kernel: submit what is queued, and wait for wait_nr
+ * completions, but no longer than RING_WAIT_S where the kernel takes a
+ * timeout with the wait (IORING_FEAT_EXT_ARG, Linux 5.11): then a wake-up
+ * that never comes costs a second, not the run. */
+static int ring_submit_wait(struct ring *r, unsigned wait_nr)
+{
+	struct __kernel_timespec ts = { .tv_sec = RING_WAIT_S };
+	struct io_uring_cqe *cqe;
+
+	if (!wait_nr)
+		return io_uring_submit(&r->ring);
+	if (!(r->ring.features & IORING_FEAT_EXT_ARG))
+		return io_uring_submit_and_wait(&r->ring, wait_nr);
+	return io_uring_submit_and_wait_timeout(&r->ring, &cqe, wait_nr, &ts,
+						NULL);
+}
+
+/*
+ * Submit what is queued, and wait for wait_nr completions (may be 0).
+ * Fewer may be there when it returns (a timed-out or interrupted wait):
+ * callers reap what there is and wait again while they need more.
+ */
 int ring_enter(struct ring *r, unsigned wait_nr)
 {
 	int ret;
@@ -233,9 +255,8 @@ int ring_enter(struct ring *r, unsigned wait_nr)
 	if (r->lat)
 		ring_stamp(r);
 	for (unsigned tries = 0;; tries++) {
-		ret = wait_nr ? io_uring_submit_and_wait(&r->ring, wait_nr) :
-				io_uring_submit(&r->ring);
-		if (ret >= 0)
+		ret = ring_submit_wait(r, wait_nr);
+		if (ret >= 0 || ret == -ETIME)
 			return 0;
 		if (ret == -EINTR)
 			continue;

@@ -73,13 +73,77 @@ sum()
 		n += substr($0, RSTART, RLENGTH) } END { print n + 0 }'
 }
 
-# run_logged LOG CMD...: run with a time limit, show and keep the output.
+# stacks PID: where each thread of PID and of its descendants is, in the
+# kernel (/proc/PID/task/TID/stack, for root) and in user space (gdb,
+# where installed), so a hang can be diagnosed from CI's log alone.
+stacks()
+{
+	local t k
+
+	[ -d "/proc/$1" ] || return 0
+	echo "--- process $1: $(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)"
+	for t in /proc/"$1"/task/*; do
+		echo "thread ${t##*/} ($(cat "$t/comm" 2>/dev/null)):" \
+		     "state $(awk '{ print $3 }' "$t/stat" 2>/dev/null)," \
+		     "wchan $(cat "$t/wchan" 2>/dev/null)"
+		sed 's/^/    /' "$t/stack" 2>/dev/null
+	done
+	if command -v gdb >/dev/null 2>&1; then
+		gdb -q -batch -p "$1" -ex "thread apply all bt" 2>/dev/null |
+			grep -E "^(Thread|#)"
+	fi
+	for k in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		stacks "$k"
+	done
+}
+
+# watchdog SECONDS PID LOG: if PID still runs after SECONDS, append the
+# stacks of the test it runs to LOG, before timeout(1) kills it.
+watchdog()
+{
+	local s k g
+
+	trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	sleep "$1" &
+	s=$!
+	wait "$s"
+	kill -0 "$2" 2>/dev/null || exit 0
+	{
+		echo "== still running after $1 s: the stacks of every thread"
+		# PID is a subshell, its child timeout(1), whose child is
+		# the test
+		for k in $(ps -o pid= --ppid "$2" 2>/dev/null); do
+			for g in $(ps -o pid= --ppid "$k" 2>/dev/null); do
+				stacks "$g"
+			done
+		done
+	} >>"$3" 2>&1
+}
+
+# run_logged LOG CMD...: run with a time limit, show and keep the output;
+# a run that hangs leaves its threads' stacks in the log.
 run_logged()
 {
-	local log=$1
+	local log=$1 pid tailpid wdpid rc
 	shift
-	timeout -k 10 "$timeout_s" "$@" </dev/null 2>&1 | tee "$log"
-	return "${PIPESTATUS[0]}"
+	: >"$log"
+	# (the subshell's own stderr keeps bash's "Aborted" job notices out)
+	(
+		timeout -k 10 "$timeout_s" "$@" </dev/null >>"$log" 2>&1
+		echo $? >"$log.rc"
+	) 2>/dev/null &
+	pid=$!
+	tail -s 0.1 --pid="$pid" -n +1 -f "$log" &
+	tailpid=$!
+	watchdog $((timeout_s * 9 / 10 > 1 ? timeout_s * 9 / 10 : 1)) \
+		"$pid" "$log" &
+	wdpid=$!
+	wait "$pid"
+	kill "$wdpid" 2>/dev/null
+	wait "$wdpid" "$tailpid" 2>/dev/null
+	rc=$(cat "$log.rc" 2>/dev/null) || rc=1
+	rm -f "$log.rc"
+	return "$rc"
 }
 
 tally()

@@ -219,6 +219,25 @@ test_expect_success 'run-tests.sh tallies cmocka and TAP; closes with one line' 
 	grep "test_fake (exit status 1)" out
 '
 
+test_expect_success 'a test that hangs is cut off, leaving its stacks in the log' '
+	mkdir -p hang/unit hang/scripts &&
+	write_file hang/unit/test_hang <<-\EOF &&
+	#!/bin/sh
+	echo "[==========] Running 1 test(s)."
+	exec sleep 60
+	EOF
+	chmod +x hang/unit/test_hang &&
+	MEMJOB_TEST_TIMEOUT=3 RUN_TESTS_UNIT_DIR="$PWD/hang/unit" \
+		RUN_TESTS_SCRIPT_DIR="$PWD/hang/scripts" \
+		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" >out 2>&1 &&
+	cat out &&
+	grep "^== still running after 2 s: the stacks of every thread$" out &&
+	grep "^--- process [0-9]*: sleep 60" out &&
+	grep "^thread [0-9]* (sleep): state S" out &&
+	grep "test_hang (timed out after 3s)" out &&
+	tail -n 1 out | grep "^0 passed, 1 failed, 0 skipped$"
+'
+
 test_expect_success 'run-tests.sh runs only the tests named' '
 	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
 		expect_exit 0 bash "$SRCDIR/t/run-tests.sh" t0001 >out 2>&1 &&

@@ -188,10 +188,10 @@ static void test_errors(void **state)
 		   "no column 'latency_of_everything' in t.csv (see "
 		   "memjob(1), CSV)");
 	read_fails(sweep_csv, "hugepage", "ns_per_item", true,
-		   "t.csv, row 1: hugepage 'none' is not a number");
+		   "t.csv:2: hugepage 'none' is not a number");
 	read_fails("job,size,ns_per_item\nc,4096,fast\n", "size",
 		   "ns_per_item", true,
-		   "t.csv, row 1: ns_per_item 'fast' is not a number");
+		   "t.csv:2: ns_per_item 'fast' is not a number");
 	read_fails("job,size,ns_per_item\nc,0,1\n", "size", "ns_per_item",
 		   true, "t.csv: a size of 0 cannot go on a log axis");
 	assert_int_equal(plot_data_load(&pd, "/nonexistent/x.csv", "size",

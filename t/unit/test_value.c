@@ -716,6 +716,35 @@ static void test_distance(void **state)
 	assert_int_equal(value_distance("", b), 101);
 }
 
+static const char *nearest(const char *want, const char *const *words)
+{
+	struct value_near n;
+
+	value_near_init(&n, want);
+	for (unsigned i = 0; words[i]; i++)
+		value_near_offer(&n, words[i]);
+	return value_near_best(&n);
+}
+
+static void test_near(void **state)
+{
+	static const char *const cols[] = { "bs", "gbps", "host", "sweep_bs",
+					    "lat_p99_ns", NULL };
+	static const char *const none[] = { NULL };
+
+	(void)state;
+	assert_string_equal(nearest("gbsp", cols), "gbps");	/* not bs */
+	assert_string_equal(nearest("hots", cols), "host");
+	assert_string_equal(nearest("sweep_b", cols), "sweep_bs");
+	assert_string_equal(nearest("lat_p9_ns", cols), "lat_p99_ns");
+	assert_string_equal(nearest("bs", cols), "bs");
+	assert_null(nearest("zzzzzzzzzzzz", cols));
+	assert_null(nearest("xyz", cols));	/* 3 edits from "bs" */
+	assert_null(nearest("bs", none));
+	/* long names allow a third of their length (plus one) */
+	assert_string_equal(nearest("lat_p999", cols), "lat_p99_ns");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -738,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_format_time),
 		cmocka_unit_test(test_time_round_trip),
 		cmocka_unit_test(test_distance),
+		cmocka_unit_test(test_near),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

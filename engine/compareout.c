@@ -1,0 +1,376 @@
+/*
+ * compareout.c - print a comparison as a table or a CSV (see
+ * compareout.h).
+ *
+ * The table is built whole as strings first, so that every column can be
+ * as wide as its widest cell; a key column that is empty at every point
+ * (phase, for jobs without victims) is left out of it, never out of the
+ * CSV, whose header stays the same whatever the data.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compareout.h"
+#include "csvtable.h"
+
+const char *const cmp_csv_columns[] = {
+	"run", "metric_name", "rows", "left_out", "median", "min", "max",
+	"baseline", "change_pct", "verdict", NULL
+};
+
+/* What the table calls a verdict. */
+static const char *const verdict_words[] = {
+	[CMP_BASELINE] = "baseline", [CMP_MISSING] = "missing",
+	[CMP_NO_BASELINE] = "no baseline",
+	[CMP_METRIC_DIFFERS] = "metric differs",
+	[CMP_WITHIN_SPREAD] = "within spread", [CMP_BETTER] = "better",
+	[CMP_WORSE] = "worse", [CMP_HIGHER] = "higher", [CMP_LOWER] = "lower",
+};
+
+#define CELL_MAX	64	/* a number, a word; names are strdup'd */
+
+struct text_table {
+	unsigned ncols;
+	bool *right;		/* right-aligned column (numbers) */
+	bool *shown;
+	char **cell;		/* nrows x ncols, row-major */
+	unsigned nrows, cap;
+	bool oom;
+};
+
+static void tt_add_row(struct text_table *tt, const char *const *row)
+{
+	if (tt->oom)
+		return;
+	if (tt->nrows == tt->cap) {
+		unsigned cap = tt->cap ? tt->cap * 2 : 64;
+		char **c = realloc(tt->cell, (size_t)cap * tt->ncols *
+					     sizeof(*c));
+
+		if (!c) {
+			tt->oom = true;
+			return;
+		}
+		tt->cell = c;
+		tt->cap = cap;
+	}
+	for (unsigned i = 0; i < tt->ncols; i++) {
+		char *s = strdup(row[i] ? row[i] : "");
+
+		if (!s)
+			tt->oom = true;
+		tt->cell[(size_t)tt->nrows * tt->ncols + i] = s;
+	}
+	tt->nrows++;
+}
+
+/* Two spaces between columns, no blanks at the end of a line. */
+static void tt_print(FILE *f, const struct text_table *tt)
+{
+	size_t *w = calloc(tt->ncols, sizeof(*w));
+
+	if (!w)
+		return;
+	for (unsigned r = 0; r < tt->nrows; r++)
+		for (unsigned i = 0; i < tt->ncols; i++) {
+			size_t n = strlen(tt->cell[(size_t)r * tt->ncols + i]);
+
+			if (n > w[i])
+				w[i] = n;
+		}
+	for (unsigned r = 0; r < tt->nrows; r++) {
+		char *const *row = &tt->cell[(size_t)r * tt->ncols];
+		unsigned last = 0, pad = 0;
+
+		for (unsigned i = 0; i < tt->ncols; i++)
+			if (tt->shown[i] && *row[i])
+				last = i;
+		for (unsigned i = 0; i <= last; i++) {
+			if (!tt->shown[i])
+				continue;
+			if (tt->right[i])
+				fprintf(f, "%*s%*s", (int)pad, "",
+					(int)w[i], row[i]);
+			else if (i == last)
+				fprintf(f, "%*s%s", (int)pad, "", row[i]);
+			else
+				fprintf(f, "%*s%-*s", (int)pad, "", (int)w[i],
+					row[i]);
+			pad = 2;
+		}
+		fputc('\n', f);
+	}
+	free(w);
+}
+
+static void tt_free(struct text_table *tt)
+{
+	for (size_t i = 0; i < (size_t)tt->nrows * tt->ncols; i++)
+		free(tt->cell[i]);
+	free(tt->cell);
+	free(tt->right);
+	free(tt->shown);
+}
+
+/* Four significant digits, whole numbers from 1000 on. */
+static const char *fmt_num(double v, char *buf)
+{
+	if (v >= 1000 || v <= -1000)
+		snprintf(buf, CELL_MAX, "%.0f", v);
+	else
+		snprintf(buf, CELL_MAX, "%.4g", v);
+	return buf;
+}
+
+/* The metric of point p: the baseline's, else the first run's that has
+ * one. */
+static const char *point_metric(const struct cmp *c, const struct cmp_point *p)
+{
+	const struct cmp_cell *b = &p->cell[c->base];
+
+	if (b->s.n)
+		return b->mixed ? "mixed" : b->metric;
+	for (unsigned j = 0; j < c->nruns; j++)
+		if (p->cell[j].s.n)
+			return p->cell[j].mixed ? "mixed" : p->cell[j].metric;
+	return "";
+}
+
+/* Whether every point is judged by the same metric.  The table leaves
+ * out what the lines above it say: the metric when there is one, the run
+ * and its change when there is one. */
+static bool one_metric(const struct cmp *c)
+{
+	for (unsigned k = 1; k < c->npoints; k++)
+		if (strcmp(point_metric(c, &c->point[k]),
+			   point_metric(c, &c->point[0])))
+			return false;
+	return true;
+}
+
+/* The runs in print order: the baseline, then the others as seen. */
+static unsigned run_at(const struct cmp *c, unsigned i)
+{
+	if (i == 0)
+		return c->base;
+	return i <= c->base ? i - 1 : i;
+}
+
+static const char *key_title(const char *col)
+{
+	return strncmp(col, "sweep_", 6) ? col : col + 6;
+}
+
+enum { K_METRIC, K_RUN, K_ROWS, K_MEDIAN, K_MIN, K_MAX, K_CHANGE,
+       K_VERDICT, K_FIXED };
+
+static void table_row(struct text_table *tt, const struct cmp *c,
+		      const struct cmp_point *p, unsigned j, bool first)
+{
+	const struct cmp_cell *x = &p->cell[j];
+	const char **row = calloc(tt->ncols, sizeof(*row)), **fx;
+	char b[K_FIXED][CELL_MAX];
+
+	if (!row) {
+		tt->oom = true;
+		return;
+	}
+	for (unsigned i = 0; first && i < c->nkey; i++)
+		row[i] = p->key[i];
+	fx = row + c->nkey;	/* the fixed columns after the key */
+	fx[K_METRIC] = first ? point_metric(c, p) : "";
+	fx[K_RUN] = *c->run[j] ? c->run[j] : "(none)";
+	if (x->left_out)
+		snprintf(b[K_ROWS], CELL_MAX, "%zu (+%u left out)", x->s.n,
+			 x->left_out);
+	else
+		snprintf(b[K_ROWS], CELL_MAX, "%zu", x->s.n);
+	fx[K_ROWS] = b[K_ROWS];
+	if (x->s.n) {
+		fx[K_MEDIAN] = fmt_num(x->s.median, b[K_MEDIAN]);
+		fx[K_MIN] = fmt_num(x->s.min, b[K_MIN]);
+		fx[K_MAX] = fmt_num(x->s.max, b[K_MAX]);
+	} else {
+		fx[K_MEDIAN] = fx[K_MIN] = fx[K_MAX] = "-";
+	}
+	if (x->has_change) {
+		snprintf(b[K_CHANGE], CELL_MAX, "%+.1f%%", x->change_pct);
+		fx[K_CHANGE] = b[K_CHANGE];
+	}
+	fx[K_VERDICT] = verdict_words[x->verdict];
+	if (x->verdict == CMP_METRIC_DIFFERS) {
+		snprintf(b[K_VERDICT], CELL_MAX, "metric differs (%s)",
+			 x->mixed ? "mixed" : x->metric);
+		fx[K_VERDICT] = b[K_VERDICT];
+	}
+	tt_add_row(tt, row);
+	free(row);
+}
+
+static int build_table(struct text_table *tt, const struct cmp *c)
+{
+	static const char *const titles[K_FIXED] = {
+		"metric", "run", "rows", "median", "min", "max", "change",
+		"verdict"
+	};
+	const char **head;
+
+	tt->ncols = c->nkey + K_FIXED;
+	tt->right = calloc(tt->ncols, sizeof(*tt->right));
+	tt->shown = calloc(tt->ncols, sizeof(*tt->shown));
+	head = calloc(tt->ncols, sizeof(*head));
+	if (!tt->right || !tt->shown || !head) {
+		free(head);
+		return -1;
+	}
+	for (unsigned i = 0; i < c->nkey; i++) {
+		head[i] = key_title(c->key[i]);
+		for (unsigned k = 0; k < c->npoints; k++)
+			tt->shown[i] |= *c->point[k].key[i] != '\0';
+	}
+	for (unsigned i = 0; i < K_FIXED; i++) {
+		head[c->nkey + i] = titles[i];
+		tt->shown[c->nkey + i] = i == K_METRIC ? !one_metric(c) :
+					 i == K_RUN || i == K_CHANGE ||
+					 i == K_VERDICT ? c->nruns > 1 : true;
+		tt->right[c->nkey + i] = i >= K_MEDIAN && i <= K_CHANGE;
+	}
+	tt_add_row(tt, head);
+	free(head);
+	for (unsigned k = 0; k < c->npoints; k++)
+		for (unsigned i = 0; i < c->nruns; i++)
+			table_row(tt, c, &c->point[k], run_at(c, i), i == 0);
+	return tt->oom ? -1 : 0;
+}
+
+/* "gbps (higher is better), ns_per_item (lower is better)" */
+static void print_metrics(FILE *f, const struct cmp *c)
+{
+	const char **seen = calloc(c->npoints + 1, sizeof(*seen));
+	unsigned n = 0;
+
+	if (!seen)
+		return;
+	fputs("metric:", f);
+	for (unsigned k = 0; k < c->npoints; k++) {
+		const char *m = point_metric(c, &c->point[k]);
+		unsigned i;
+		int dir;
+
+		for (i = 0; i < n && strcmp(seen[i], m); i++)
+			;
+		if (i < n || !*m)
+			continue;
+		seen[n++] = m;
+		dir = cmp_direction(m);
+		fprintf(f, "%s %s%s", n > 1 ? "," : "", m,
+			dir > 0 ? " (higher is better)" :
+			dir < 0 ? " (lower is better)" : "");
+	}
+	fputs(n ? "\n" : " none\n", f);
+	free(seen);
+}
+
+static void print_runs(FILE *f, const struct cmp *c)
+{
+	unsigned shown = c->nruns > 4 ? 3 : c->nruns;
+
+	fputs(c->nruns == 1 ? "run:" : "runs:", f);
+	for (unsigned i = 0; i < shown; i++) {
+		unsigned j = run_at(c, i);
+
+		fprintf(f, "%s %s (%s%u row%s)", i ? "," : "",
+			*c->run[j] ? c->run[j] : "(none)",
+			i || c->nruns == 1 ? "" : "baseline, ", c->run_rows[j],
+			c->run_rows[j] == 1 ? "" : "s");
+	}
+	if (shown < c->nruns)
+		fprintf(f, " and %u more", c->nruns - shown);
+	fputc('\n', f);
+}
+
+int cmp_print_normal(FILE *f, const struct cmp *c)
+{
+	struct text_table tt = { 0 };
+
+	if (build_table(&tt, c)) {
+		tt_free(&tt);
+		return -1;
+	}
+	print_runs(f, c);
+	print_metrics(f, c);
+	if (c->nruns > 1)
+		fputs("change: (median - baseline's median) / baseline's "
+		      "median, in %;\nbetter or worse when the two runs' "
+		      "min..max ranges do not overlap,\nelse within spread\n",
+		      f);
+	fputc('\n', f);
+	tt_print(f, &tt);
+	tt_free(&tt);
+	return 0;
+}
+
+/* As few digits as give back the same double, and no exponent for
+ * whole numbers up to 15 digits (300, not 3e+02). */
+static void put_num(FILE *f, double v)
+{
+	int prec, whole = 1;
+	char buf[32];
+
+	for (double a = fabs(v); a >= 10 && whole < 15; a /= 10)
+		whole++;
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fprintf(f, "%.*g", prec > whole ? prec : whole, v);
+}
+
+static void csv_cell(FILE *f, const struct cmp *c, const struct cmp_point *p,
+		     unsigned j)
+{
+	const struct cmp_cell *x = &p->cell[j], *b = &p->cell[c->base];
+
+	csv_table_put(f, c->run[j]);
+	fputc(',', f);
+	csv_table_put(f, x->s.n ? (x->mixed ? "mixed" : x->metric) : "");
+	fprintf(f, ",%zu,%u,", x->s.n, x->left_out);
+	if (x->s.n) {
+		put_num(f, x->s.median);
+		fputc(',', f);
+		put_num(f, x->s.min);
+		fputc(',', f);
+		put_num(f, x->s.max);
+	} else {
+		fputs(",,", f);
+	}
+	fputc(',', f);
+	if (b->s.n)
+		put_num(f, b->s.median);
+	fputc(',', f);
+	if (x->has_change)
+		fprintf(f, "%.4f", x->change_pct);
+	fprintf(f, ",%s", cmp_verdict_names[x->verdict]);
+	for (unsigned i = 0; i < c->nkey; i++) {
+		fputc(',', f);
+		csv_table_put(f, p->key[i]);
+	}
+	fputc('\n', f);
+}
+
+void cmp_print_csv(FILE *f, const struct cmp *c)
+{
+	for (unsigned i = 0; cmp_csv_columns[i]; i++)
+		fprintf(f, "%s%s", i ? "," : "", cmp_csv_columns[i]);
+	for (unsigned i = 0; i < c->nkey; i++) {
+		fputc(',', f);
+		csv_table_put(f, c->key[i]);
+	}
+	fputc('\n', f);
+	for (unsigned k = 0; k < c->npoints; k++)
+		for (unsigned i = 0; i < c->nruns; i++)
+			csv_cell(f, c, &c->point[k], run_at(c, i));
+}

@@ -1,0 +1,53 @@
+/*
+ * csvtable.h - a result CSV read whole into strings, for memjob plot and
+ * memjob report.
+ *
+ * libcsv does the quoting; this layer adds what both commands expect of a
+ * memjob CSV: a header, rows with exactly as many fields as it, a header
+ * repeated further down (CSVs concatenated with cat) passed over, and the
+ * line of every row, so that an error can say file:line.
+ */
+#ifndef MEMJOB_CSVTABLE_H
+#define MEMJOB_CSVTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct csv_table {
+	char *name;		/* for messages: the path, or "<stdin>" */
+	char **head;
+	unsigned ncols;
+	unsigned head_line;
+	char ***rows;		/* nrows rows of ncols fields each */
+	unsigned *line;		/* the line each row ends on */
+	unsigned nrows, cap;
+};
+
+/*
+ * Read the CSV in f; name is for messages.  need, when not NULL, lists
+ * (NULL-terminated) the columns the header must have.  Returns 0, or -1
+ * with a sentence in err: no header, a needed column missing, a row with
+ * another count of fields than the header, a second header unlike the
+ * first, no rows, a CSV syntax error, out of memory.
+ */
+int csv_table_read(struct csv_table *t, FILE *f, const char *name,
+		   const char *const *need, char *err, size_t errlen);
+/* The same from a file, "-" for standard input (named "<stdin>"). */
+int csv_table_load(struct csv_table *t, const char *path,
+		   const char *const *need, char *err, size_t errlen);
+void csv_table_free(struct csv_table *t);
+
+/* The index of the first column called name, or -1. */
+int csv_table_col(const struct csv_table *t, const char *name);
+/* Row r's field in column col; "" when col is -1. */
+const char *csv_table_cell(const struct csv_table *t, unsigned r, int col);
+/* The column of tables t[0..n) nearest to a mistyped name, or NULL. */
+const char *csv_table_nearest(const struct csv_table *t, unsigned n,
+			      const char *name);
+
+/* s as one CSV field, quoted (by libcsv) only when it must be: a comma,
+ * a quote, a line break, or a space at either end. */
+void csv_table_put(FILE *f, const char *s);
+
+#endif

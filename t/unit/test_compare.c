@@ -1,0 +1,279 @@
+/*
+ * test_compare.c - engine/compare.c, what memjob report compares: rows
+ * grouped into points (job, phase, sweep_* by default, or --key) and runs
+ * (by file, or by a column), medians of the repeats, rows left out, points
+ * a run lacks, the change against the baseline and its verdict, and which
+ * way each metric is better.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+
+static void table(struct csv_table *t, const char *name, const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	char err[512];
+
+	assert_non_null(f);
+	if (csv_table_read(t, f, name, NULL, err, sizeof(err)))
+		fail_msg("csv_table_read: %s", err);
+	fclose(f);
+}
+
+/* Two runs of a sweep over bs: base has 4k and 64k, new 4k and 1m. */
+static const char base_csv[] =
+	"host,job,status,phase,metric_name,metric,sweep_bs\n"
+	"h1,a,ok,,gbps,1,4k\n"
+	"h1,a,ok,,gbps,3,4k\n"
+	"h1,a,ok,,gbps,2,4k\n"
+	"h1,a,ok,,gbps,10,64k\n"
+	"h1,a,failed,,gbps,,64k\n";
+static const char new_csv[] =
+	"host,job,status,metric_name,metric,sweep_bs,extra\n"
+	"h2,a,ok,gbps,4,4k,x\n"
+	"h2,a,ok,gbps,5,4k,x\n"
+	"h2,a,ok,gbps,7,1m,x\n";
+
+/* Runs side by side, each a table read from text named after its run. */
+struct runs {
+	struct csv_table t[2];
+	struct cmp_src src[2];
+	unsigned n;
+};
+
+static void runs_of(struct runs *w, const char *name1, const char *csv1,
+		    const char *name2, const char *csv2)
+{
+	w->n = name2 ? 2 : 1;
+	table(&w->t[0], name1, csv1);
+	w->src[0] = (struct cmp_src){ &w->t[0], name1 };
+	if (name2) {
+		table(&w->t[1], name2, csv2);
+		w->src[1] = (struct cmp_src){ &w->t[1], name2 };
+	}
+}
+
+static void runs_free(struct runs *w)
+{
+	for (unsigned k = 0; k < w->n; k++)
+		csv_table_free(&w->t[k]);
+}
+
+static void build(struct cmp *c, const struct runs *w,
+		  const struct cmp_opts *o)
+{
+	char err[512];
+
+	if (cmp_build(c, w->src, w->n, o, err, sizeof(err)))
+		fail_msg("cmp_build: %s", err);
+}
+
+static void test_points_and_runs(void **state)
+{
+	struct cmp_opts o = { 0 };
+	struct runs w;
+	struct cmp c;
+
+	(void)state;
+	runs_of(&w, "base.csv", base_csv, "new.csv", new_csv);
+	build(&c, &w, &o);
+	assert_int_equal(c.nkey, 3);
+	assert_string_equal(c.key[0], "job");
+	assert_string_equal(c.key[1], "phase");
+	assert_string_equal(c.key[2], "sweep_bs");
+	assert_int_equal(c.nruns, 2);
+	assert_string_equal(c.run[1], "new.csv");
+	assert_int_equal(c.run_rows[0], 5);
+	assert_int_equal(c.npoints, 3);		/* 4k, 64k, 1m: first seen */
+	assert_string_equal(c.point[1].key[2], "64k");
+	assert_string_equal(c.point[2].key[2], "1m");
+	assert_string_equal(c.point[2].key[1], "");	/* new has no phase */
+	/* 4k: the median of 1, 3, 2; of 4, 5 */
+	assert_int_equal(c.point[0].cell[0].s.n, 3);
+	assert_float_equal(c.point[0].cell[0].s.median, 2, 0);
+	assert_float_equal(c.point[0].cell[1].s.median, 4.5, 0);
+	assert_string_equal(c.point[0].cell[1].metric, "gbps");
+	/* 64k: one row ok, one failed; new has none */
+	assert_int_equal(c.point[1].cell[0].s.n, 1);
+	assert_int_equal(c.point[1].cell[0].left_out, 1);
+	assert_int_equal(c.point[1].cell[1].s.n, 0);
+	assert_null(c.point[1].cell[1].metric);
+
+	assert_int_equal(cmp_against(&c, NULL), 0);
+	assert_int_equal(c.base, 0);
+	assert_int_equal(c.point[0].cell[0].verdict, CMP_BASELINE);
+	assert_false(c.point[0].cell[0].has_change);
+	assert_int_equal(c.point[0].cell[1].verdict, CMP_BETTER);
+	assert_true(c.point[0].cell[1].has_change);
+	assert_float_equal(c.point[0].cell[1].change_pct, 125, 1e-12);
+	assert_int_equal(c.point[1].cell[1].verdict, CMP_MISSING);
+	assert_int_equal(c.point[2].cell[0].verdict, CMP_MISSING);
+	assert_int_equal(c.point[2].cell[1].verdict, CMP_NO_BASELINE);
+	assert_false(c.point[2].cell[1].has_change);
+
+	assert_int_equal(cmp_against(&c, "new.csv"), 0);
+	assert_int_equal(c.base, 1);
+	assert_int_equal(c.point[0].cell[0].verdict, CMP_WORSE);
+	assert_float_equal(c.point[0].cell[0].change_pct, -100.0 * 2.5 / 4.5,
+			   1e-12);
+	assert_int_equal(c.point[2].cell[1].verdict, CMP_BASELINE);
+	assert_int_equal(cmp_against(&c, "old.csv"), -1);
+	cmp_free(&c);
+	runs_free(&w);
+}
+
+static void test_by_column_and_key(void **state)
+{
+	static const char *const key[] = { "job" };
+	struct cmp_opts o = { .key = key, .nkey = 1, .by = "host" };
+	struct runs w;
+	struct cmp c;
+
+	(void)state;
+	runs_of(&w, "base.csv", base_csv, "new.csv", new_csv);
+	build(&c, &w, &o);
+	assert_int_equal(c.nruns, 2);
+	assert_string_equal(c.run[0], "h1");
+	assert_string_equal(c.run[1], "h2");
+	assert_int_equal(c.npoints, 1);
+	assert_int_equal(c.point[0].cell[0].s.n, 4);	/* 1, 2, 3, 10 */
+	assert_float_equal(c.point[0].cell[0].s.median, 2.5, 0);
+	assert_float_equal(c.point[0].cell[0].s.max, 10, 0);
+	assert_float_equal(c.point[0].cell[1].s.median, 5, 0);
+	assert_int_equal(cmp_against(&c, "h1"), 0);
+	assert_int_equal(c.point[0].cell[1].verdict, CMP_WITHIN_SPREAD);
+	assert_float_equal(c.point[0].cell[1].change_pct, 100, 1e-12);
+	cmp_free(&c);
+
+	/* a default key leaves the by column out */
+	o = (struct cmp_opts){ .by = "sweep_bs" };
+	build(&c, &w, &o);
+	assert_int_equal(c.nkey, 2);
+	assert_string_equal(c.key[1], "phase");
+	assert_int_equal(c.nruns, 3);
+	cmp_free(&c);
+	runs_free(&w);
+}
+
+/* A column asked for: direction known or not, and its own name. */
+static void test_metric_column(void **state)
+{
+	static const char csv[] =
+		"host,job,metric_name,metric,ns_per_item,bytes\n"
+		"h,a,ns_per_item,2,2,100\n"
+		"h,b,ns_per_item,4,4,\n";
+	static const char csv2[] =
+		"host,job,metric_name,metric,ns_per_item,bytes\n"
+		"h,a,ns_per_item,3,3,50\n"
+		"h,b,gbps,4,,70\n";
+	struct cmp_opts o = { .metric = "bytes" };
+	struct runs w;
+	struct cmp c;
+
+	(void)state;
+	runs_of(&w, "x.csv", csv, "y.csv", csv2);
+	build(&c, &w, &o);
+	cmp_against(&c, NULL);
+	assert_string_equal(c.point[0].cell[0].metric, "bytes");
+	assert_int_equal(c.point[0].cell[1].verdict, CMP_LOWER);
+	assert_float_equal(c.point[0].cell[1].change_pct, -50, 1e-12);
+	assert_int_equal(c.point[1].cell[0].left_out, 1);  /* empty bytes */
+	assert_int_equal(c.point[1].cell[1].verdict, CMP_NO_BASELINE);
+	cmp_free(&c);
+
+	/* each row's own: a and b differ in kind at b */
+	o.metric = NULL;
+	build(&c, &w, &o);
+	cmp_against(&c, NULL);
+	assert_int_equal(c.point[0].cell[1].verdict, CMP_WORSE);
+	assert_int_equal(c.point[1].cell[1].verdict, CMP_METRIC_DIFFERS);
+	assert_false(c.point[1].cell[1].has_change);
+	cmp_free(&c);
+	runs_free(&w);
+}
+
+/* Without metric columns: ns_per_item where a row has one, else gbps. */
+static void test_fallback_metric(void **state)
+{
+	static const char csv[] =
+		"host,job,ns_per_item,gbps\n"
+		"h,a,1.5,9\n"
+		"h,b,,9\n";
+	struct cmp_opts o = { 0 };
+	struct runs w;
+	struct cmp c;
+
+	(void)state;
+	runs_of(&w, "z.csv", csv, NULL, NULL);
+	build(&c, &w, &o);
+	assert_string_equal(c.point[0].cell[0].metric, "ns_per_item");
+	assert_float_equal(c.point[0].cell[0].s.median, 1.5, 0);
+	assert_string_equal(c.point[1].cell[0].metric, "gbps");
+	cmp_free(&c);
+	runs_free(&w);
+}
+
+static void test_not_a_number(void **state)
+{
+	static const char csv[] =
+		"host,job,status,metric_name,metric\n"
+		"h,a,ok,gbps,1\n"
+		"h,a,failed,gbps,oops\n"	/* not ok: not read */
+		"h,a,ok,gbps,1.5x\n";
+	static const char *const bad[] = { "nan", "inf", "1e999" };
+	struct cmp_opts o = { 0 };
+	struct runs w;
+	struct cmp c;
+	char err[512], text[256];
+
+	(void)state;
+	runs_of(&w, "n.csv", csv, NULL, NULL);
+	assert_int_equal(cmp_build(&c, w.src, 1, &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "n.csv:4: column 'metric': expected a "
+			    "number, got '1.5x'");
+	assert_null(c.point);
+	runs_free(&w);
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "host,job,metric_name,metric\n"
+			 "h,a,gbps,%s\n", bad[i]);
+		runs_of(&w, "n.csv", text, NULL, NULL);
+		assert_int_equal(cmp_build(&c, w.src, 1, &o, err, sizeof(err)),
+				 -1);
+		runs_free(&w);
+	}
+}
+
+static void test_direction(void **state)
+{
+	(void)state;
+	assert_int_equal(cmp_direction("gbps"), 1);
+	assert_int_equal(cmp_direction("ops_per_s"), 1);
+	assert_int_equal(cmp_direction("ns_per_item"), -1);
+	assert_int_equal(cmp_direction("elapsed_s"), -1);
+	assert_int_equal(cmp_direction("lat_p99_ns"), -1);
+	assert_int_equal(cmp_direction("bytes"), 0);
+	assert_string_equal(cmp_verdict_names[CMP_WITHIN_SPREAD],
+			    "within_spread");
+	assert_string_equal(cmp_verdict_names[CMP_LOWER], "lower");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_points_and_runs),
+		cmocka_unit_test(test_by_column_and_key),
+		cmocka_unit_test(test_metric_column),
+		cmocka_unit_test(test_fallback_metric),
+		cmocka_unit_test(test_not_a_number),
+		cmocka_unit_test(test_direction),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,219 @@
+/*
+ * test_csvtable.c - engine/csvtable.c and engine/csvmerge.c: a result CSV
+ * read into strings with the line of every row, quoted fields, a repeated
+ * header passed over, a sentence with file:line for every CSV that cannot
+ * be used; fields written back quoted only when they must be; and the
+ * union of several CSVs' columns, in the documented order.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "csvmerge.h"
+#include "csvtable.h"
+
+static const char *const need[] = { "host", "job", NULL };
+
+static int read_text(struct csv_table *t, const char *text, char *err,
+		     size_t errlen)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	assert_non_null(f);
+	err[0] = '\0';
+	ret = csv_table_read(t, f, "t.csv", need, err, errlen);
+	fclose(f);
+	return ret;
+}
+
+static void read_ok(struct csv_table *t, const char *text)
+{
+	char err[512];
+
+	if (read_text(t, text, err, sizeof(err)))
+		fail_msg("csv_table_read: %s", err);
+}
+
+static void read_fails(const char *text, const char *want)
+{
+	struct csv_table t;
+	char err[512];
+
+	assert_int_equal(read_text(&t, text, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	assert_null(t.rows);
+	assert_null(t.head);
+}
+
+static void test_rows_and_lines(void **state)
+{
+	struct csv_table t;
+
+	(void)state;
+	/* a blank line, a quoted comma and a quoted line break, CRLF */
+	read_ok(&t, "host,job,point\r\n"
+		    "h,a,\"cpus=0,1\"\r\n"
+		    "\n"
+		    "h,\"b\nc\",x\n"
+		    "h,d,\n");
+	assert_int_equal(t.ncols, 3);
+	assert_int_equal(t.head_line, 1);
+	assert_int_equal(t.nrows, 3);
+	assert_string_equal(csv_table_cell(&t, 0, 2), "cpus=0,1");
+	assert_int_equal(t.line[0], 2);
+	assert_string_equal(csv_table_cell(&t, 1, 1), "b\nc");
+	assert_int_equal(t.line[1], 5);		/* where the row ends */
+	assert_string_equal(csv_table_cell(&t, 2, 2), "");
+	assert_int_equal(t.line[2], 6);
+	assert_int_equal(csv_table_col(&t, "job"), 1);
+	assert_int_equal(csv_table_col(&t, "jobs"), -1);
+	assert_string_equal(csv_table_cell(&t, 0, -1), "");
+	assert_string_equal(csv_table_nearest(&t, 1, "hots"), "host");
+	assert_null(csv_table_nearest(&t, 1, "metric"));
+	assert_string_equal(t.name, "t.csv");
+	csv_table_free(&t);
+	assert_null(t.rows);
+}
+
+/* cat a.csv b.csv: the same header again is passed over. */
+static void test_repeated_header(void **state)
+{
+	struct csv_table t;
+
+	(void)state;
+	read_ok(&t, "host,job\nh,a\nhost,job\nh,b\n");
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(csv_table_cell(&t, 1, 1), "b");
+	assert_int_equal(t.line[1], 4);
+	csv_table_free(&t);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	read_fails("", "t.csv is empty: no CSV header");
+	read_fails("host,job\n", "t.csv has a header but no rows");
+	read_fails("job,host_name\nj,h\n", "t.csv:1: not a memjob result "
+		   "CSV: its header has no 'host' column");
+	read_fails("run: a.csv (6 rows)\n", "t.csv:1: not a memjob result "
+		   "CSV: its header has no 'host' column");
+	read_fails("host,job,bs\nh,a,1\nh,a\n",
+		   "t.csv:3: 2 fields, but the header on line 1 has 3");
+	read_fails("host,job,bs\nh,a,1\nh,a,1,2\n",
+		   "t.csv:3: 4 fields, but the header on line 1 has 3");
+	read_fails("host,job,bs\n\nh\n",
+		   "t.csv:3: 1 field, but the header on line 1 has 3");
+	read_fails("host,job,bs\nh,a,1\nhost,job,size\nh,a,2\n",
+		   "t.csv:3: a second header, unlike the one on line 1: CSVs "
+		   "with other columns go in as files of their own");
+}
+
+static void test_load(void **state)
+{
+	struct csv_table t;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(csv_table_load(&t, "/nonexistent/x.csv", NULL, err,
+					sizeof(err)), -1);
+	assert_string_equal(err, "cannot open /nonexistent/x.csv: No such "
+			    "file or directory");
+}
+
+/* What f received, as a string the caller frees. */
+static char *written(void (*write)(FILE *, const void *), const void *arg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	write(f, arg);
+	fclose(f);
+	return text;
+}
+
+static void put_fields(FILE *f, const void *arg)
+{
+	const char *const *v = arg;
+
+	for (unsigned i = 0; v[i]; i++) {
+		csv_table_put(f, v[i]);
+		fputc('|', f);
+	}
+}
+
+static void test_put(void **state)
+{
+	static const char *const v[] = { "plain", "", "a,b", "say \"hi\"",
+					 " lead", "trail ", "in side",
+					 "two\nlines", NULL };
+	char *text = written(put_fields, v);
+
+	(void)state;
+	assert_string_equal(text, "plain||\"a,b\"|\"say \"\"hi\"\"\"|"
+			    "\" lead\"|\"trail \"|in side|\"two\nlines\"|");
+	free(text);
+}
+
+struct merge_case {
+	struct csv_table *t;
+	unsigned n;
+};
+
+static void merge_all(FILE *f, const void *arg)
+{
+	static const char *const fixed[] = { "host", "job", "status", "gbps",
+					     "metric", NULL };
+	const struct merge_case *mc = arg;
+	struct csv_merge m;
+
+	assert_int_equal(csv_merge_plan(&m, mc->t, mc->n, fixed), 0);
+	csv_merge_write(f, &m, mc->t, mc->n);
+	csv_merge_free(&m, mc->n);
+}
+
+static void test_merge(void **state)
+{
+	struct csv_table t[3];
+	struct merge_case mc = { t, 3 };
+	char *text;
+
+	(void)state;
+	read_ok(&t[0], "sweep_bs,note,job,host,gbps\n4k,\"a,b\",j,h1,1.5\n");
+	read_ok(&t[1], "host,job,metric,size,sweep_size,size\n"
+		       "h2,k,2,1,64k,2\n");
+	read_ok(&t[2], "host,job,status\nh3,l,ok\n");
+	text = written(merge_all, &mc);
+	/* fixed first, in their order; then as seen, swept last; the
+	 * second "size" stays a column of its own */
+	assert_string_equal(text,
+		"host,job,status,gbps,metric,note,size,size,sweep_bs,sweep_size\n"
+		"h1,j,,1.5,,\"a,b\",,,4k,\n"
+		"h2,k,,,2,,1,2,,64k\n"
+		"h3,l,ok,,,,,,,\n");
+	free(text);
+	for (unsigned k = 0; k < 3; k++)
+		csv_table_free(&t[k]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_and_lines),
+		cmocka_unit_test(test_repeated_header),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_put),
+		cmocka_unit_test(test_merge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
