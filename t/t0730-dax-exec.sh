@@ -244,7 +244,10 @@ test_expect_success 'command= without kernel=exec is refused, not ignored' '
 BUSY='i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
 export BUSY
 
-test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed, then stopped' '
+# exec_pair: an exec victim with an exec aggressor on its CPU; the rows,
+# the slowdown arithmetic, and the aggressor stopped with the victim.
+exec_pair()
+{
 	mark=t0730-yes-$$-$RANDOM &&
 	"$MEMJOB" --output-format=csv \
 		--name=v --role=victim --kernel=exec --cpus_allowed=0 \
@@ -252,7 +255,7 @@ test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed
 		--name=a --role=aggressor --kernel=exec --cpus_allowed=0 \
 		--command="exec yes $mark >/dev/null" >out.csv &&
 	cat out.csv &&
-	leftovers "$mark" &&
+	{ leftovers "$mark" || { touch leaked; return 1; }; } &&
 	test "$(csv_col out.csv phase 1)" = alone &&
 	test "$(csv_col out.csv phase 2)" = loaded &&
 	test "$(csv_col out.csv job 3)" = a &&
@@ -271,6 +274,14 @@ test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed
 	echo "aggressor ended $(( (ea - ev) / 1000000 )) ms after the victim" &&
 	test "$ea" -ge "$ev" &&
 	test $((ea - ev)) -lt 50000000
+}
+
+# The slowdown is a timing claim on a 0.1 s victim: a busy host can slow
+# the alone run as much as the aggressor slows the loaded one, so of three
+# tries one must show it; none may leave a process behind.
+test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed, then stopped' '
+	{ exec_pair || exec_pair || exec_pair; } &&
+	test ! -e leaked
 '
 
 test_expect_success PGREP 'a stopped aggressor leaves none of its processes behind' '
