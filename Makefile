@@ -103,7 +103,7 @@ check: memjob $(TESTS) $(HELPERS)
 	bash t/run-tests.sh
 
 bench: memjob $(HELPERS)
-	@set -e; n=0; for f in $(sort $(wildcard t/bench/*.sh)); do \
+	@set -e; n=0; for f in $(sort $(filter-out t/bench/lib.sh,$(wildcard t/bench/*.sh))); do \
 		echo "== $$f"; bash "$$f"; n=$$((n + 1)); \
 	done; [ $$n -gt 0 ] || echo "no benchmarks in t/bench/"
 

@@ -68,29 +68,9 @@ CLOCK=${CLOCK:-wall}
 SEED=1
 
 here=$(dirname "$0")
-
-die() {
-	echo "chase-vs-plain: $*" >&2
-	exit 2
-}
-
-# "36608K" or "4m" -> bytes (powers of two, as memjob and sysfs use them).
-to_bytes() {
-	echo "$1" | awk '{
-		s = tolower($0)
-		if (!match(s, /^[0-9]+/))
-			exit 1
-		n = substr(s, 1, RLENGTH)
-		u = substr(s, RLENGTH + 1)
-		sub(/i?b$/, "", u)
-		if (u == "") m = 1
-		else if (u == "k") m = 2^10
-		else if (u == "m") m = 2^20
-		else if (u == "g") m = 2^30
-		else exit 1
-		printf "%.0f\n", n * m
-	}'
-}
+BENCH=chase-vs-plain
+# shellcheck source=t/bench/lib.sh
+. "$here/lib.sh"
 
 # The size of cpu0's highest-level data or unified cache, in bytes.
 llc_bytes() {
@@ -129,88 +109,7 @@ size_bytes() {
 	esac
 }
 
-# memjob's CSV on stdin -> "status items ns" of its first data row, ns
-# per access being ns_per_item (clock wall) or (usr_ns + sys_ns) / items
-# (clock cpu).  Columns are found by header name; fields may be quoted
-# (libcsv quotes them all) and a quoted field may hold commas.
-csv_fields() {
-	awk -v clock="$CLOCK" '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; q = 0; cur = ""
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c != "\"")
-					cur = cur c
-				else if (substr(line, i + 1, 1) == "\"") {
-					cur = cur "\""
-					i++
-				} else
-					q = 0
-			} else if (c == "\"")
-				q = 1
-			else if (c == ",") {
-				f[++n] = cur
-				cur = ""
-			} else
-				cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
-	{ sub(/\r$/, "") }
-	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++)
-			if (!(h[i] in col))
-				col[h[i]] = i
-		if (!("status" in col) || !("items" in col) ||
-		    !("ns_per_item" in col) || !("usr_ns" in col) ||
-		    !("sys_ns" in col)) {
-			print "missing column status, items, ns_per_item, usr_ns or sys_ns" > "/dev/stderr"
-			exit 1
-		}
-		next
-	}
-	NR == 2 {
-		split_csv($0, f)
-		items = f[col["items"]]
-		ns = f[col["ns_per_item"]]
-		if (clock == "cpu" && items > 0)
-			ns = sprintf("%.3f",
-				     (f[col["usr_ns"]] + f[col["sys_ns"]]) / items)
-		print f[col["status"]], items, ns
-		found = 1
-		exit
-	}
-	END { if (!found) exit 1 }'
-}
-
-median() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END {
-			if (NR % 2)
-				printf "%.3f\n", v[(NR + 1) / 2]
-			else
-				printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
-}
-
-# (max - min) / median of the values in a file, in percent.
-spread() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END {
-			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.1f%%\n", (m > 0 ? 100 * (v[NR] - v[1]) / m : 0)
-		}'
-}
-
-[ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
-# A sanitizer build checks every load: its chase would be slower.
-if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
-	die "$MEMJOB is a sanitizer build; benchmark a plain one (./configure without sanitizers, or MEMJOB=)"
-fi
-[ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
+bench_check
 case $CLOCK in
 wall) field=ns_per_access ;;
 cpu) field=cpu_ns_per_access ;;
@@ -278,10 +177,16 @@ run_row() {
 		cat "$tmp/err" >&2
 		die "memjob failed ($label $layout hugepage=$hp)"
 	}
-	fields=$(csv_fields <"$tmp/out.csv") ||
+	fields=$(csv_fields status items ns_per_item usr_ns sys_ns \
+		<"$tmp/out.csv") ||
 		die "cannot read memjob's CSV ($label $layout): $(head -c 300 "$tmp/out.csv")"
-	# shellcheck disable=SC2086 # split into status, items, ns_per_item
+	# shellcheck disable=SC2086 # split into status, items, ns_per_item...
 	set -- $fields
+	# ns per access: ns_per_item (clock wall), or CPU time per item
+	if [ "$CLOCK" = cpu ] && [ "$2" -gt 0 ] 2>/dev/null; then
+		set -- "$1" "$2" "$(awk -v u="$4" -v s="$5" -v n="$2" \
+			'BEGIN { printf "%.3f", (u + s) / n }')"
+	fi
 	[ "$1" = ok ] || die "memjob's job status is '$1' ($label $layout hugepage=$hp)"
 	[ "$2" -gt 0 ] 2>/dev/null || die "memjob made no accesses ($label $layout)"
 	echo "$3" >>"$tmp/mj.$id"

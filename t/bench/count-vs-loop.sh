@@ -40,97 +40,12 @@ EXTRA_IMPLS=${EXTRA_IMPLS-simd simple}
 THRESHOLD=0.95
 
 here=$(dirname "$0")
+BENCH=count-vs-loop
+# shellcheck source=t/bench/lib.sh
+. "$here/lib.sh"
 
-die() {
-	echo "count-vs-loop: $*" >&2
-	exit 2
-}
-
-# "512m" -> 536870912: memjob's size suffixes are powers of two.
-to_bytes() {
-	echo "$1" | awk '{
-		s = tolower($0)
-		if (!match(s, /^[0-9]+/))
-			exit 1
-		n = substr(s, 1, RLENGTH)
-		u = substr(s, RLENGTH + 1)
-		sub(/i?b$/, "", u)
-		if (u == "") m = 1
-		else if (u == "k") m = 2^10
-		else if (u == "m") m = 2^20
-		else if (u == "g") m = 2^30
-		else if (u == "t") m = 2^40
-		else exit 1
-		printf "%.0f\n", n * m
-	}'
-}
-
-# memjob's CSV on stdin -> "status gbps result" of its first data row.
-# Columns are found by header name; fields may be quoted (libcsv quotes
-# them all) and a quoted field may hold commas.
-csv_fields() {
-	awk '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; q = 0; cur = ""
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c != "\"")
-					cur = cur c
-				else if (substr(line, i + 1, 1) == "\"") {
-					cur = cur "\""
-					i++
-				} else
-					q = 0
-			} else if (c == "\"")
-				q = 1
-			else if (c == ",") {
-				f[++n] = cur
-				cur = ""
-			} else
-				cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
-	{ sub(/\r$/, "") }
-	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++)
-			col[h[i]] = i
-		if (!("gbps" in col) || !("result" in col) || !("status" in col)) {
-			print "missing column gbps, result or status" > "/dev/stderr"
-			exit 1
-		}
-		next
-	}
-	NR == 2 {
-		split_csv($0, f)
-		print f[col["status"]], f[col["gbps"]], f[col["result"]]
-		found = 1
-		exit
-	}
-	END { if (!found) exit 1 }'
-}
-
-median() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END {
-			if (NR % 2)
-				printf "%.3f\n", v[(NR + 1) / 2]
-			else
-				printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
-}
-
-[ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
-# A sanitizer build checks every load: its kernels are not vectorised and
-# the figures would say nothing about memjob.
-if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
-	die "$MEMJOB is a sanitizer build; benchmark a plain one (./configure without sanitizers, or MEMJOB=)"
-fi
+bench_check
 size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
-[ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
 
 tmp=$(mktemp -d) || die "cannot make a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
@@ -160,7 +75,7 @@ for impl in $impls; do
 			cat "$tmp/err" >&2
 			die "memjob failed (impl=$impl, round $r)"
 		}
-		fields=$(csv_fields <"$tmp/out.csv") ||
+		fields=$(csv_fields status gbps result <"$tmp/out.csv") ||
 			die "cannot read memjob's CSV (impl=$impl): $(head -c 300 "$tmp/out.csv")"
 		# shellcheck disable=SC2086 # split into status, gbps, result
 		set -- $fields

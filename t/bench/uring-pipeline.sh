@@ -41,65 +41,11 @@ KEEP=${KEEP:-0}
 COUNT_PLAIN=${COUNT_PLAIN:-build/t/count_plain}
 THRESHOLD=0.9
 
-die() {
-	echo "uring-pipeline: $*" >&2
-	exit 2
-}
+BENCH=uring-pipeline
+# shellcheck source=t/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-# Column $1 of memjob's CSV on stdin (fields may be quoted).
-csv_field() {
-	awk -v want="$1" '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; q = 0; cur = ""
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c != "\"")
-					cur = cur c
-				else if (substr(line, i + 1, 1) == "\"") {
-					cur = cur "\""
-					i++
-				} else
-					q = 0
-			} else if (c == "\"")
-				q = 1
-			else if (c == ",") {
-				f[++n] = cur
-				cur = ""
-			} else
-				cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
-	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++)
-			if (h[i] == want)
-				col = i
-		if (!col)
-			exit 1
-		next
-	}
-	NR == 2 { split_csv($0, f); print f[col]; found = 1; exit }
-	END { if (!found) exit 1 }'
-}
-
-median() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END {
-			if (NR % 2)
-				printf "%.3f\n", v[(NR + 1) / 2]
-			else
-				printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
-}
-
-[ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
-if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
-	die "$MEMJOB is a sanitizer build; benchmark a plain one"
-fi
-[ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
+bench_check
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "DIR=$DIR: not a writable directory"
 
 data=$DIR/memjob-uring-pipeline.dat
@@ -137,17 +83,17 @@ run() {	# kernel [args]
 		cat "$tmp/err" >&2
 		die "memjob failed (kernel=$k)"
 	}
-	[ "$(csv_field status <"$tmp/out.csv")" = ok ] ||
+	[ "$(csv_fields status <"$tmp/out.csv")" = ok ] ||
 		die "the job did not end ok: $(cat "$tmp/out.csv")"
-	csv_field gbps <"$tmp/out.csv" >>"$tmp/$k"
+	csv_fields gbps <"$tmp/out.csv" >>"$tmp/$k"
 	if [ "$k" = count ]; then
-		got=$(csv_field result <"$tmp/out.csv")
+		got=$(csv_fields result <"$tmp/out.csv")
 		if [ -n "$want" ] && [ "$got" != "$want" ]; then
 			echo "FAIL: counted $got 10s, count_plain counts $want" >&2
 			bad=1
 		fi
 	fi
-	[ -z "$info" ] && info=$(csv_field source_info <"$tmp/out.csv")
+	[ -z "$info" ] && info=$(csv_fields source_info <"$tmp/out.csv")
 	return 0
 }
 

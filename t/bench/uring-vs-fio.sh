@@ -49,68 +49,6 @@ ROUNDS=${ROUNDS:-5}
 CASES=${CASES:-read:16k:64 read:1m:32 randread:4k:128}
 KEEP=${KEEP:-0}
 
-die() {
-	echo "uring-vs-fio: $*" >&2
-	exit 2
-}
-
-# "512m" -> 536870912 (powers of two, like memjob's and fio's suffixes).
-to_bytes() {
-	echo "$1" | awk '{
-		s = tolower($0)
-		if (!match(s, /^[0-9]+/))
-			exit 1
-		n = substr(s, 1, RLENGTH)
-		u = substr(s, RLENGTH + 1)
-		sub(/i?b$/, "", u)
-		if (u == "") m = 1
-		else if (u == "k") m = 2^10
-		else if (u == "m") m = 2^20
-		else if (u == "g") m = 2^30
-		else exit 1
-		printf "%.0f\n", n * m
-	}'
-}
-
-# Column $1 of memjob's CSV on stdin (fields may be quoted).
-csv_field() {
-	awk -v want="$1" '
-	function split_csv(line, f,    n, i, c, q, cur) {
-		n = 0; q = 0; cur = ""
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c != "\"")
-					cur = cur c
-				else if (substr(line, i + 1, 1) == "\"") {
-					cur = cur "\""
-					i++
-				} else
-					q = 0
-			} else if (c == "\"")
-				q = 1
-			else if (c == ",") {
-				f[++n] = cur
-				cur = ""
-			} else
-				cur = cur c
-		}
-		f[++n] = cur
-		return n
-	}
-	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++)
-			if (h[i] == want)
-				col = i
-		if (!col)
-			exit 1
-		next
-	}
-	NR == 2 { split_csv($0, f); print f[col]; found = 1; exit }
-	END { if (!found) exit 1 }'
-}
-
 # The first numeric value of "key" in fio's (pretty-printed) JSON on
 # stdin: the job's read section comes first.
 fio_field() {
@@ -131,16 +69,6 @@ cpu_of() {
 	}'
 }
 
-median() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END {
-			if (NR % 2)
-				printf "%.3f\n", v[(NR + 1) / 2]
-			else
-				printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
-		}'
-}
-
 # run_timed OUT TIMES cmd...: stdout to OUT, the child's CPU to TIMES.
 run_timed() {
 	local out=$1 tf=$2
@@ -153,15 +81,15 @@ run_timed() {
 	)
 }
 
-[ -x "$MEMJOB" ] || die "no memjob at $MEMJOB (build it first, or set MEMJOB=)"
-if grep -qaE '__(asan|tsan|msan)_init|__ubsan_handle_' "$MEMJOB"; then
-	die "$MEMJOB is a sanitizer build; benchmark a plain one"
-fi
+BENCH=uring-vs-fio
+# shellcheck source=t/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+bench_check
 command -v "$FIO" >/dev/null 2>&1 || die "no fio ($FIO): apt-get install fio"
 "$FIO" --enghelp 2>/dev/null | grep -qw io_uring ||
 	die "$FIO has no io_uring engine"
 size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
-[ "$ROUNDS" -ge 1 ] 2>/dev/null || die "ROUNDS=$ROUNDS: not a positive number"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "DIR=$DIR: not a writable directory"
 
 data=$DIR/memjob-uring-vs-fio.dat
@@ -192,16 +120,16 @@ run_memjob() {	# rw bs depth round
 		cat "$tmp/mj.csv.err" >&2
 		die "memjob failed ($1 bs=$2 iodepth=$3)"
 	}
-	[ "$(csv_field status <"$tmp/mj.csv")" = ok ] ||
+	[ "$(csv_fields status <"$tmp/mj.csv")" = ok ] ||
 		die "memjob's job did not end ok: $(cat "$tmp/mj.csv")"
-	bytes=$(csv_field bytes <"$tmp/mj.csv")
-	ns=$(csv_field elapsed_ns <"$tmp/mj.csv")
+	bytes=$(csv_fields bytes <"$tmp/mj.csv")
+	ns=$(csv_fields elapsed_ns <"$tmp/mj.csv")
 	cpu=$(cpu_of "$tmp/mj.times")
 	awk -v b="$bytes" -v t="$ns" 'BEGIN { printf "%.1f\n", b / t * 1000 }' \
 		>>"$tmp/$4.mj.mbs"
 	awk -v b="$bytes" -v c="$cpu" 'BEGIN { printf "%.4f\n", c / (b / 1e9) }' \
 		>>"$tmp/$4.mj.cpu"
-	[ -z "$info" ] && info=$(csv_field source_info <"$tmp/mj.csv")
+	[ -z "$info" ] && info=$(csv_fields source_info <"$tmp/mj.csv")
 	return 0
 }
 
