@@ -76,58 +76,6 @@ void sysstat_set_err(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-int sysstat_pathf(char *buf, size_t len, const char *root, const char *fmt,
-		  ...)
-{
-	size_t used = strlen(root);
-	va_list ap;
-	int n;
-
-	if (used >= len)
-		goto too_long;
-	memcpy(buf, root, used + 1);
-	va_start(ap, fmt);
-	n = vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len - used)
-		goto too_long;
-	return 0;
-too_long:
-	errno = ENAMETOOLONG;
-	return -1;
-}
-
-int sysstat_read_text(const char *path, char *buf, size_t len)
-{
-	size_t used = 0;
-	ssize_t n;
-	int fd, saved;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while (used + 1 < len) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto out_err;
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	while (used && strchr("\n \t", buf[used - 1]))
-		used--;
-	buf[used] = '\0';
-	return 0;
-out_err:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
 /* A decimal number at s (blanks before it skipped); -1 if none. */
 static int parse_u64(const char *s, uint64_t *out, const char **end)
 {
@@ -143,17 +91,6 @@ static int parse_u64(const char *s, uint64_t *out, const char **end)
 		return -1;
 	if (end)
 		*end = e;
-	return 0;
-}
-
-static int read_u64(const char *path, uint64_t *out)
-{
-	char buf[64];
-	const char *end;
-
-	if (sysstat_read_text(path, buf, sizeof(buf)) ||
-	    parse_u64(buf, out, &end) || *end)
-		return -1;
 	return 0;
 }
 
@@ -218,9 +155,9 @@ static void read_devstat(const struct sysstat *s,
 	unsigned n = 0;
 
 	memset(ds, 0, sizeof(*ds));
-	if (sysstat_pathf(path, sizeof(path), s->root,
+	if (sysfile_path(path, sizeof(path), s->root,
 			  "/sys/dev/block/%u:%u/stat", di->major, di->minor) ||
-	    sysstat_read_text(path, buf, sizeof(buf)))
+	    sysfile_text(path, buf, sizeof(buf)))
 		return;
 	while (n < 17 && !parse_u64(p, &v[n], &p))
 		n++;
@@ -267,7 +204,7 @@ int sysstat_init(struct sysstat *s, const char *root, char *err,
 	}
 	memcpy(s->root, root, n);
 	s->root[n] = '\0';
-	if (sysstat_pathf(path, sizeof(path), s->root, "/proc/vmstat"))
+	if (sysfile_path(path, sizeof(path), s->root, "/proc/vmstat"))
 		goto fail;
 	f = fopen(path, "re");
 	if (!f)
@@ -287,10 +224,10 @@ int sysstat_snap(const struct sysstat *s, struct sysstat_snap *out)
 
 	memset(out, 0, sizeof(*out));
 	out->t_ns = now_ns();
-	if (!sysstat_pathf(path, sizeof(path), s->root, "/proc/vmstat"))
+	if (!sysfile_path(path, sizeof(path), s->root, "/proc/vmstat"))
 		vm_ok = read_keyed(path, sysstat_vm_keys, SYSSTAT_VM_N,
 				   out->vm, out->vm_have);
-	if (!sysstat_pathf(path, sizeof(path), s->root, "/proc/meminfo"))
+	if (!sysfile_path(path, sizeof(path), s->root, "/proc/meminfo"))
 		mem_ok = read_keyed(path, sysstat_mem_keys, SYSSTAT_MEM_N,
 				    out->mem_kb, out->mem_have);
 	out->ndev = s->ndev;
@@ -389,16 +326,16 @@ void sysstat_info(const struct sysstat *s, struct sysstat_info *out)
 	struct sysstat_snap snap;
 
 	memset(out, 0, sizeof(*out));
-	if (!sysstat_pathf(path, sizeof(path), s->root,
+	if (!sysfile_path(path, sizeof(path), s->root,
 			   "/proc/sys/kernel/osrelease") &&
-	    sysstat_read_text(path, out->kernel, sizeof(out->kernel)))
+	    sysfile_text(path, out->kernel, sizeof(out->kernel)))
 		out->kernel[0] = '\0';
 	for (unsigned i = 0; i < SYSSTAT_SYSCTL_N; i++)
 		out->sysctl_have[i] =
-			!sysstat_pathf(path, sizeof(path), s->root,
+			!sysfile_path(path, sizeof(path), s->root,
 				       "/proc/sys/vm/%s",
 				       sysstat_sysctl_names[i]) &&
-			!read_u64(path, &out->sysctl[i]);
+			!sysfile_u64(path, &out->sysctl[i]);
 	sysstat_snap(s, &snap);
 	if (snap.mem_have[SM_MEMTOTAL])
 		out->mem_total_kb = snap.mem_kb[SM_MEMTOTAL];
@@ -417,7 +354,7 @@ int sysstat_drop_caches(const struct sysstat *s, char *err, size_t errlen)
 	char path[PATH_MAX] = "";
 	int fd, saved;
 
-	if (sysstat_pathf(path, sizeof(path), s->root,
+	if (sysfile_path(path, sizeof(path), s->root,
 			  "/proc/sys/vm/drop_caches"))
 		goto fail;
 	sync();

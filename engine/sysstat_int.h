@@ -7,16 +7,11 @@
 
 #include <stddef.h>
 
+#include "sysfile.h"
+
 #define SYSSTAT_LINE_LEN	512	/* longest proc/sysfs line we follow */
 
 /* A sentence into err (which may be NULL). */
 __attribute__((format(printf, 3, 4)))
 void sysstat_set_err(char *err, size_t len, const char *fmt, ...);
-/* root followed by the formatted rest; -1 (ENAMETOOLONG) if too long. */
-__attribute__((format(printf, 4, 5)))
-int sysstat_pathf(char *buf, size_t len, const char *root, const char *fmt,
-		  ...);
-/* A small file, trailing blanks removed; -1 with errno when unreadable. */
-int sysstat_read_text(const char *path, char *buf, size_t len);
-
 #endif

@@ -98,7 +98,7 @@ static void find_mount(const struct sysstat *s, unsigned major,
 	struct sysstat_mount any = { .devidx = -1 };
 	FILE *f;
 
-	if (sysstat_pathf(file, sizeof(file), s->root, "/proc/self/mountinfo"))
+	if (sysfile_path(file, sizeof(file), s->root, "/proc/self/mountinfo"))
 		return;
 	f = fopen(file, "re");
 	if (!f)
@@ -138,7 +138,7 @@ static bool have_devstat(const struct sysstat *s, unsigned major,
 {
 	char path[PATH_MAX];
 
-	return !sysstat_pathf(path, sizeof(path), s->root,
+	return !sysfile_path(path, sizeof(path), s->root,
 			      "/sys/dev/block/%u:%u/stat", major, minor) &&
 	       !access(path, R_OK);
 }
@@ -159,9 +159,9 @@ static int devno_of_source(const struct sysstat *s, const char *source,
 	if (!s->root[0] && realpath(source, real))
 		source = real;
 	name = strrchr(source, '/') + 1;
-	if (sysstat_pathf(path, sizeof(path), s->root,
+	if (sysfile_path(path, sizeof(path), s->root,
 			  "/sys/class/block/%s/dev", name) ||
-	    sysstat_read_text(path, buf, sizeof(buf)) ||
+	    sysfile_text(path, buf, sizeof(buf)) ||
 	    sscanf(buf, "%u:%u", major, minor) != 2)
 		return -1;
 	return 0;
@@ -176,13 +176,13 @@ static void name_device(const struct sysstat *s, struct sysstat_devinfo *di)
 	ssize_t n;
 
 	snprintf(di->name, sizeof(di->name), "%u:%u", di->major, di->minor);
-	if (sysstat_pathf(dir, sizeof(dir), s->root, "/sys/dev/block/%u:%u",
+	if (sysfile_path(dir, sizeof(dir), s->root, "/sys/dev/block/%u:%u",
 			  di->major, di->minor))
 		goto out;
 	n = readlink(dir, link, sizeof(link) - 1);
 	link[n > 0 ? n : 0] = '\0';
-	if (!sysstat_pathf(path, sizeof(path), "", "%s/uevent", dir) &&
-	    !sysstat_read_text(path, buf, sizeof(buf)) &&
+	if (!sysfile_path(path, sizeof(path), "", "%s/uevent", dir) &&
+	    !sysfile_text(path, buf, sizeof(buf)) &&
 	    (p = strstr(buf, "DEVNAME=")) && (p == buf || p[-1] == '\n'))
 		snprintf(di->name, sizeof(di->name), "%.*s",
 			 (int)strcspn(p + 8, "\n"), p + 8);
@@ -191,7 +191,7 @@ static void name_device(const struct sysstat *s, struct sysstat_devinfo *di)
 			 (int)sizeof(di->name) - 1,
 			 strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 	/* A partition sits in its disk's directory: .../block/sda/sda1 */
-	if (!sysstat_pathf(path, sizeof(path), "", "%s/partition", dir) &&
+	if (!sysfile_path(path, sizeof(path), "", "%s/partition", dir) &&
 	    !access(path, F_OK) && (p = strrchr(link, '/'))) {
 		const char *q = p;
 

@@ -3,7 +3,7 @@
  * directory (see topology.h).
  *
  * The one idea: only the CPU list is required.  Every other file is read
- * with read_text(), and a file that cannot be read leaves its value
+ * with sysfile_text(), and a file that cannot be read leaves its value
  * "unknown" (0, -1 or an empty set) instead of failing the load, because
  * VMs and containers leave out different parts of sysfs and memjob should
  * still run there.  topoprint.c prints the result for --topology.
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sysfile.h"
 #include "value.h"
 
 #define CPU_DIR		"/sys/devices/system/cpu"
@@ -37,79 +38,6 @@ static void bit_set(uint64_t *bits, unsigned i)
 	bits[i / 64] |= 1ULL << (i % 64);
 }
 
-/* root followed by the formatted rest into buf; -1 (ENAMETOOLONG) when
- * it does not fit. */
-__attribute__((format(printf, 4, 5)))
-static int pathf(char *buf, size_t len, const char *root, const char *fmt, ...)
-{
-	size_t used = strlen(root);
-	va_list ap;
-	int n;
-
-	if (used >= len)
-		goto too_long;
-	memcpy(buf, root, used + 1);	/* with its terminator */
-	va_start(ap, fmt);
-	n = vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len - used)
-		goto too_long;
-	return 0;
-too_long:
-	errno = ENAMETOOLONG;
-	return -1;
-}
-
-/*
- * The whole of a small file, trailing blanks and newline removed.
- * Returns -1 with errno set when it cannot be read.
- */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	size_t used = 0;
-	ssize_t n;
-	int fd, saved;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while (used + 1 < len) {
-		n = read(fd, buf + used, len - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto out_err;
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	while (used && (buf[used - 1] == '\n' || buf[used - 1] == ' ' ||
-			buf[used - 1] == '\t'))
-		used--;
-	buf[used] = '\0';
-	return 0;
-out_err:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
-/* A decimal number from a file; -1 if missing or not a number. */
-static int read_ulong(const char *path, unsigned long *out)
-{
-	char buf[64], *end;
-
-	if (read_text(path, buf, sizeof(buf)) || !buf[0])
-		return -1;
-	errno = 0;
-	*out = strtoul(buf, &end, 10);
-	if (errno || *end || buf[0] == '-')
-		return -1;
-	return 0;
-}
-
 /* A CPU list such as "0,2,4-7"; an empty file is an empty set. */
 static int read_list(const char *path, uint64_t *bits)
 {
@@ -117,7 +45,7 @@ static int read_list(const char *path, uint64_t *bits)
 	const char *why;
 
 	memset(bits, 0, TOPO_WORDS * sizeof(*bits));
-	if (read_text(path, buf, sizeof(buf)))
+	if (sysfile_text(path, buf, sizeof(buf)))
 		return -1;
 	if (!buf[0])
 		return 0;
@@ -139,7 +67,7 @@ static char cache_type(const char *s)
 	return '?';
 }
 
-static unsigned clamp_uint(unsigned long v)
+static unsigned clamp_uint(uint64_t v)
 {
 	return v > UINT_MAX ? UINT_MAX : (unsigned)v;
 }
@@ -149,30 +77,30 @@ static void load_cache(const char *dir, struct topo_cache *c)
 {
 	char path[PATH_MAX], buf[64];
 	const char *why;
-	unsigned long v;
+	uint64_t v;
 
 	memset(c, 0, sizeof(*c));
 	c->type = '?';
-	if (!pathf(path, sizeof(path), dir, "/level") && !read_ulong(path, &v))
+	if (!sysfile_path(path, sizeof(path), dir, "/level") && !sysfile_u64(path, &v))
 		c->level = clamp_uint(v);
-	if (!pathf(path, sizeof(path), dir, "/type") &&
-	    !read_text(path, buf, sizeof(buf)))
+	if (!sysfile_path(path, sizeof(path), dir, "/type") &&
+	    !sysfile_text(path, buf, sizeof(buf)))
 		c->type = cache_type(buf);
 	/* "32K", "22528K": value_size takes the kernel's suffixes. */
-	if (!pathf(path, sizeof(path), dir, "/size") &&
-	    !read_text(path, buf, sizeof(buf)) &&
+	if (!sysfile_path(path, sizeof(path), dir, "/size") &&
+	    !sysfile_text(path, buf, sizeof(buf)) &&
 	    value_size(buf, &c->size, &why))
 		c->size = 0;
-	if (!pathf(path, sizeof(path), dir, "/coherency_line_size") &&
-	    !read_ulong(path, &v))
+	if (!sysfile_path(path, sizeof(path), dir, "/coherency_line_size") &&
+	    !sysfile_u64(path, &v))
 		c->line = clamp_uint(v);
-	if (!pathf(path, sizeof(path), dir, "/ways_of_associativity") &&
-	    !read_ulong(path, &v))
+	if (!sysfile_path(path, sizeof(path), dir, "/ways_of_associativity") &&
+	    !sysfile_u64(path, &v))
 		c->ways = clamp_uint(v);
-	if (!pathf(path, sizeof(path), dir, "/number_of_sets") &&
-	    !read_ulong(path, &v))
+	if (!sysfile_path(path, sizeof(path), dir, "/number_of_sets") &&
+	    !sysfile_u64(path, &v))
 		c->sets = clamp_uint(v);
-	if (!pathf(path, sizeof(path), dir, "/shared_cpu_list"))
+	if (!sysfile_path(path, sizeof(path), dir, "/shared_cpu_list"))
 		read_list(path, c->shared);
 }
 
@@ -183,7 +111,7 @@ static void load_caches(const char *root, unsigned id, struct topo_cpu *cpu)
 	unsigned i;
 
 	for (i = 0; i < TOPO_MAX_CACHES; i++) {
-		if (pathf(dir, sizeof(dir), root, CPU_DIR "/cpu%u/cache/index%u",
+		if (sysfile_path(dir, sizeof(dir), root, CPU_DIR "/cpu%u/cache/index%u",
 			  id, i))
 			break;
 		/* Indexes are numbered from 0 without gaps. */
@@ -197,23 +125,23 @@ static void load_caches(const char *root, unsigned id, struct topo_cpu *cpu)
 static void load_cpu(const char *root, unsigned id, struct topo_cpu *cpu)
 {
 	char path[PATH_MAX];
-	unsigned long v;
+	uint64_t v;
 
 	cpu->present = true;
 	cpu->core_id = -1;
 	cpu->package_id = -1;
 	cpu->node = -1;
-	if (!pathf(path, sizeof(path), root, TOPO_FILE "core_id", id) &&
-	    !read_ulong(path, &v) && v <= INT_MAX)
+	if (!sysfile_path(path, sizeof(path), root, TOPO_FILE "core_id", id) &&
+	    !sysfile_u64(path, &v) && v <= INT_MAX)
 		cpu->core_id = (int)v;
-	if (!pathf(path, sizeof(path), root, TOPO_FILE "physical_package_id",
-		   id) && !read_ulong(path, &v) && v <= INT_MAX)
+	if (!sysfile_path(path, sizeof(path), root, TOPO_FILE "physical_package_id",
+		   id) && !sysfile_u64(path, &v) && v <= INT_MAX)
 		cpu->package_id = (int)v;
 	/* Older kernels only have thread_siblings_list, newer ones also
 	 * core_cpus_list; either says the same. */
-	if (pathf(path, sizeof(path), root, TOPO_FILE "thread_siblings_list",
+	if (sysfile_path(path, sizeof(path), root, TOPO_FILE "thread_siblings_list",
 		  id) || read_list(path, cpu->siblings)) {
-		if (pathf(path, sizeof(path), root, TOPO_FILE "core_cpus_list",
+		if (sysfile_path(path, sizeof(path), root, TOPO_FILE "core_cpus_list",
 			  id) || read_list(path, cpu->siblings))
 			memset(cpu->siblings, 0, sizeof(cpu->siblings));
 	}
@@ -228,12 +156,12 @@ static int load_online(struct topo *t, const char *root, char *err,
 	const char *why;
 	int saved;
 
-	if (pathf(path, sizeof(path), root, CPU_DIR "/online"))
+	if (sysfile_path(path, sizeof(path), root, CPU_DIR "/online"))
 		goto out_path;
-	if (read_text(path, buf, sizeof(buf))) {
+	if (sysfile_text(path, buf, sizeof(buf))) {
 		saved = errno;
-		if (pathf(path, sizeof(path), root, CPU_DIR "/present") ||
-		    read_text(path, buf, sizeof(buf))) {
+		if (sysfile_path(path, sizeof(path), root, CPU_DIR "/present") ||
+		    sysfile_text(path, buf, sizeof(buf))) {
 			snprintf(err, errlen, "cannot read the CPU topology: "
 				 "%s" CPU_DIR "/online: %s", root,
 				 strerror(saved));
@@ -268,7 +196,7 @@ static int load_nodes(struct topo *t, const char *root)
 	if (!lists)
 		return -1;
 	t->nnodes = 0;
-	if (pathf(path, sizeof(path), root, NODE_DIR))
+	if (sysfile_path(path, sizeof(path), root, NODE_DIR))
 		dir = NULL;
 	else
 		dir = opendir(path);
@@ -282,7 +210,7 @@ static int load_nodes(struct topo *t, const char *root)
 		bit_set(t->nodes, (unsigned)id);
 		if (id + 1 > t->nnodes)
 			t->nnodes = (unsigned)id + 1;
-		if (pathf(path, sizeof(path), root, NODE_DIR "/node%lu/cpulist",
+		if (sysfile_path(path, sizeof(path), root, NODE_DIR "/node%lu/cpulist",
 			  id))
 			continue;
 		read_list(path, lists[id]);
@@ -316,7 +244,7 @@ static void load_ram(struct topo *t, const char *root)
 	FILE *f;
 
 	t->ram = 0;
-	if (pathf(path, sizeof(path), root, "/proc/meminfo"))
+	if (sysfile_path(path, sizeof(path), root, "/proc/meminfo"))
 		return;
 	f = fopen(path, "re");
 	if (!f)

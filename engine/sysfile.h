@@ -1,0 +1,24 @@
+/*
+ * sysfile.h - reading the small files of /proc and /sys below a root
+ * directory (which tests point at fixture trees): one path builder and
+ * one reader for topology.c and the sysstat modules.
+ */
+#ifndef MEMJOB_SYSFILE_H
+#define MEMJOB_SYSFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* root followed by the formatted rest into buf; -1 (ENAMETOOLONG) when
+ * it does not fit. */
+__attribute__((format(printf, 4, 5)))
+int sysfile_path(char *buf, size_t len, const char *root, const char *fmt,
+		 ...);
+/* The whole of a small file, trailing blanks and newline removed; -1 with
+ * errno set when it cannot be read. */
+int sysfile_text(const char *path, char *buf, size_t len);
+/* A file holding one decimal number (blanks before it allowed); -1 when
+ * it cannot be read or holds anything else. */
+int sysfile_u64(const char *path, uint64_t *out);
+
+#endif
