@@ -77,12 +77,17 @@ check_slowdowns()
 	done
 }
 
-# check_lockstep FILE: in each loaded run (a group and repeat), every
-# aggressor started and ended within 50 ms of the victims' window: it
-# began with them, and it stopped when the last of them was done.
+# check_lockstep FILE [MS]: in each loaded run (a group and repeat), every
+# aggressor started before the victims ended and stopped after the last of
+# them was done (it notices only then), and both edges lie within MS
+# milliseconds of the victims' window.  MS defaults to 50, which a quiet
+# host keeps with room to spare (here 0-3 ms); under other load a thread
+# can wait several scheduler slices or a hypervisor steal, so the tests
+# that are not about timing pass 1000: still far short of the ages an
+# aggressor that never stopped (a million loops) would take.
 check_lockstep()
 {
-	awk -F'\t' '
+	awk -F'\t' -v tol="${2:-50}" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["phase"] == "loaded" {
 		k = $c["group"] "/" $c["repeat"]
@@ -101,8 +106,9 @@ check_lockstep()
 			if (!na[k]) { printf "run %s has no aggressor\n", k; bad = 1 }
 			for (i = 1; i <= na[k]; i++) {
 				ds = as[k, i] - vs[k]; de = ae[k, i] - ve[k]
-				printf "run %s: aggressor starts %+.1f ms, ends %+.1f ms from the victims\n", k, ds / 1e6, de / 1e6
-				if (ds < -50e6 || ds > 50e6 || de < -50e6 || de > 50e6)
+				printf "run %s: aggressor starts %+.1f ms, ends %+.1f ms from the victims (limit %d ms)\n", k, ds / 1e6, de / 1e6, tol
+				if (as[k, i] >= ve[k] || de < 0 ||
+				    ds < -tol * 1e6 || ds > tol * 1e6 || de > tol * 1e6)
 					bad = 1
 			}
 		}
@@ -344,7 +350,7 @@ test_expect_success TWO_CPUS 'a sweep on the aggressor only: one baseline for al
 	test "$(lines out.csv bs job=a)" = "16384 16384 65536 65536" &&
 	check_baselines out.csv v - &&
 	check_slowdowns out.csv v &&
-	check_lockstep out.csv
+	check_lockstep out.csv 1000
 '
 
 test_expect_success TWO_CPUS 'a sweep on the victim: one baseline per victim point' '
@@ -380,7 +386,7 @@ test_expect_success TWO_CPUS 'victim x aggressor grid: baselines per victim poin
 	test "$(csv_get out.csv point job=v phase=loaded | sort -u | wc -l)" = 4 &&
 	test "$(csv_get out.csv job phase=loaded | wc -l)" = 8 &&
 	check_baselines out.csv v sweep_size &&
-	check_lockstep out.csv
+	check_lockstep out.csv 1000
 '
 
 # ---- throughput victims -------------------------------------------------------------
@@ -428,7 +434,7 @@ test_expect_success TWO_CPUS,TIMING 'rate=200m limits an aggressor to 200 MiB/s'
 		--rw=write --kernel=fill --loops=1000000 --rate=200m >out.csv &&
 	test "$(csv_col out.csv job 3)" = a &&
 	rate_ok out.csv 3 209715200 &&
-	check_lockstep out.csv
+	check_lockstep out.csv 1000
 '
 
 test_expect_success TIMING 'a sweep over rate scales the measured rate' '
