@@ -76,5 +76,7 @@ struct kernel_ops {
 
 extern const struct kernel_ops *const kernel_registry[];
 const struct kernel_ops *kernel_find(const char *name);
+int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
+			    const char *what);
 
 #endif

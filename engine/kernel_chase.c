@@ -174,7 +174,6 @@ static int lay_page(char *base, size_t n, size_t stride, uint64_t seed)
 
 static int chase_validate(const struct job_spec *job, struct diag *d)
 {
-	const struct ioengine_ops *e = job->ioengine;
 	int ret = 0;
 
 	if (job->stride < CHASE_MIN_STRIDE || job->stride % CHASE_MIN_STRIDE) {
@@ -189,19 +188,9 @@ static int chase_validate(const struct job_spec *job, struct diag *d)
 			   (unsigned long long)job->stride);
 		ret = -EINVAL;
 	}
-	/*
-	 * prepare() overwrites the region with pointers: it must be memory
-	 * of the job's own, never a file's shared mapping (ioengine=mmap
-	 * and dax map a read job's file read-only, so the stores would
-	 * fault, and a writable shared mapping would change the file).
-	 */
-	if (e && (!(e->flags & IOE_MAPPED) || (e->flags & IOE_FILE))) {
-		diag_error(d, job_loc(job, "kernel"), "kernel",
-			   "kernel=chase needs a mapped data source (ioengine=mem): it writes its pointers into the job's memory, which ioengine=%s %s",
-			   e->name, (e->flags & IOE_MAPPED) ?
-			   "maps from a file" : "does not map");
+	/* prepare() overwrites the region with pointers */
+	if (kernel_check_own_memory(job, d, "its pointers"))
 		ret = -EINVAL;
-	}
 	return ret;
 }
 

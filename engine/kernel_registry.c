@@ -6,8 +6,10 @@
  * Adding a kernel is one new file and one line in the table below.  The
  * order is the order of --cmdhelp and the man page.
  */
+#include <errno.h>
 #include <string.h>
 
+#include "ioengine.h"
 #include "kernel.h"
 
 extern const struct kernel_ops kernel_none_ops;
@@ -15,6 +17,7 @@ extern const struct kernel_ops kernel_count_ops;
 extern const struct kernel_ops kernel_sum_ops;
 extern const struct kernel_ops kernel_copy_ops;
 extern const struct kernel_ops kernel_fill_ops;
+extern const struct kernel_ops kernel_triad_ops;
 extern const struct kernel_ops kernel_chase_ops;
 extern const struct kernel_ops kernel_codewalk_ops;
 extern const struct kernel_ops kernel_exec_ops;
@@ -25,6 +28,7 @@ const struct kernel_ops *const kernel_registry[] = {
 	&kernel_sum_ops,
 	&kernel_copy_ops,
 	&kernel_fill_ops,
+	&kernel_triad_ops,
 	&kernel_chase_ops,
 	&kernel_codewalk_ops,
 	&kernel_exec_ops,
@@ -42,4 +46,26 @@ const struct kernel_ops *kernel_find(const char *name)
 		if (strcmp((*k)->name, name) == 0)
 			return *k;
 	return NULL;
+}
+
+/*
+ * A KERN_REGION kernel whose prepare() lays its own data over the region
+ * (chase's pointers, triad's arrays) needs memory of the job's own, never
+ * a file's shared mapping: ioengine=mmap and dax map a read job's file
+ * read-only, so the stores would fault, and a writable shared mapping
+ * would change the file.  0, or -EINVAL with the error reported; what
+ * says what the kernel writes ("its pointers").
+ */
+int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
+			    const char *what)
+{
+	const struct ioengine_ops *e = job->ioengine;
+
+	if (!e || ((e->flags & IOE_MAPPED) && !(e->flags & IOE_FILE)))
+		return 0;
+	diag_error(d, job_loc(job, "kernel"), "kernel",
+		   "kernel=%s needs a mapped data source (ioengine=mem): it writes %s into the job's memory, which ioengine=%s %s",
+		   job->kernel->name, what, e->name, (e->flags & IOE_MAPPED) ?
+		   "maps from a file" : "does not map");
+	return -EINVAL;
 }

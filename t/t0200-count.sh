@@ -6,7 +6,7 @@
 # O_DIRECT), io_uring at several depths, in random order, with every
 # count implementation, with short last blocks and sub-ranges.  Then the
 # figures around the count: value, pattern, clones, loops, repeat, and
-# the sum, fill and copy kernels.
+# the sum, fill, copy and triad kernels.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -441,6 +441,31 @@ test_expect_success 'kernel=copy with rw=write stores the pattern into the file'
 	test "$(csv_col out.csv status)" = ok &&
 	test "$(csv_col out.csv bytes)" = 1048576 &&
 	test "$("$COUNT_PLAIN" zeros 168430090)" = 262144
+'
+
+test_expect_success 'kernel=triad: both impls, in order and at random' '
+	for impl in plain nt; do
+		for rw in read randread; do
+			"$MEMJOB" --output-format=csv --name=t --size=3m \
+				--bs=100k --rw=$rw --kernel=triad --impl=$impl \
+				--loops=4 >out.csv &&
+			test "$(csv_col out.csv status)" = ok &&
+			test "$(csv_col out.csv impl)" = $impl &&
+			test "$(csv_col out.csv bytes)" = $((4 * 3 * 1048576)) &&
+			test "$(csv_col out.csv ops)" = $((4 * 31)) &&
+			test -z "$(csv_col out.csv result)" &&
+			awk -v g="$(csv_col out.csv gbps)" "BEGIN { exit !(g > 0) }" ||
+			exit 1
+		done
+	done
+'
+
+test_expect_success 'kernel=triad needs the job'"'"'s own memory, and room' '
+	expect_exit 2 "$MEMJOB" --name=t --ioengine=psync --filename=data \
+		--kernel=triad 2>err &&
+	grep "option .kernel.: kernel=triad needs a mapped data source (ioengine=mem): it writes its three arrays into the job.s memory, which ioengine=psync does not map" err &&
+	expect_exit 2 "$MEMJOB" --name=t --size=16 --kernel=triad 2>err &&
+	grep "option .size.: kernel=triad needs room for one element of each of its three arrays of doubles (24 bytes), got 16" err
 '
 
 test_done

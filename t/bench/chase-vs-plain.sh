@@ -125,13 +125,7 @@ case "$SIZES $THP_SIZES" in
 	;;
 esac
 
-pin=
-if [ -n "$CPU" ]; then
-	command -v taskset >/dev/null 2>&1 ||
-		die "CPU=$CPU needs taskset (util-linux); or run with CPU="
-	taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU"
-	pin="taskset -c $CPU"
-fi
+bench_pin "$CPU"
 
 tmp=$(mktemp -d) || die "cannot make a temporary directory"
 trap 'rm -rf "$tmp"' EXIT

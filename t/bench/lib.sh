@@ -114,3 +114,15 @@ bench_check() {
 	[ "$ROUNDS" -ge 1 ] 2>/dev/null ||
 		die "ROUNDS=$ROUNDS: not a positive number"
 }
+
+# bench_pin CPU: sets pin to the command prefix that runs a program on
+# CPU (taskset), or to nothing when CPU is empty.
+bench_pin() {
+	pin=
+	[ -n "$1" ] || return 0
+	command -v taskset >/dev/null 2>&1 ||
+		die "CPU=$1 needs taskset (util-linux); or run with CPU="
+	taskset -c "$1" true 2>/dev/null || die "cannot pin to CPU $1"
+	# shellcheck disable=SC2034 # read by the script that sources this
+	pin="taskset -c $1"
+}
