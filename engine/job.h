@@ -35,7 +35,13 @@ enum rw_mode {
 #define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE || \
 			 (m) == RW_RANDRW)
 
-enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP };
+enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP, HUGEPAGE_2M, HUGEPAGE_1G };
+
+/* The page size of a hugetlb mode (2m, 1g), 0 for none and thp. */
+static inline uint64_t hugepage_bytes(enum hugepage_mode h)
+{
+	return h == HUGEPAGE_2M ? 2ULL << 20 : h == HUGEPAGE_1G ? 1ULL << 30 : 0;
+}
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum madvise_mode {
 	MADV_MODE_NONE, MADV_MODE_NORMAL, MADV_MODE_SEQUENTIAL,

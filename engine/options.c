@@ -20,7 +20,9 @@ static const char *const rw_words[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", NULL
 };
 static const char *const policy_words[] = { "shared", "split", NULL };
-static const char *const hugepage_words[] = { "none", "thp", NULL };
+static const char *const hugepage_words[] = {
+	"none", "thp", "2m", "1g", NULL
+};
 static const char *const flush_words[] = {
 	"none", "clflush", "clflushopt", "clwb", NULL
 };
@@ -194,10 +196,16 @@ const struct opt_def opt_table[] = {
 		  "before the job starts." },
 	{ .name = "hugepage", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(hugepage), .def = "none", .words = hugepage_words,
-	  .arg = "none|thp",
+	  .arg = "none|thp|2m|1g",
 	  .help = "ioengine=mem: thp asks for transparent huge pages "
 		  "(MADV_HUGEPAGE on a 2 MiB-aligned buffer); none forbids "
-		  "them (MADV_NOHUGEPAGE)." },
+		  "them (MADV_NOHUGEPAGE).  2m and 1g map hugetlb pages of "
+		  "that size (MAP_HUGETLB), every page huge from the start; "
+		  "they come from the pool the administrator reserves "
+		  "(/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages, "
+		  "or hugepages-1048576kB), and memjob checks before any job "
+		  "starts that enough of them are free for the jobs that run "
+		  "at once (size rounded up to whole pages, times numjobs)." },
 	{ .name = "invalidate", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(invalidate), .def = "0", .arg = "BOOL",
 	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "

@@ -16,6 +16,7 @@
 #include "ioengine.h"
 #include "options.h"
 #include "plan.h"
+#include "sysfile.h"
 #include "value.h"
 
 static char *join_path(const char *dir, const char *name)
@@ -379,8 +380,11 @@ static void check_memory(struct plan *p, struct diag *d)
 			if (!j)		/* not planned: an earlier error */
 				continue;
 			per = j->bs * j->iodepth;
+			/* (hugetlb pages come from their own pool, which
+			 * MemAvailable leaves out: check_hugepages) */
 			if (j->ioengine->flags & IOE_MAPPED &&
-			    !(j->ioengine->flags & IOE_FILE))
+			    !(j->ioengine->flags & IOE_FILE) &&
+			    !hugepage_bytes(j->hugepage))
 				per += pj->size;
 			need += per * j->numjobs;
 		}
@@ -401,6 +405,78 @@ static void check_memory(struct plan *p, struct diag *d)
 				   "bytes) is available", big->spec->name, n1,
 				   (unsigned long long)need, n2,
 				   (unsigned long long)avail);
+		}
+	}
+}
+
+/*
+ * hugepage=2m|1g: the jobs of a segment map their memory at once, each
+ * clone its own, in whole pages from the pool of that size; it must hold
+ * that many free pages now.  The pool's files are read below
+ * MEMJOB_SYSROOT when it is set (tests).
+ */
+static void check_hugepages(struct plan *p, struct diag *d)
+{
+	static const enum hugepage_mode modes[] = { HUGEPAGE_2M, HUGEPAGE_1G };
+	const char *root = getenv("MEMJOB_SYSROOT");
+
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		const struct segment *sg = &p->segments[s];
+
+		for (unsigned m = 0; m < 2; m++) {
+			uint64_t page = hugepage_bytes(modes[m]);
+			const struct job_spec *big = NULL;
+			uint64_t need = 0, bigpages = 0, avail, total;
+			char path[256], pool[256], sz[32];
+
+			for (unsigned i = sg->first; i < sg->first + sg->count;
+			     i++) {
+				const struct job_spec *j = p->jobs[i].spec;
+				uint64_t n;
+
+				if (!j || j->hugepage != modes[m] ||
+				    !(j->ioengine->flags & IOE_MAPPED) ||
+				    (j->ioengine->flags & IOE_FILE))
+					continue;
+				n = (p->jobs[i].size + page - 1) / page *
+				    j->numjobs;
+				need += n;
+				if (!big || n > bigpages) {
+					big = j;
+					bigpages = n;
+				}
+			}
+			if (!big)
+				continue;
+			snprintf(sz, sizeof(sz), "%s", page == 2ULL << 20 ?
+				 "2 MiB" : "1 GiB");
+			if (sysfile_hugepages(path, sizeof(path),
+					      root ? root : "", page,
+					      "free_hugepages") ||
+			    sysfile_u64(path, &avail)) {
+				diag_error(d, job_loc(big, "hugepage"),
+					   "hugepage", "this system has no pool "
+					   "of %s huge pages (cannot read %s)",
+					   sz, path);
+				continue;
+			}
+			if (need <= avail)
+				continue;
+			/* the pool must grow by what is missing */
+			if (sysfile_hugepages(pool, sizeof(pool),
+					      root ? root : "", page,
+					      "nr_hugepages") ||
+			    sysfile_u64(pool, &total))
+				total = avail;
+			diag_error(d, job_loc(big, "hugepage"), "hugepage",
+				   "the jobs that start with '%s' need %llu "
+				   "huge page%s of %s at once, but %llu are "
+				   "free (%s); grow the pool first, as root: "
+				   "echo %llu > %s", big->name,
+				   (unsigned long long)need, need == 1 ? "" : "s",
+				   sz, (unsigned long long)avail, path,
+				   (unsigned long long)(total + need - avail),
+				   pool);
 		}
 	}
 }
@@ -482,6 +558,8 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 		check_disk(p, d);
 	if (d->errors == before)
 		check_memory(p, d);
+	if (d->errors == before)
+		check_hugepages(p, d);
 	return d->errors - before;
 }
 

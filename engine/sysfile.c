@@ -32,6 +32,14 @@ too_long:
 	return -1;
 }
 
+int sysfile_hugepages(char *buf, size_t len, const char *root, uint64_t page,
+		      const char *file)
+{
+	return sysfile_path(buf, len, root,
+			    "/sys/kernel/mm/hugepages/hugepages-%llukB/%s",
+			    (unsigned long long)(page >> 10), file);
+}
+
 int sysfile_text(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;

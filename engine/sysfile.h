@@ -14,6 +14,10 @@
 __attribute__((format(printf, 4, 5)))
 int sysfile_path(char *buf, size_t len, const char *root, const char *fmt,
 		 ...);
+/* The path of file (free_hugepages, nr_hugepages) of the hugetlb pool of
+ * pages of page bytes: root/sys/kernel/mm/hugepages/hugepages-NkB/file. */
+int sysfile_hugepages(char *buf, size_t len, const char *root, uint64_t page,
+		      const char *file);
 /* The whole of a small file, trailing blanks and newline removed; -1 with
  * errno set when it cannot be read. */
 int sysfile_text(const char *path, char *buf, size_t len);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -22,6 +23,7 @@
 
 #include "filegen.h"
 #include "ioengine.h"
+#include "sysfile.h"
 
 #define HUGE_2M		(2ULL << 20)
 
@@ -33,6 +35,42 @@ struct mem_priv {
 };
 
 
+/*
+ * hugepage=2m|1g: one MAP_HUGETLB mapping of whole pages of that size.
+ * A private hugetlb mapping reserves its pages when it is made, so a
+ * pool too small fails here with ENOMEM rather than with SIGBUS at the
+ * first touch (plan.c has checked the pool before any job started, but
+ * another program may have taken pages since).
+ */
+static int mem_map_hugetlb(struct ioe *e, struct mem_priv *m)
+{
+	uint64_t page = hugepage_bytes(e->job->hugepage);
+	int shift = __builtin_ctzll(page);
+	size_t len = (m->size + page - 1) / page * page;
+	unsigned char *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+		 (shift << MAP_HUGE_SHIFT), -1, 0);
+	if (p == MAP_FAILED) {
+		int err = errno;
+		char path[128], free_now[32] = "?";
+
+		sysfile_hugepages(path, sizeof(path), "", page,
+				  "free_hugepages");
+		sysfile_text(path, free_now, sizeof(free_now));
+		ioe_error(e, "mmap of %zu bytes in %s huge pages (MAP_HUGETLB): %s; %s free now (%s)",
+			  len, page == HUGE_2M ? "2 MiB" : "1 GiB",
+			  strerror(err), free_now, path);
+		return -err;
+	}
+	m->map = m->buf = p;
+	m->maplen = len;
+	snprintf(e->info, sizeof(e->info), "%zu huge pages of %s (MAP_HUGETLB)",
+		 len / page, page == HUGE_2M ? "2 MiB" : "1 GiB");
+	return 0;
+}
+
 static int mem_map(struct ioe *e, struct mem_priv *m)
 {
 	bool thp = e->job->hugepage == HUGEPAGE_THP;
@@ -41,6 +79,8 @@ static int mem_map(struct ioe *e, struct mem_priv *m)
 	size_t extra = thp ? HUGE_2M : 0;
 	unsigned char *p, *start;
 
+	if (hugepage_bytes(e->job->hugepage))
+		return mem_map_hugetlb(e, m);
 	p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -73,6 +113,41 @@ static int mem_map(struct ioe *e, struct mem_priv *m)
 		return -err;
 	}
 	return 0;
+}
+
+/*
+ * hugepage=thp asks; the kernel may not grant (fragmented memory, THP in
+ * "never" or defrag settings that do not wait).  After the buffer is
+ * filled, /proc/self/smaps says how much of its mapping is huge: the
+ * AnonHugePages of the VMA that is exactly the buffer (when it merged
+ * with a neighbour's, the figure would not be this job's alone: none).
+ */
+static void mem_tell_thp(struct ioe *e, const struct mem_priv *m)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool ours = false;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, end, kb;
+
+		if (sscanf(line, "%lx-%lx ", &s, &end) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			ours = s == (uintptr_t)m->map &&
+			       end == (uintptr_t)m->map + m->maplen;
+			continue;
+		}
+		if (ours && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
+			snprintf(e->info, sizeof(e->info),
+				 "%lu of %zu KiB in transparent huge pages (%.0f%%)",
+				 kb, m->maplen >> 10,
+				 100.0 * (double)kb * 1024 / (double)m->maplen);
+			break;
+		}
+	}
+	fclose(f);
 }
 
 static int mem_preload(struct ioe *e, struct mem_priv *m, int fd)
@@ -185,6 +260,8 @@ static int mem_setup(struct ioe *e)
 	}
 	e->region = m->buf;
 	e->region_len = (size_t)m->size;
+	if (e->job->hugepage == HUGEPAGE_THP)
+		mem_tell_thp(e, m);
 	return 0;
 
 out_close:

@@ -3,7 +3,7 @@
 # end_ns (the measured window of each job, since the run began):
 # stonewall, concurrency, wait_for, startdelay, runtime/time_based,
 # ramp_time, new_group; then placement (cpus_allowed_policy=split, NUMA
-# memory policies) and hugepage=thp.
+# memory policies) and huge pages (thp, and hugetlb pools of 2 MiB).
 #
 # Jobs are tiny but loop enough (tens of milliseconds) for overlaps to
 # show on 2 CPUs; time_based runs are 0.3 s at most.
@@ -292,6 +292,59 @@ test_expect_success 'hugepage=none runs and counts right' '
 		--pattern=byte:10 --kernel=count --value=168430090 >out.csv &&
 	test "$(csv_col out.csv status)" = ok &&
 	test "$(csv_col out.csv result)" = 1048576
+'
+
+test_expect_success THP 'hugepage=thp says how much of the buffer became huge' '
+	"$MEMJOB" --output-format=csv --name=h --size=4m --hugepage=thp \
+		--kernel=count >out.csv &&
+	info=$(csv_col out.csv source_info) && echo "$info" &&
+	echo "$info" | grep -E "^[0-9]+ of 4096 KiB in transparent huge pages \([0-9]+%\)$" &&
+	test "${info%% *}" -le 4096
+'
+
+POOL2M=/sys/kernel/mm/hugepages/hugepages-2048kB
+test_lazy_prereq HUGETLB2M 'test -r $POOL2M/free_hugepages'
+
+test_expect_success HUGETLB2M 'hugepage=2m beyond the free pool: refused, with the fix' '
+	free=$(cat $POOL2M/free_hugepages) &&
+	expect_exit 2 "$MEMJOB" --name=h --size=$(( (free + 1) * 2 ))m \
+		--hugepage=2m --kernel=count >out 2>err &&
+	cat err &&
+	grep "option .hugepage.: the jobs that start with .h. need $((free + 1)) huge pages\? of 2 MiB at once, but $free .* free" err &&
+	grep "grow the pool first, as root: echo [0-9]* > $POOL2M/nr_hugepages" err &&
+	test ! -s out
+'
+
+# Two more pages in the pool for the job (the kernel may not find two
+# free 2 MiB blocks: then skip), put back as they were however it ends.
+test_expect_success HUGETLB2M,ROOT 'hugepage=2m maps hugetlb pages: the pool lends 2 while it runs' '
+	nr=$(cat $POOL2M/nr_hugepages) &&
+	echo $((nr + 2)) >$POOL2M/nr_hugepages &&
+	free=$(cat $POOL2M/free_hugepages) &&
+	if [ "$(cat $POOL2M/nr_hugepages)" -lt $((nr + 2)) ]; then
+		echo $nr >$POOL2M/nr_hugepages
+		echo "# skipped: the kernel found no two free 2 MiB blocks"
+		exit 0
+	fi &&
+	{ "$MEMJOB" --output-format=csv --name=h --size=3m --hugepage=2m \
+		--pattern=byte:10 --kernel=count --value=168430090 \
+		--runtime=1500ms --time_based >out.csv & } &&
+	pid=$! && low=$free &&
+	while kill -0 $pid 2>/dev/null; do
+		f=$(cat $POOL2M/free_hugepages)
+		[ "$f" -lt "$low" ] && low=$f
+		sleep 0.05
+	done &&
+	wait $pid; rc=$?
+	echo $nr >$POOL2M/nr_hugepages
+	cat out.csv &&
+	test $rc = 0 &&
+	echo "free pages: $free before, $low while it ran" &&
+	test "$low" = $((free - 2)) &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv source_info)" = "2 huge pages of 2 MiB (MAP_HUGETLB)" &&
+	# every word counted is a 10, to the last block of the half-used page
+	test "$(csv_col out.csv result)" = $(( $(csv_col out.csv bytes) / 4 ))
 '
 
 test_done
