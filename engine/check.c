@@ -306,6 +306,19 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	if (!(e->flags & (IOE_FILE | IOE_FILE_OPT)) && j->filename)
 		diag_error(d, job_loc(j, "filename"), "filename",
 			   "ioengine=%s does not use a file", e->name);
+	/* the page-cache options act on the job's file */
+	if (!(e->flags & IOE_FILE) && !j->filename &&
+	    (j->invalidate || j->preread))
+		diag_error(d, job_loc(j, j->preread ? "preread" : "invalidate"),
+			   j->preread ? "preread" : "invalidate",
+			   "acts on the page cache of the job's file, and "
+			   "ioengine=%s without filename has none", e->name);
+	if (j->preread && j->invalidate)
+		diag_error(d, job_loc(j, "preread"), "preread", "warms the "
+			   "file that invalidate=1 makes cold: choose one");
+	else if (j->preread && j->direct && ioe_honours(e, "direct"))
+		diag_error(d, job_loc(j, "preread"), "preread", "warms the "
+			   "page cache, which direct=1 bypasses");
 	if (!(e->flags & (IOE_FILE | IOE_NODATA)) && !j->filename &&
 	    j->size == 0 && !swept(j, "size") && !j->size_expr)
 		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "

@@ -55,11 +55,18 @@ int shared_barrier_wait(struct exec_shared *sh)
 	return 0;
 }
 
-static void release_when_ready(struct exec_shared *sh, unsigned nthreads)
+/* Until every thread has set up (and waits at the gate). */
+static void wait_ready(struct exec_shared *sh, unsigned nthreads)
 {
 	pthread_mutex_lock(&sh->lock);
 	while (sh->ready < nthreads)
 		pthread_cond_wait(&sh->done, &sh->lock);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static void release(struct exec_shared *sh)
+{
+	pthread_mutex_lock(&sh->lock);
 	sh->released = true;
 	pthread_cond_broadcast(&sh->done);
 	pthread_mutex_unlock(&sh->lock);
@@ -413,8 +420,13 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		struct sysstat_sampler *sampler = NULL;
 		uint64_t sample_us = min_sample_interval(p, sg);
 		struct sampling sm = { x, sg, repeat, NULL };
-		bool have = x->ss && !sysstat_snap(x->ss, &before);
+		bool have;
 
+		/* The system's counters count from the release: what the
+		 * threads did to set up (a file loaded into memory, preread,
+		 * a pattern written) is not the jobs' doing. */
+		wait_ready(&sh, started);
+		have = x->ss && !sysstat_snap(x->ss, &before);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
 			if (sm.last_bytes)
@@ -427,7 +439,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		};
 		struct progress *pg;
 
-		release_when_ready(&sh, started);
+		release(&sh);
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		for (t = 0; t < started; t++)
 			pthread_join(tids[t], NULL);

@@ -210,7 +210,14 @@ const struct opt_def opt_table[] = {
 	  .off = F(invalidate), .def = "0", .arg = "BOOL",
 	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "
 		  "the job starts, so it reads cold.  Pages that are dirty or "
-		  "mapped elsewhere may stay." },
+		  "mapped elsewhere may stay.  Needs a file." },
+	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(preread), .def = "0", .arg = "BOOL",
+	  .help = "Read the job's range of its file (offset, size) once "
+		  "before the job starts, untimed, so it starts warm: the "
+		  "pages are in the page cache (the report says how long the "
+		  "preread took).  Needs a file; not with invalidate=1 or "
+		  "direct=1, which bypasses the cache." },
 	{ .name = "pattern", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(pattern), .def = "zero",
 	  .arg = "zero|byte:N|randint:LO-HI",

@@ -35,7 +35,8 @@ struct thread_result {
 	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
 	struct counter_value counters[COUNTERS_MAX];
 	unsigned ncounters;
-	char info[256];			/* what the source chose at setup */
+	char info[384];			/* what the source chose at setup,
+					   and the preread */
 	char err[512];
 };
 

@@ -32,6 +32,25 @@ test_expect_success BLOCKDEV 'pgpgin of a cold read agrees with /proc/vmstat aro
 	test "$(csv_col out.csv dev_read_kb)" -ge $((64 * 1024 * 9 / 10))
 '
 
+test_expect_success BLOCKDEV 'preread=1 after a cold start: the job reads nothing from the device' '
+	"$MEMJOB" --output-format=csv --name=warm --ioengine=psync \
+		--filename=f1 --bs=1m --drop_caches=1 --preread=1 >out.csv &&
+	got=$(csv_col out.csv pgpgin_kb) &&
+	info=$(csv_col out.csv source_info) &&
+	echo "pgpgin $got KiB; $info" &&
+	echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s$" &&
+	test "$got" -lt $((64 * 1024 / 10)) &&
+	test "$(csv_col out.csv dev_read_kb)" -lt $((64 * 1024 / 10))
+'
+
+test_expect_success 'preread reads the job range: offset and size' '
+	"$MEMJOB" --output-format=csv --name=part --ioengine=mmap \
+		--filename=part.dat --size=3m --offset=1m --preread=1 \
+		--kernel=count >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s$"
+'
+
 test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '
 	SIZE=64m DIR=. "$MEMJOB" --output-format=csv \
 		"$SRCDIR/jobs/pagecache-read-twice.ini" >out.csv &&

@@ -579,6 +579,24 @@ test_expect_success '77 text after a section header is not dropped silently' '
 	check_refused 77-section-trailing-text 2 - "bs=4k"
 '
 
+test_expect_success '85 preread on anonymous memory has no file to warm' '
+	in_fresh_dir 85 &&
+	check_refused 85-preread-no-file 4 preread \
+		"acts on the page cache of the job${SQ}s file, and ioengine=mem without filename has none"
+'
+
+test_expect_success '86 preread and invalidate: one or the other' '
+	in_fresh_dir 86 &&
+	check_refused 86-preread-invalidate 6 preread \
+		"warms the file that invalidate=1 makes cold: choose one"
+'
+
+test_expect_success '87 preread with direct=1: the cache is bypassed' '
+	in_fresh_dir 87 &&
+	check_refused 87-preread-direct 6 preread \
+		"warms the page cache, which direct=1 bypasses"
+'
+
 # ---- several errors --------------------------------------------------------
 
 test_expect_success '68 three bad lines: all three reported, then the count' '
