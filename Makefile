@@ -24,8 +24,9 @@ CPPCHECK ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 
 SRCS := $(sort $(wildcard engine/*.c ioengines/*.c))
-# Written at build time: kernel=codewalk's code footprint (codewalk.h).
-GEN_SRCS := build/gen/codewalk_funcs.c
+# Written at build time: kernel=codewalk's code footprint (codewalk.h),
+# and the version (version.h).
+GEN_SRCS := build/gen/codewalk_funcs.c build/gen/version.c
 OBJS := $(SRCS:%.c=build/%.o) $(GEN_SRCS:%.c=%.o)
 MAIN_OBJ := build/engine/main.o
 LIB_OBJS := $(filter-out $(MAIN_OBJ),$(OBJS))
@@ -45,7 +46,7 @@ HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d)
 
 .PHONY: all check install lint cppcheck clang-tidy man clean distclean \
-	bench help unit-tests
+	bench help unit-tests FORCE
 .DELETE_ON_ERROR:
 
 all: memjob
@@ -65,6 +66,21 @@ $(KERNEL_OBJS): build/%.o: %.c config.mk
 build/gen/codewalk_funcs.c: engine/gen-codewalk.sh engine/codewalk.h
 	@mkdir -p $(@D)
 	sh engine/gen-codewalk.sh engine/codewalk.h >$@
+
+# The version is the source's at build time, not configure's: git
+# describe in a git checkout of memjob, configure's VERSION otherwise (a
+# release tarball).  Rewritten only when it changes, so a build with
+# nothing new relinks nothing.
+build/gen/version.c: FORCE
+	@mkdir -p $(@D)
+	@v=$(VERSION); \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		v=$$(git describe --tags --always --dirty 2>/dev/null || echo "$$v"); \
+	fi; \
+	printf '/* written by make (git describe): do not edit */\n#include "version.h"\nconst char memjob_version[] = "%s";\n' "$$v" >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; echo "  GEN     $@ ($$v)"; fi
+
+FORCE:
 
 # Generated sources are built like kernels; lint leaves them out (only
 # SRCS are linted).

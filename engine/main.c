@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "config.h"
+#include "version.h"
 #include "exec.h"
 #include "help.h"
 #include "options.h"
@@ -439,7 +440,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.version) {
-		printf("memjob %s%s%s%s\n", MEMJOB_VERSION,
+		printf("memjob %s%s%s%s\n", memjob_version,
 		       MEMJOB_SANITIZE[0] ? " (sanitizers: " : "",
 		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "");
 		status = EXIT_RAN;

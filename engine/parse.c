@@ -239,6 +239,8 @@ static int parse_with(struct parser *p, struct jobreader *r)
 						     : "I/O error");
 	job_free(&p->global);
 
+	/* an array of pointers: sizeof(*n) is a pointer's size, as meant */
+	// NOLINTNEXTLINE(bugprone-sizeof-expression)
 	struct jobreader **n = realloc(p->readers,
 				       (p->nreaders + 1) * sizeof(*n));
 	if (!n) {

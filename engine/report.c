@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "version.h"
 #include "counters.h"
 #include "interference.h"
 #include "kneereport.h"
@@ -46,7 +47,7 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 	if (!(rc->formats & REPORT_NORMAL))
 		return;
 	fprintf(rc->out, "memjob %s on %s: %ld CPUs, Linux %s; %u job%s in "
-		"%u group%s\n", MEMJOB_VERSION, rc->host, f->cpus, f->release,
+		"%u group%s\n", memjob_version, rc->host, f->cpus, f->release,
 		f->njobs, f->njobs == 1 ? "" : "s", f->ngroups,
 		f->ngroups == 1 ? "" : "s");
 	if (f->have_info)

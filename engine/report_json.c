@@ -12,6 +12,7 @@
  * in a complete, valid document.
  */
 #include "config.h"
+#include "version.h"
 #include "interference.h"
 #include "jsonout.h"
 #include "kneereport.h"
@@ -83,7 +84,7 @@ static json_t *header(const struct report_ctx *rc)
 	struct row_emitter *e = &je.base;
 
 	json_emitter_init(&je, NULL);
-	row_str(e, "memjob", MEMJOB_VERSION);
+	row_str(e, "memjob", memjob_version);
 	row_str(e, "host", rc->host);
 	if (f->cpus > 0)
 		row_u64(e, "cpus", (uint64_t)f->cpus);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "version.h"
 #include "jsonout.h"
 #include "topology.h"
 #include "value.h"
@@ -441,7 +442,7 @@ static int print_json(FILE *f, const struct topo *t)
 	int ret = -1;
 
 	json_emitter_init(&je, NULL);
-	row_str(&je.base, "memjob", MEMJOB_VERSION);
+	row_str(&je.base, "memjob", memjob_version);
 	row_str(&je.base, "root", t->root);
 	cell_num(&je.base, "mem_total_kb", (long long)(t->ram / 1024));
 	doc = json_emitter_take(&je);
