@@ -240,9 +240,8 @@ static int parse_with(struct parser *p, struct jobreader *r)
 	job_free(&p->global);
 
 	/* an array of pointers: sizeof(*n) is a pointer's size, as meant */
-	// NOLINTNEXTLINE(bugprone-sizeof-expression)
-	struct jobreader **n = realloc(p->readers,
-				       (p->nreaders + 1) * sizeof(*n));
+	struct jobreader **n = realloc(p->readers, (p->nreaders + 1) *
+				       sizeof(*n)); /* NOLINT(bugprone-sizeof-expression) */
 	if (!n) {
 		jobreader_close(r);
 		return -1;
