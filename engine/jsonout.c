@@ -1,6 +1,7 @@
 /*
  * jsonout.c - the JSON emitter and helpers (see jsonout.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,32 @@ json_t *json_text(const char *s)
 	return j;
 }
 
+/* A number read as text: an integer where it is one and fits, as
+ * cell_u64 and cell_i64 make them, else the double it reads as. */
+static json_t *numtext_json(const char *s)
+{
+	const char *digits = s + (*s == '+' || *s == '-');
+	double d;
+
+	if (!digits[strspn(digits, "0123456789")]) {
+		long long i;
+		unsigned long long u;
+
+		errno = 0;
+		if (*s == '-') {
+			i = strtoll(s, NULL, 10);
+			if (!errno)
+				return json_integer((json_int_t)i);
+		} else {
+			u = strtoull(s, NULL, 10);
+			if (!errno && u <= (unsigned long long)INT64_MAX)
+				return json_integer((json_int_t)u);
+		}
+	}
+	d = strtod(s, NULL);
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
 static json_t *cell_json(const struct cell *c)
 {
 	double d;
@@ -32,6 +59,8 @@ static json_t *cell_json(const struct cell *c)
 	switch (c->type) {
 	case CELL_STR:
 		return json_text(c->v.s);
+	case CELL_NUMTEXT:
+		return numtext_json(c->v.s);
 	case CELL_U64:
 		/* jansson's integers are signed: a count past 2^63 (none
 		 * that memjob measures) stays a number, rounded */

@@ -4,7 +4,8 @@
  * helpers every JSON document of memjob uses.
  *
  * In JSON an absent or empty cell is null, a string a string, and a number
- * a number: an integer as such, a double with the digits CSV prints.
+ * a number: an integer as such, a double with the digits CSV prints, a
+ * number given as text (cell_numtext) the number the text reads as.
  */
 #ifndef MEMJOB_JSONOUT_H
 #define MEMJOB_JSONOUT_H
