@@ -408,7 +408,7 @@ static int print(struct report_args *a, const struct inputs *in,
 	if (a->formats == (REPORT_NORMAL | REPORT_CSV))
 		fputc('\n', out);
 	if (a->formats & REPORT_CSV)
-		cmp_print_csv(out, c);
+		csv_table(out, cmp_rows, c);
 	return close_output(a, out);
 }
 
