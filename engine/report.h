@@ -44,6 +44,14 @@ struct report_ctx {
 	const char *stopped_by;			/* "SIGINT", or NULL */
 };
 
+/*
+ * --output-format's value: normal, csv, json, or a comma list of them,
+ * each at most once, as REPORT_* bits in *out (s NULL: the option had no
+ * value).  0, or -1 with the whole complaint in why ("expected ...; got
+ * 'jsn'; did you mean 'json'?").
+ */
+int report_parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len);
 /* Before the block of format fmt: an empty line when formats holds one
  * that is printed before it. */
 void report_separate(FILE *f, unsigned formats, unsigned fmt);

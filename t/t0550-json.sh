@@ -343,13 +343,17 @@ test_expect_success JQ '--topology as JSON of a fixture: 64 CPUs, 4 caches each'
 
 # ---- bad lists --------------------------------------------------------------------
 
-test_expect_success 'an unknown format: exit 2, the option and the formats named, nothing run' '
+test_expect_success 'an unknown format: exit 2, the option, the formats and the nearest named' '
 	in_fresh_dir xml &&
 	refuses --output-format=xml --name=a --ioengine=psync --filename=f.dat \
 		--size=64k &&
 	error_at "command line:1" output-format "normal, csv, json" \
 		"got ${SQ}xml${SQ}" &&
-	errors_are 1
+	errors_are 1 &&
+	in_fresh_dir near &&
+	refuses --output-format=normal,jsn --name=a --size=64k &&
+	error_at "command line:1" output-format \
+		"got ${SQ}jsn${SQ} in ${SQ}normal,jsn${SQ}; did you mean ${SQ}json${SQ}?"
 '
 
 test_expect_success 'a format given twice: exit 2, says which' '
