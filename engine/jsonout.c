@@ -151,6 +151,38 @@ int json_emitter_finish(struct json_emitter *je)
 	return je->failed ? -1 : 0;
 }
 
+void json_table_start(struct json_table *t)
+{
+	t->rows = json_array();
+	json_emitter_init(&t->je, t->rows);
+}
+
+json_t *json_table_finish(struct json_table *t)
+{
+	if (json_emitter_finish(&t->je) || !t->rows) {
+		json_decref(t->rows);
+		return NULL;
+	}
+	return t->rows;
+}
+
+json_t *json_rows(void (*rows)(struct row_emitter *e, const void *arg),
+		  const void *arg)
+{
+	struct json_table t;
+
+	json_table_start(&t);
+	if (t.rows)
+		rows(&t.je.base, arg);
+	return json_table_finish(&t);
+}
+
+void json_doc_put(struct json_doc *d, const char *key, json_t *v)
+{
+	if (!d->obj || !v || json_object_set_new(d->obj, key, v))
+		d->failed = true;
+}
+
 int json_write(FILE *f, const json_t *doc)
 {
 	char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
