@@ -63,5 +63,9 @@ int report_results(const struct report_ctx *rc, const struct results *r);
 /* The fixed CSV columns, in order, NULL-terminated: the documented
  * contract.  The counters' and swept options' columns follow them. */
 extern const char *const report_csv_columns[];
+/* Whether memjob writes a column of its CSV as text (names, swept values
+ * as given, a counter's status) rather than as numbers, whatever the
+ * text looks like: a job called 1 is still "1" in JSON. */
+bool report_column_is_text(const char *name);
 
 #endif

@@ -377,18 +377,19 @@ static int merge(struct report_args *a, const struct inputs *in)
 	FILE *out;
 	int ret;
 
-	if (csv_merge_plan(&m, in->t, in->n, report_csv_columns)) {
+	if (csv_merge_plan(&m, in->t, in->n, report_csv_columns,
+			   report_column_is_text)) {
 		say(&a->errors, "out of memory");
 		return REPORT_WRITE;
 	}
 	out = open_output(a, in);
 	if (!out) {
-		csv_merge_free(&m, in->n);
+		csv_merge_free(&m);
 		return REPORT_USAGE;
 	}
-	csv_merge_write(out, &m, in->t, in->n);
+	csv_table(out, csv_merge_rows, &m);
 	ret = close_output(a, out);
-	csv_merge_free(&m, in->n);
+	csv_merge_free(&m);
 	return ret;
 }
 
