@@ -1,7 +1,7 @@
 /*
  * compareout.h - a comparison (compare.h) as an aligned table for people,
  * and as rows (row.h) for programs: CSV, and the JSON document of
- * reportjson.h.
+ * reportcmd_json.h.
  *
  * Both give one line per point and run, the baseline run first within a
  * point.  The CSV's header is
