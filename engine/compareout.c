@@ -1,24 +1,17 @@
 /*
- * compareout.c - print a comparison as a table or a CSV (see
- * compareout.h).
+ * compareout.c - a comparison as a table, and as the rows its CSV and
+ * JSON are written from (see compareout.h).
  *
  * The table is built whole as strings first, so that every column can be
  * as wide as its widest cell; a key column that is empty at every point
  * (phase, for jobs without victims) is left out of it, never out of the
- * CSV, whose header stays the same whatever the data.
+ * rows, whose columns stay the same whatever the data.
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compareout.h"
-#include "csvtable.h"
-
-const char *const cmp_csv_columns[] = {
-	"run", "metric_name", "rows", "left_out", "median", "min", "max",
-	"baseline", "change_pct", "verdict", NULL
-};
 
 /* What the table calls a verdict. */
 static const char *const verdict_words[] = {
@@ -124,9 +117,7 @@ static const char *fmt_num(double v, char *buf)
 	return buf;
 }
 
-/* The metric of point p: the baseline's, else the first run's that has
- * one. */
-static const char *point_metric(const struct cmp *c, const struct cmp_point *p)
+const char *cmp_point_metric(const struct cmp *c, const struct cmp_point *p)
 {
 	const struct cmp_cell *b = &p->cell[c->base];
 
@@ -144,14 +135,13 @@ static const char *point_metric(const struct cmp *c, const struct cmp_point *p)
 static bool one_metric(const struct cmp *c)
 {
 	for (unsigned k = 1; k < c->npoints; k++)
-		if (strcmp(point_metric(c, &c->point[k]),
-			   point_metric(c, &c->point[0])))
+		if (strcmp(cmp_point_metric(c, &c->point[k]),
+			   cmp_point_metric(c, &c->point[0])))
 			return false;
 	return true;
 }
 
-/* The runs in print order: the baseline, then the others as seen. */
-static unsigned run_at(const struct cmp *c, unsigned i)
+unsigned cmp_run_at(const struct cmp *c, unsigned i)
 {
 	if (i == 0)
 		return c->base;
@@ -180,7 +170,7 @@ static void table_row(struct text_table *tt, const struct cmp *c,
 	for (unsigned i = 0; first && i < c->nkey; i++)
 		row[i] = p->key[i];
 	fx = row + c->nkey;	/* the fixed columns after the key */
-	fx[K_METRIC] = first ? point_metric(c, p) : "";
+	fx[K_METRIC] = first ? cmp_point_metric(c, p) : "";
 	fx[K_RUN] = *c->run[j] ? c->run[j] : "(none)";
 	if (x->left_out)
 		snprintf(b[K_ROWS], CELL_MAX, "%zu (+%u left out)", x->s.n,
@@ -241,7 +231,7 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 	free(head);
 	for (unsigned k = 0; k < c->npoints; k++)
 		for (unsigned i = 0; i < c->nruns; i++)
-			table_row(tt, c, &c->point[k], run_at(c, i), i == 0);
+			table_row(tt, c, &c->point[k], cmp_run_at(c, i), i == 0);
 	return tt->oom ? -1 : 0;
 }
 
@@ -255,7 +245,7 @@ static void print_metrics(FILE *f, const struct cmp *c)
 		return;
 	fputs("metric:", f);
 	for (unsigned k = 0; k < c->npoints; k++) {
-		const char *m = point_metric(c, &c->point[k]);
+		const char *m = cmp_point_metric(c, &c->point[k]);
 		unsigned i;
 		int dir;
 
@@ -279,7 +269,7 @@ static void print_runs(FILE *f, const struct cmp *c)
 
 	fputs(c->nruns == 1 ? "run:" : "runs:", f);
 	for (unsigned i = 0; i < shown; i++) {
-		unsigned j = run_at(c, i);
+		unsigned j = cmp_run_at(c, i);
 
 		fprintf(f, "%s %s (%s%u row%s)", i ? "," : "",
 			*c->run[j] ? c->run[j] : "(none)",
@@ -312,65 +302,42 @@ int cmp_print_normal(FILE *f, const struct cmp *c)
 	return 0;
 }
 
-/* As few digits as give back the same double, and no exponent for
- * whole numbers up to 15 digits (300, not 3e+02). */
-static void put_num(FILE *f, double v)
-{
-	int prec, whole = 1;
-	char buf[32];
-
-	for (double a = fabs(v); a >= 10 && whole < 15; a /= 10)
-		whole++;
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	fprintf(f, "%.*g", prec > whole ? prec : whole, v);
-}
-
-static void csv_cell(FILE *f, const struct cmp *c, const struct cmp_point *p,
-		     unsigned j)
+void cmp_cells(struct row_emitter *e, const struct cmp *c,
+	       const struct cmp_point *p, unsigned j)
 {
 	const struct cmp_cell *x = &p->cell[j], *b = &p->cell[c->base];
+	struct cell none = { .type = CELL_ABSENT };
 
-	csv_table_put(f, c->run[j]);
-	fputc(',', f);
-	csv_table_put(f, x->s.n ? (x->mixed ? "mixed" : x->metric) : "");
-	fprintf(f, ",%zu,%u,", x->s.n, x->left_out);
-	if (x->s.n) {
-		put_num(f, x->s.median);
-		fputc(',', f);
-		put_num(f, x->s.min);
-		fputc(',', f);
-		put_num(f, x->s.max);
-	} else {
-		fputs(",,", f);
-	}
-	fputc(',', f);
-	if (b->s.n)
-		put_num(f, b->s.median);
-	fputc(',', f);
-	if (x->has_change)
-		fprintf(f, "%.4f", x->change_pct);
-	fprintf(f, ",%s", cmp_verdict_names[x->verdict]);
-	for (unsigned i = 0; i < c->nkey; i++) {
-		fputc(',', f);
-		csv_table_put(f, p->key[i]);
-	}
-	fputc('\n', f);
+	row_str(e, "run", c->run[j]);
+	row_str(e, "metric_name",
+		x->s.n ? (x->mixed ? "mixed" : x->metric) : NULL);
+	row_u64(e, "rows", x->s.n);
+	row_u64(e, "left_out", x->left_out);
+	row_put(e, "median", x->s.n ? cell_exact(x->s.median) : none);
+	row_put(e, "min", x->s.n ? cell_exact(x->s.min) : none);
+	row_put(e, "max", x->s.n ? cell_exact(x->s.max) : none);
+	row_put(e, "baseline", b->s.n ? cell_exact(b->s.median) : none);
+	/* four decimals, as slowdown_pct has */
+	row_put(e, "change_pct",
+		x->has_change ? cell_fixed(x->change_pct, 4) : none);
+	row_str(e, "verdict", cmp_verdict_names[x->verdict]);
 }
 
-void cmp_print_csv(FILE *f, const struct cmp *c)
+void cmp_key_cells(struct row_emitter *e, const struct cmp *c,
+		   const struct cmp_point *p)
 {
-	for (unsigned i = 0; cmp_csv_columns[i]; i++)
-		fprintf(f, "%s%s", i ? "," : "", cmp_csv_columns[i]);
-	for (unsigned i = 0; i < c->nkey; i++) {
-		fputc(',', f);
-		csv_table_put(f, c->key[i]);
-	}
-	fputc('\n', f);
+	for (unsigned i = 0; i < c->nkey; i++)
+		row_str(e, c->key[i], p->key[i]);
+}
+
+void cmp_rows(struct row_emitter *e, const void *arg)
+{
+	const struct cmp *c = arg;
+
 	for (unsigned k = 0; k < c->npoints; k++)
-		for (unsigned i = 0; i < c->nruns; i++)
-			csv_cell(f, c, &c->point[k], run_at(c, i));
+		for (unsigned i = 0; i < c->nruns; i++) {
+			cmp_cells(e, c, &c->point[k], cmp_run_at(c, i));
+			cmp_key_cells(e, c, &c->point[k]);
+			row_end(e);
+		}
 }

@@ -1,6 +1,7 @@
 /*
- * compareout.h - a comparison (compare.h) as an aligned table for people
- * and as a CSV for programs.
+ * compareout.h - a comparison (compare.h) as an aligned table for people,
+ * and as rows (row.h) for programs: CSV, and the JSON document of
+ * reportcmd_json.h.
  *
  * Both give one line per point and run, the baseline run first within a
  * point.  The CSV's header is
@@ -18,11 +19,24 @@
 #include <stdio.h>
 
 #include "compare.h"
-
-extern const char *const cmp_csv_columns[];
+#include "row.h"
 
 /* 0, or -1 when out of memory (nothing is printed then). */
 int cmp_print_normal(FILE *f, const struct cmp *c);
-void cmp_print_csv(FILE *f, const struct cmp *c);
+
+/* The CSV's rows: one per point and run; arg is the struct cmp. */
+void cmp_rows(struct row_emitter *e, const void *arg);
+/* The cells of run j at point p: the CSV's first ten columns. */
+void cmp_cells(struct row_emitter *e, const struct cmp *c,
+	       const struct cmp_point *p, unsigned j);
+/* Point p's key: a cell per key column. */
+void cmp_key_cells(struct row_emitter *e, const struct cmp *c,
+		   const struct cmp_point *p);
+
+/* The run printed i-th: the baseline, then the others as seen. */
+unsigned cmp_run_at(const struct cmp *c, unsigned i);
+/* The metric of point p: the baseline's, else the first run's that has
+ * one ("mixed" when its rows have several, "" when none has a value). */
+const char *cmp_point_metric(const struct cmp *c, const struct cmp_point *p);
 
 #endif

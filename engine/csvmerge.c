@@ -1,5 +1,5 @@
 /*
- * csvmerge.c - the union of result CSVs (see csvmerge.h).
+ * csvmerge.c - the union of result CSVs, as rows (see csvmerge.h).
  *
  * A column is known by its name and which of that name it is in its
  * header (the first "size", the second), so that the merge never folds
@@ -80,13 +80,33 @@ static int add_fixed(struct plan *p, const struct csv_table *t, unsigned n,
 	return 0;
 }
 
+/* Which merged columns hold text: those is_text names, and those with a
+ * field that is not a number. */
+static void find_text(struct csv_merge *m, bool (*is_text)(const char *))
+{
+	for (unsigned i = 0; i < m->ncols; i++)
+		m->text[i] = is_text && is_text(m->col[i]);
+	for (unsigned k = 0; k < m->n; k++)
+		for (unsigned r = 0; r < m->t[k].nrows; r++)
+			for (unsigned i = 0; i < m->t[k].ncols; i++) {
+				const char *v = m->t[k].rows[r][i];
+				unsigned at = m->map[k][i];
+
+				if (!m->text[at] && *v && !row_is_number(v))
+					m->text[at] = true;
+			}
+}
+
 int csv_merge_plan(struct csv_merge *m, const struct csv_table *t,
-		   unsigned n, const char *const *fixed)
+		   unsigned n, const char *const *fixed,
+		   bool (*is_text)(const char *col))
 {
 	struct plan p = { 0 };
 	int ret = -1;
 
 	memset(m, 0, sizeof(*m));
+	m->t = t;
+	m->n = n;
 	m->map = calloc(n + 1, sizeof(*m->map));
 	if (!m->map || add_fixed(&p, t, n, fixed) ||
 	    add_seen(&p, t, n, false) || add_seen(&p, t, n, true))
@@ -94,7 +114,8 @@ int csv_merge_plan(struct csv_merge *m, const struct csv_table *t,
 	m->ncols = p.n;
 	m->col = calloc(p.n + 1, sizeof(*m->col));
 	m->row = calloc(p.n + 1, sizeof(*m->row));
-	if (!m->col || !m->row)
+	m->text = calloc(p.n + 1, sizeof(*m->text));
+	if (!m->col || !m->row || !m->text)
 		goto out;
 	for (unsigned i = 0; i < p.n; i++)
 		m->col[i] = p.col[i].name;
@@ -106,46 +127,41 @@ int csv_merge_plan(struct csv_merge *m, const struct csv_table *t,
 			m->map[k][i] = (unsigned)find(&p, t[k].head[i],
 						      occurrence(&t[k], i));
 	}
+	find_text(m, is_text);
 	ret = 0;
 out:
 	free(p.col);
 	if (ret)
-		csv_merge_free(m, n);
+		csv_merge_free(m);
 	return ret;
 }
 
-static void put_row(FILE *f, const char *const *v, unsigned n)
+void csv_merge_rows(struct row_emitter *e, const void *arg)
 {
-	for (unsigned i = 0; i < n; i++) {
-		if (i)
-			fputc(',', f);
-		csv_table_put(f, v[i]);
-	}
-	fputc('\n', f);
-}
-
-void csv_merge_write(FILE *f, const struct csv_merge *m,
-		     const struct csv_table *t, unsigned n)
-{
+	const struct csv_merge *m = arg;
 	const char **v = m->row;
 
-	put_row(f, m->col, m->ncols);
-	for (unsigned k = 0; k < n; k++)
-		for (unsigned r = 0; r < t[k].nrows; r++) {
+	for (unsigned k = 0; k < m->n; k++)
+		for (unsigned r = 0; r < m->t[k].nrows; r++) {
 			for (unsigned i = 0; i < m->ncols; i++)
 				v[i] = "";
-			for (unsigned i = 0; i < t[k].ncols; i++)
-				v[m->map[k][i]] = t[k].rows[r][i];
-			put_row(f, v, m->ncols);
+			for (unsigned i = 0; i < m->t[k].ncols; i++)
+				v[m->map[k][i]] = m->t[k].rows[r][i];
+			for (unsigned i = 0; i < m->ncols; i++)
+				row_put(e, m->col[i], m->text[i]
+						      ? cell_str(v[i])
+						      : cell_numtext(v[i]));
+			row_end(e);
 		}
 }
 
-void csv_merge_free(struct csv_merge *m, unsigned n)
+void csv_merge_free(struct csv_merge *m)
 {
-	for (unsigned k = 0; m->map && k < n; k++)
+	for (unsigned k = 0; m->map && k < m->n; k++)
 		free(m->map[k]);
 	free(m->map);
 	free(m->col);
+	free(m->text);
 	free(m->row);
 	memset(m, 0, sizeof(*m));
 }

@@ -260,13 +260,3 @@ const char *csv_table_nearest(const struct csv_table *t, unsigned n,
 			value_near_offer(&near, t[k].head[i]);
 	return value_near_best(&near);
 }
-
-void csv_table_put(FILE *f, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
-		csv_fwrite(f, s, n);
-	else
-		fputs(s, f);
-}

@@ -46,8 +46,4 @@ const char *csv_table_cell(const struct csv_table *t, unsigned r, int col);
 const char *csv_table_nearest(const struct csv_table *t, unsigned n,
 			      const char *name);
 
-/* s as one CSV field, quoted (by libcsv) only when it must be: a comma,
- * a quote, a line break, or a space at either end. */
-void csv_table_put(FILE *f, const char *s);
-
 #endif

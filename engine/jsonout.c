@@ -1,6 +1,7 @@
 /*
  * jsonout.c - the JSON emitter and helpers (see jsonout.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,32 @@ json_t *json_text(const char *s)
 	return j;
 }
 
+/* A number read as text: an integer where it is one and fits, as
+ * cell_u64 and cell_i64 make them, else the double it reads as. */
+static json_t *numtext_json(const char *s)
+{
+	const char *digits = s + (*s == '+' || *s == '-');
+	double d;
+
+	if (!digits[strspn(digits, "0123456789")]) {
+		long long i;
+		unsigned long long u;
+
+		errno = 0;
+		if (*s == '-') {
+			i = strtoll(s, NULL, 10);
+			if (!errno)
+				return json_integer((json_int_t)i);
+		} else {
+			u = strtoull(s, NULL, 10);
+			if (!errno && u <= (unsigned long long)INT64_MAX)
+				return json_integer((json_int_t)u);
+		}
+	}
+	d = strtod(s, NULL);
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
 static json_t *cell_json(const struct cell *c)
 {
 	double d;
@@ -32,6 +59,8 @@ static json_t *cell_json(const struct cell *c)
 	switch (c->type) {
 	case CELL_STR:
 		return json_text(c->v.s);
+	case CELL_NUMTEXT:
+		return numtext_json(c->v.s);
 	case CELL_U64:
 		/* jansson's integers are signed: a count past 2^63 (none
 		 * that memjob measures) stays a number, rounded */
@@ -120,6 +149,38 @@ int json_emitter_finish(struct json_emitter *je)
 	json_decref(je->obj);
 	je->obj = NULL;
 	return je->failed ? -1 : 0;
+}
+
+void json_table_start(struct json_table *t)
+{
+	t->rows = json_array();
+	json_emitter_init(&t->je, t->rows);
+}
+
+json_t *json_table_finish(struct json_table *t)
+{
+	if (json_emitter_finish(&t->je) || !t->rows) {
+		json_decref(t->rows);
+		return NULL;
+	}
+	return t->rows;
+}
+
+json_t *json_rows(void (*rows)(struct row_emitter *e, const void *arg),
+		  const void *arg)
+{
+	struct json_table t;
+
+	json_table_start(&t);
+	if (t.rows)
+		rows(&t.je.base, arg);
+	return json_table_finish(&t);
+}
+
+void json_doc_put(struct json_doc *d, const char *key, json_t *v)
+{
+	if (!d->obj || !v || json_object_set_new(d->obj, key, v))
+		d->failed = true;
 }
 
 int json_write(FILE *f, const json_t *doc)

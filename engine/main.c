@@ -85,55 +85,6 @@ static void usage(FILE *f)
 	      "See memjob(1).\n", f);
 }
 
-/*
- * "normal", "csv", "json", or a comma list of them, each at most once.
- * 0, or -1 with what was wrong in why ("got 'xml' in 'normal,xml'").
- */
-static int parse_formats(const char *s, unsigned *out, char *why,
-			 size_t len)
-{
-	static const struct { const char *name; unsigned bit; } formats[] = {
-		{ "normal", REPORT_NORMAL }, { "csv", REPORT_CSV },
-		{ "json", REPORT_JSON },
-	};
-	const char *p = s;
-
-	*out = 0;
-	if (!*s) {
-		snprintf(why, len, "got ''");
-		return -1;
-	}
-	do {
-		size_t n = strcspn(p, ",");
-		unsigned bit = 0;
-
-		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-			if (strlen(formats[i].name) == n &&
-			    !strncmp(p, formats[i].name, n))
-				bit = formats[i].bit;
-		if (!n) {
-			snprintf(why, len, "got an empty item in '%s'", s);
-			return -1;
-		}
-		if (!bit && n == strlen(s)) {
-			snprintf(why, len, "got '%s'", s);
-			return -1;
-		}
-		if (!bit) {
-			snprintf(why, len, "got '%.*s' in '%s'", (int)n, p, s);
-			return -1;
-		}
-		if (*out & bit) {
-			snprintf(why, len, "got '%.*s' twice in '%s'", (int)n,
-				 p, s);
-			return -1;
-		}
-		*out |= bit;
-		p += n;
-	} while (*p++ == ',');
-	return 0;
-}
-
 static const char *nearest_program_opt(const char *name)
 {
 	struct value_near n;
@@ -202,16 +153,11 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 		key[klen] = '\0';
 
 		if (!strcmp(key, "output-format")) {
-			char why[256];
+			char why[512];
 
-			if (!val)
-				snprintf(why, sizeof(why), "got no value");
-			if (!val || parse_formats(val, &cl->formats, why,
-						  sizeof(why)))
-				diag_error(d, &loc, "output-format", "expected "
-					   "normal, csv, json or a comma list "
-					   "of them, each at most once; %s",
-					   why);
+			if (report_parse_formats(val, &cl->formats, why,
+						 sizeof(why)))
+				diag_error(d, &loc, "output-format", "%s", why);
 		} else if (!strcmp(key, "output")) {
 			if (!val || !*val)
 				diag_error(d, &loc, "output", "expected "

@@ -326,6 +326,80 @@ static void normal_group(void *user, const struct group_total *t)
 		t->elapsed_ns / 1e9, t->gbps);
 }
 
+static const struct format {
+	const char *name;
+	unsigned bit;
+} formats[] = {
+	{ "normal", REPORT_NORMAL }, { "csv", REPORT_CSV },
+	{ "json", REPORT_JSON }, { NULL, 0 }
+};
+
+/* why: "got 'xml' in 'normal,xml'", and the nearest name if one is near */
+static void no_such_format(const char *item, size_t n, const char *s,
+			   char *why, size_t len)
+{
+	struct value_near near;
+	char want[64];
+	const char *best;
+	int used;
+
+	snprintf(want, sizeof(want), "%.*s", (int)n, item);
+	value_near_init(&near, want);
+	for (unsigned i = 0; formats[i].name; i++)
+		value_near_offer(&near, formats[i].name);
+	best = value_near_best(&near);
+	used = n == strlen(s) ? snprintf(why, len, "got '%s'", s)
+			      : snprintf(why, len, "got '%.*s' in '%s'",
+					 (int)n, item, s);
+	if (best && used >= 0 && (size_t)used < len)
+		snprintf(why + used, len - (size_t)used,
+			 "; did you mean '%s'?", best);
+}
+
+int report_parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len)
+{
+	const char *p = s;
+	int used;
+
+	*out = 0;
+	used = snprintf(why, len, "expected normal, csv, json or a comma "
+			"list of them, each at most once; ");
+	if (used < 0 || (size_t)used >= len)
+		used = 0;
+	why += used;
+	len -= (size_t)used;
+	if (!s || !*s) {
+		snprintf(why, len, s ? "got ''" : "got no value");
+		return -1;
+	}
+	do {
+		size_t n = strcspn(p, ",");
+		unsigned bit = 0;
+
+		for (unsigned i = 0; formats[i].name; i++)
+			if (strlen(formats[i].name) == n &&
+			    !strncmp(p, formats[i].name, n))
+				bit = formats[i].bit;
+		if (!n) {
+			snprintf(why, len, "got an empty item in '%s'", s);
+			return -1;
+		}
+		if (!bit) {
+			no_such_format(p, n, s, why, len);
+			return -1;
+		}
+		if (*out & bit) {
+			snprintf(why, len, "got '%.*s' twice in '%s'", (int)n,
+				 p, s);
+			return -1;
+		}
+		*out |= bit;
+		p += n;
+	} while (*p++ == ',');
+	return 0;
+}
+
 void report_separate(FILE *f, unsigned formats, unsigned fmt)
 {
 	if (formats & (fmt - 1))

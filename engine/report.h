@@ -44,6 +44,14 @@ struct report_ctx {
 	const char *stopped_by;			/* "SIGINT", or NULL */
 };
 
+/*
+ * --output-format's value: normal, csv, json, or a comma list of them,
+ * each at most once, as REPORT_* bits in *out (s NULL: the option had no
+ * value).  0, or -1 with the whole complaint in why ("expected ...; got
+ * 'jsn'; did you mean 'json'?").
+ */
+int report_parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len);
 /* Before the block of format fmt: an empty line when formats holds one
  * that is printed before it. */
 void report_separate(FILE *f, unsigned formats, unsigned fmt);
@@ -55,5 +63,9 @@ int report_results(const struct report_ctx *rc, const struct results *r);
 /* The fixed CSV columns, in order, NULL-terminated: the documented
  * contract.  The counters' and swept options' columns follow them. */
 extern const char *const report_csv_columns[];
+/* Whether memjob writes a column of its CSV as text (names, swept values
+ * as given, a counter's status) rather than as numbers, whatever the
+ * text looks like: a job called 1 is still "1" in JSON. */
+bool report_column_is_text(const char *name);
 
 #endif

@@ -18,40 +18,6 @@
 #include "kneereport.h"
 #include "report_int.h"
 
-struct doc {
-	json_t *obj;
-	bool failed;
-};
-
-/* Adds key; v NULL (out of memory) marks the document failed. */
-static void put(struct doc *d, const char *key, json_t *v)
-{
-	if (!v || json_object_set_new(d->obj, key, v))
-		d->failed = true;
-}
-
-/* A table's rows, through a JSON emitter into an array. */
-struct table {
-	json_t *rows;
-	struct json_emitter je;
-};
-
-static void table_start(struct table *t)
-{
-	t->rows = json_array();
-	json_emitter_init(&t->je, t->rows);
-}
-
-/* The array, or NULL when anything was lost. */
-static json_t *table_finish(struct table *t)
-{
-	if (json_emitter_finish(&t->je) || !t->rows) {
-		json_decref(t->rows);
-		return NULL;
-	}
-	return t->rows;
-}
-
 static void group_row(void *user, const struct group_total *g)
 {
 	struct row_emitter *e = user;
@@ -121,35 +87,33 @@ static json_t *notes(const struct sweep_notes *n)
 
 int report_json(const struct report_ctx *rc, const struct results *r)
 {
-	struct doc d = { .obj = header(rc) };
+	struct json_doc d = { .obj = header(rc) };
 	struct report_table rt = { .host = rc->host, .r = r };
-	struct table t;
+	struct json_table t;
 	int ret = -1;
 
 	if (!d.obj)
 		return -1;
-	put(&d, "system", system_facts(&rc->facts));
-	put(&d, "notes", notes(rc->notes));
-	put(&d, "stopped_by", rc->stopped_by ? json_text(rc->stopped_by)
-					      : json_null());
+	json_doc_put(&d, "system", system_facts(&rc->facts));
+	json_doc_put(&d, "notes", notes(rc->notes));
+	json_doc_put(&d, "stopped_by", rc->stopped_by
+				       ? json_text(rc->stopped_by) : json_null());
 
 	report_cols_init(&rt.cols, r);
-	table_start(&t);
-	report_rows(&t.je.base, &rt);
-	put(&d, "results", table_finish(&t));
+	json_doc_put(&d, "results", json_rows(report_rows, &rt));
 	report_cols_free(&rt.cols);
 
-	table_start(&t);
+	json_table_start(&t);
 	group_totals_each(r, group_row, &t.je.base);
-	put(&d, "group_totals", table_finish(&t));
+	json_doc_put(&d, "group_totals", json_table_finish(&t));
 
-	table_start(&t);
+	json_table_start(&t);
 	interference_each(r, interference_cb, &t.je.base);
-	put(&d, "interference", table_finish(&t));
+	json_doc_put(&d, "interference", json_table_finish(&t));
 
-	table_start(&t);
+	json_table_start(&t);
 	knee_series_each(r, rc->topo, knee_cb, &t.je.base);
-	put(&d, "knees", table_finish(&t));
+	json_doc_put(&d, "knees", json_table_finish(&t));
 
 	if (!d.failed)
 		ret = json_write(rc->out, d.obj);

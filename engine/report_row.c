@@ -48,6 +48,21 @@ const char *const report_csv_columns[NFIXED + 1] = {
 	NULL
 };
 
+/*
+ * The fixed columns a row fills with text (cell_str); the others hold
+ * numbers.  A name here that is not a fixed column does not compile.
+ */
+#define TEXT_COLUMNS(X)							\
+	X(host) X(job) X(ioengine) X(rw) X(kernel) X(impl) X(status)		\
+	X(result_name) X(error) X(source_info) X(role) X(phase) X(point)	\
+	X(metric_name) X(file_system) X(dev)
+
+static const bool fixed_is_text[NFIXED] = {
+#define AS_TEXT(name) [COL_##name] = true,
+	TEXT_COLUMNS(AS_TEXT)
+#undef AS_TEXT
+};
+
 /* The fixed cells of a row, absent until set: C(bytes) = cell_u64(...). */
 #define C(name) c[COL_##name]
 
@@ -149,6 +164,25 @@ static void sweep_collect(struct report_cols *c, const struct results *r)
 			l = sp ? sp + 1 : NULL;
 		}
 	}
+}
+
+bool report_column_is_text(const char *name)
+{
+	char col[64];
+
+	if (!strncmp(name, "sweep_", 6))
+		return true;	/* option values as written: 4k, llc/2 */
+	for (unsigned i = 0; i < NFIXED; i++)
+		if (!strcmp(name, report_csv_columns[i]))
+			return fixed_is_text[i];
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		column_name(counters_name(id), col, sizeof(col));
+		if (strlen(name) == strlen(col) + 7 &&
+		    !strncmp(name, col, strlen(col)) &&
+		    !strcmp(name + strlen(col), "_status"))
+			return true;
+	}
+	return false;
 }
 
 void report_cols_init(struct report_cols *c, const struct results *r)

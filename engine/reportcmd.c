@@ -22,6 +22,7 @@
 #include "csvtable.h"
 #include "report.h"
 #include "reportcmd.h"
+#include "reportcmd_json.h"
 #include "value.h"
 
 enum { REPORT_OK = 0, REPORT_WRITE = 1, REPORT_USAGE = 2 };
@@ -30,7 +31,7 @@ struct report_args {
 	const char **files;
 	unsigned nfiles;
 	const char *key, *by, *metric, *baseline, *output;
-	unsigned formats;	/* REPORT_NORMAL, REPORT_CSV */
+	unsigned formats;	/* REPORT_NORMAL, REPORT_CSV, REPORT_JSON */
 	bool formats_given, merge, help;
 	const char **keys;	/* --key split at commas */
 	char *key_buf;
@@ -39,9 +40,11 @@ struct report_args {
 };
 
 /* The inputs, read: tables side by side (csv_table_nearest takes them
- * so), and which file each is, to never write over one. */
+ * so), each with its name as given (src), and which file each is, to
+ * never write over one. */
 struct inputs {
 	struct csv_table *t;
+	struct cmp_src *src;
 	struct stat *st;	/* st_ino 0: standard input */
 	unsigned n;
 };
@@ -54,7 +57,8 @@ static const char *const report_opts[] = {
 static void report_usage(FILE *f)
 {
 	fputs("usage: memjob report [OPTIONS] [FILE|-]...\n"
-	      "       memjob report --merge [--output=FILE] [FILE|-]...\n"
+	      "       memjob report --merge [--output-format=csv|json]\n"
+	      "                     [--output=FILE] [FILE|-]...\n"
 	      "\n"
 	      "Compares the runs in memjob result CSVs (no FILE, or -: standard\n"
 	      "input): per point, the median, min and max of the metric in each\n"
@@ -69,10 +73,13 @@ static void report_usage(FILE *f)
 	      "                        row's own metric, named by metric_name)\n"
 	      "  --baseline=RUN        the run the others are set against\n"
 	      "                        (default: the first)\n"
-	      "  --output-format=LIST  normal (a table), csv, or normal,csv\n"
+	      "  --output-format=LIST  normal (a table), csv (its rows), json\n"
+	      "                        (a document), or several: normal,json\n"
 	      "  --output=FILE         write there instead of standard output\n"
 	      "  --merge               write every row of every input as one\n"
-	      "                        CSV, under the union of their columns\n"
+	      "                        CSV, under the union of their columns;\n"
+	      "                        with --output-format=json, as the\n"
+	      "                        results of a run's JSON document\n"
 	      "\n"
 	      "See memjob(1), REPORTS.\n", f);
 }
@@ -90,27 +97,14 @@ static void say(unsigned *errors, const char *fmt, ...)
 	(*errors)++;
 }
 
-/* --output-format: a comma list of normal and csv. */
+/* --output-format: as memjob's own, a comma list of normal, csv, json. */
 static void set_formats(struct report_args *a, const char *val)
 {
-	size_t n;
+	char why[512];
 
-	a->formats = 0;
 	a->formats_given = true;
-	for (const char *s = val; *s; s += n + (s[n] == ',')) {
-		n = strcspn(s, ",");
-		if (n == 6 && !strncmp(s, "normal", n)) {
-			a->formats |= REPORT_NORMAL;
-		} else if (n == 3 && !strncmp(s, "csv", n)) {
-			a->formats |= REPORT_CSV;
-		} else {
-			a->formats = 0;
-			break;
-		}
-	}
-	if (!a->formats)
-		say(&a->errors, "--output-format=%s: expected normal, csv or "
-		    "normal,csv", val);
+	if (report_parse_formats(val, &a->formats, why, sizeof(why)))
+		say(&a->errors, "--output-format=%s: %s", val, why);
 }
 
 /* --key=a,b,c into a->keys; an empty name is an error. */
@@ -222,17 +216,18 @@ static void parse_args(int argc, char **argv, struct report_args *a)
 			    "given twice");
 	if (a->key)
 		split_keys(a);
+	if (a->merge && !a->formats_given)
+		a->formats = REPORT_CSV;	/* what a merge is by default */
 	if (a->merge) {
 		const char *no = a->key ? "key" : a->by ? "by" :
 				 a->metric ? "metric" :
 				 a->baseline ? "baseline" :
-				 a->formats_given &&
-				 a->formats & REPORT_NORMAL ? "output-format" :
-				 NULL;
+				 a->formats & REPORT_NORMAL ?
+				 "output-format=normal" : NULL;
 
 		if (no)
 			say(&a->errors, "--merge writes the rows as they are, "
-			    "as CSV: --%s has no use with it", no);
+			    "as CSV or JSON: --%s has no use with it", no);
 	}
 }
 
@@ -264,14 +259,17 @@ static int load(struct report_args *a, struct inputs *in, unsigned k)
 static int load_all(struct report_args *a, struct inputs *in)
 {
 	in->t = calloc(a->nfiles, sizeof(*in->t));
+	in->src = calloc(a->nfiles, sizeof(*in->src));
 	in->st = calloc(a->nfiles, sizeof(*in->st));
-	if (!in->t || !in->st) {
+	if (!in->t || !in->src || !in->st) {
 		say(&a->errors, "out of memory");
 		return -1;
 	}
 	in->n = a->nfiles;
-	for (unsigned k = 0; k < a->nfiles; k++)
+	for (unsigned k = 0; k < a->nfiles; k++) {
+		in->src[k] = (struct cmp_src){ &in->t[k], a->files[k] };
 		load(a, in, k);
+	}
 	return a->errors ? -1 : 0;
 }
 
@@ -280,6 +278,7 @@ static void inputs_free(struct inputs *in)
 	for (unsigned k = 0; in->t && k < in->n; k++)
 		csv_table_free(&in->t[k]);
 	free(in->t);
+	free(in->src);
 	free(in->st);
 }
 
@@ -377,67 +376,68 @@ static int merge(struct report_args *a, const struct inputs *in)
 	FILE *out;
 	int ret;
 
-	if (csv_merge_plan(&m, in->t, in->n, report_csv_columns)) {
+	if (csv_merge_plan(&m, in->t, in->n, report_csv_columns,
+			   report_column_is_text)) {
 		say(&a->errors, "out of memory");
 		return REPORT_WRITE;
 	}
 	out = open_output(a, in);
 	if (!out) {
-		csv_merge_free(&m, in->n);
+		csv_merge_free(&m);
 		return REPORT_USAGE;
 	}
-	csv_merge_write(out, &m, in->t, in->n);
+	if (a->formats & REPORT_CSV)
+		csv_table(out, csv_merge_rows, &m);
+	if (a->formats & REPORT_JSON) {
+		report_separate(out, a->formats, REPORT_JSON);
+		if (merge_json(out, &m, in->src, in->n))
+			say(&a->errors, "out of memory: no JSON written");
+	}
 	ret = close_output(a, out);
-	csv_merge_free(&m, in->n);
-	return ret;
+	csv_merge_free(&m);
+	return a->errors ? REPORT_WRITE : ret;
 }
 
 static int print(struct report_args *a, const struct inputs *in,
-		 const struct cmp *c)
+		 const struct cmp *c, const struct cmp_opts *o)
 {
 	FILE *out = open_output(a, in);
+	int ret;
 
 	if (!out)
 		return REPORT_USAGE;
-	if ((a->formats & REPORT_NORMAL) && cmp_print_normal(out, c)) {
-		say(&a->errors, "out of memory");
-		if (out != stdout)
-			fclose(out);
-		return REPORT_WRITE;
+	if ((a->formats & REPORT_NORMAL) && cmp_print_normal(out, c))
+		say(&a->errors, "out of memory: no table written");
+	if (a->formats & REPORT_CSV) {
+		report_separate(out, a->formats, REPORT_CSV);
+		csv_table(out, cmp_rows, c);
 	}
-	if (a->formats == (REPORT_NORMAL | REPORT_CSV))
-		fputc('\n', out);
-	if (a->formats & REPORT_CSV)
-		cmp_print_csv(out, c);
-	return close_output(a, out);
+	if (a->formats & REPORT_JSON) {
+		report_separate(out, a->formats, REPORT_JSON);
+		if (cmp_json(out, c, o, in->src, in->n))
+			say(&a->errors, "out of memory: no JSON written");
+	}
+	ret = close_output(a, out);
+	return a->errors ? REPORT_WRITE : ret;
 }
 
 static int compare(struct report_args *a, const struct inputs *in)
 {
-	struct cmp_src *src = calloc(in->n, sizeof(*src));
 	struct cmp_opts o = { .key = a->keys, .nkey = a->nkeys, .by = a->by,
 			      .metric = a->metric };
 	struct cmp c;
 	char err[512];
 	int ret = REPORT_USAGE;
 
-	if (!src) {
-		say(&a->errors, "out of memory");
-		return REPORT_WRITE;
-	}
-	for (unsigned k = 0; k < in->n; k++)
-		src[k] = (struct cmp_src){ &in->t[k], a->files[k] };
-	if (cmp_build(&c, src, in->n, &o, err, sizeof(err))) {
+	if (cmp_build(&c, in->src, in->n, &o, err, sizeof(err))) {
 		say(&a->errors, "%s", err);
-		free(src);
 		return REPORT_USAGE;
 	}
 	if (cmp_against(&c, a->baseline))
 		no_such_run(a, &c);
 	else
-		ret = print(a, in, &c);
+		ret = print(a, in, &c, &o);
 	cmp_free(&c);
-	free(src);
 	return ret;
 }
 

@@ -3,8 +3,10 @@
  */
 #include <csv.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "row.h"
 
@@ -34,6 +36,35 @@ struct cell cell_sig(double v, int digits)
 {
 	return (struct cell){ .type = CELL_DBL, .v.d = v, .style = 'g',
 			      .prec = digits };
+}
+
+struct cell cell_exact(double v)
+{
+	return (struct cell){ .type = CELL_DBL, .v.d = v, .style = 'r' };
+}
+
+struct cell cell_numtext(const char *s)
+{
+	if (!s || !*s)
+		return (struct cell){ .type = CELL_ABSENT };
+	return (struct cell){ .type = row_is_number(s) ? CELL_NUMTEXT
+						       : CELL_STR,
+			      .v.s = s };
+}
+
+bool row_is_number(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	char *end;
+
+	if (!strcasecmp(p, "nan") || !strcasecmp(p, "inf") ||
+	    !strcasecmp(p, "infinity"))
+		return true;
+	/* strtod alone would take " 1", "0x10" and "nan(1)" too */
+	if (!*p || p[strspn(p, "0123456789.eE+-")])
+		return false;
+	strtod(s, &end);
+	return end != s && !*end;
 }
 
 void row_put(struct row_emitter *e, const char *name, struct cell c)
@@ -77,10 +108,29 @@ void row_end(struct row_emitter *e)
 	e->ops->end_row(e);
 }
 
+/* As few digits as give back the same double, and no exponent for
+ * whole numbers up to 15 digits (300, not 3e+02). */
+static void format_exact(double v, char *buf, size_t len)
+{
+	int prec, whole = 1;
+
+	for (double a = fabs(v); a >= 10 && whole < 15; a /= 10)
+		whole++;
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, len, "%.*g", prec > whole ? prec : whole, v);
+}
+
 static void cell_format(const struct cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, c->style == 'f' ? "%.*f" : "%.*g", c->prec,
-		 c->v.d);
+	if (c->style == 'r')
+		format_exact(c->v.d, buf, len);
+	else
+		snprintf(buf, len, c->style == 'f' ? "%.*f" : "%.*g", c->prec,
+			 c->v.d);
 }
 
 double cell_rounded(const struct cell *c)
@@ -122,6 +172,9 @@ static void csv_cell(struct row_emitter *e, const char *name,
 		break;
 	case CELL_STR:
 		csv_text(ce->f, c->v.s);
+		break;
+	case CELL_NUMTEXT:
+		fputs(c->v.s, ce->f);	/* as read: nothing to quote */
 		break;
 	case CELL_U64:
 		fprintf(ce->f, "%" PRIu64, c->v.u);

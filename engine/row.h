@@ -10,8 +10,9 @@
  * those names.
  *
  * A cell is a string, an unsigned or signed integer, a double with the
- * precision it is printed with, or absent (unknown, not applicable).  An
- * empty string is absent: CSV writes an empty field, JSON null.
+ * precision it is printed with, a number given as text (a field read back
+ * from a result CSV), or absent (unknown, not applicable).  An empty
+ * string is absent: CSV writes an empty field, JSON null.
  */
 #ifndef MEMJOB_ROW_H
 #define MEMJOB_ROW_H
@@ -20,7 +21,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum cell_type { CELL_ABSENT, CELL_STR, CELL_U64, CELL_I64, CELL_DBL };
+enum cell_type {
+	CELL_ABSENT, CELL_STR, CELL_U64, CELL_I64, CELL_DBL,
+	CELL_NUMTEXT,		/* v.s: a number as text (row_is_number) */
+};
 
 struct cell {
 	enum cell_type type;
@@ -31,7 +35,8 @@ struct cell {
 		double d;
 	} v;
 	/* CELL_DBL: printed as printf's "%.*f" ('f') or "%.*g" ('g') with
-	 * prec; JSON gets the number as printed, not more digits. */
+	 * prec, or ('r') with as few digits as give back the same double;
+	 * JSON gets the number as printed, not more digits. */
 	char style;
 	int prec;
 };
@@ -57,6 +62,17 @@ struct cell cell_i64(int64_t v);
 struct cell cell_fixed(double v, int decimals);
 /* v with digits significant digits, as "%.*g" */
 struct cell cell_sig(double v, int digits);
+/* v exactly: as few digits as read back as v (a median of numbers read
+ * from a CSV), and no exponent for whole numbers of up to 15 digits. */
+struct cell cell_exact(double v);
+/* A number as text, such as a field of a result CSV: CSV writes the text
+ * as it is, JSON the number (an integer where the text is one).  Text
+ * that row_is_number refuses is a string; an empty one is absent. */
+struct cell cell_numtext(const char *s);
+/* Whether s is a number as memjob writes one: decimal, with a sign, a
+ * fraction and an exponent as printf makes them, or nan or inf (a figure
+ * that could not be computed, null in JSON).  Not "", " 1", "0x10". */
+bool row_is_number(const char *s);
 
 /* The cells of a row, in column order; then row_end.  row_str() and the
  * others are row_put() of the cell_*() of their value. */

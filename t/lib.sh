@@ -141,6 +141,11 @@ host_quiet()
 	}'
 }
 
+# JSON is read with jq: a real parser, so "valid" means valid.
+test_lazy_prereq JQ '
+	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }
+'
+
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
 # instrumentation distorts them, and so does a busy host.
 test_lazy_prereq TIMING '
@@ -359,6 +364,54 @@ lines()
 	local v
 	v=$(csv_get "$@") || return 1
 	printf "%s\n" "${v//$'\n'/ }"
+}
+
+# csv_cells FILE: "row<TAB>column<TAB>value" for every field of the CSV.
+csv_cells()
+{
+	awk "$CSV_SPLIT_AWK"'
+	NR == 1 { n = split_csv($0, h); next }
+	/^[[:space:]]*$/ { next }
+	{
+		split_csv($0, f); r++
+		for (i = 1; i <= n; i++)
+			printf "%d\t%s\t%s\n", r, h[i], f[i]
+	}' "$1"
+}
+
+# json_cells FILE ARRAY: the same for the objects of ARRAY (a jq path such
+# as .results), null as an empty value.
+json_cells()
+{
+	jq -r "$2"' | to_entries[] | (.key + 1) as $r | .value | to_entries[] |
+		[($r | tostring), .key, (.value // "" | tostring)] | @tsv' "$1"
+}
+
+# same_table CSV JSON ARRAY: the CSV's rows and ARRAY's objects hold the
+# same cells: the same columns in every row, text equal, numbers equal as
+# numbers ("0.500000" is 0.5).  Says where they differ.
+same_table()
+{
+	csv_cells "$1" >csv.cells &&
+	json_cells "$2" "$3" >json.cells &&
+	awk -F'\t' '
+	function num(v) { return v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
+	NR == FNR { want[$1 "\t" $2] = $3; n++; next }
+	{
+		k = $1 "\t" $2; got++
+		if (!(k in want)) { printf "row %s: %s is not a CSV column\n", $1, $2; bad = 1; next }
+		w = want[k]; delete want[k]
+		if (num(w) && num($3) ? w + 0 != $3 + 0 : w != $3) {
+			printf "row %s, %s: CSV \"%s\", JSON \"%s\"\n", $1, $2, w, $3
+			bad = 1
+		}
+	}
+	END {
+		for (k in want) { split(k, p, "\t"); printf "row %s: column %s is not in the JSON\n", p[1], p[2]; bad = 1 }
+		if (!n) { print "no CSV cells"; bad = 1 }
+		printf "%d CSV cells, %d JSON cells\n", n, got
+		exit bad
+	}' csv.cells json.cells
 }
 
 # near A B TOL: |A - B| <= TOL, saying so when not.

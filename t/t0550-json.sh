@@ -15,9 +15,6 @@
 . t/lib.sh
 . t/broken/helpers.sh
 
-test_lazy_prereq JQ '
-	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }
-'
 test_lazy_prereq TWO_CPUS '[ "$(nproc)" -ge 2 ] && taskset -c 0,1 true'
 # shellcheck disable=SC2034 # used by the test bodies
 SYSFS_FILE=/sys/devices/system/cpu/online
@@ -36,54 +33,6 @@ csv_part()
 json_part()
 {
 	sed -n '/^{$/,$p' "$1"
-}
-
-# csv_cells FILE: "row<TAB>column<TAB>value" for every field of the CSV.
-csv_cells()
-{
-	awk "$CSV_SPLIT_AWK"'
-	NR == 1 { n = split_csv($0, h); next }
-	/^[[:space:]]*$/ { next }
-	{
-		split_csv($0, f); r++
-		for (i = 1; i <= n; i++)
-			printf "%d\t%s\t%s\n", r, h[i], f[i]
-	}' "$1"
-}
-
-# json_cells FILE ARRAY: the same for the objects of ARRAY (a jq path such
-# as .results), null as an empty value.
-json_cells()
-{
-	jq -r "$2"' | to_entries[] | (.key + 1) as $r | .value | to_entries[] |
-		[($r | tostring), .key, (.value // "" | tostring)] | @tsv' "$1"
-}
-
-# same_table CSV JSON ARRAY: the CSV's rows and ARRAY's objects hold the
-# same cells: the same columns in every row, text equal, numbers equal as
-# numbers ("0.500000" is 0.5).  Says where they differ.
-same_table()
-{
-	csv_cells "$1" >csv.cells &&
-	json_cells "$2" "$3" >json.cells &&
-	awk -F'\t' '
-	function num(v) { return v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
-	NR == FNR { want[$1 "\t" $2] = $3; n++; next }
-	{
-		k = $1 "\t" $2; got++
-		if (!(k in want)) { printf "row %s: %s is not a CSV column\n", $1, $2; bad = 1; next }
-		w = want[k]; delete want[k]
-		if (num(w) && num($3) ? w + 0 != $3 + 0 : w != $3) {
-			printf "row %s, %s: CSV \"%s\", JSON \"%s\"\n", $1, $2, w, $3
-			bad = 1
-		}
-	}
-	END {
-		for (k in want) { split(k, p, "\t"); printf "row %s: column %s is not in the JSON\n", p[1], p[2]; bad = 1 }
-		if (!n) { print "no CSV cells"; bad = 1 }
-		printf "%d CSV cells, %d JSON cells\n", n, got
-		exit bad
-	}' csv.cells json.cells
 }
 
 # memjob_version: the version memjob --version prints.
@@ -343,13 +292,17 @@ test_expect_success JQ '--topology as JSON of a fixture: 64 CPUs, 4 caches each'
 
 # ---- bad lists --------------------------------------------------------------------
 
-test_expect_success 'an unknown format: exit 2, the option and the formats named, nothing run' '
+test_expect_success 'an unknown format: exit 2, the option, the formats and the nearest named' '
 	in_fresh_dir xml &&
 	refuses --output-format=xml --name=a --ioengine=psync --filename=f.dat \
 		--size=64k &&
 	error_at "command line:1" output-format "normal, csv, json" \
 		"got ${SQ}xml${SQ}" &&
-	errors_are 1
+	errors_are 1 &&
+	in_fresh_dir near &&
+	refuses --output-format=normal,jsn --name=a --size=64k &&
+	error_at "command line:1" output-format \
+		"got ${SQ}jsn${SQ} in ${SQ}normal,jsn${SQ}; did you mean ${SQ}json${SQ}?"
 '
 
 test_expect_success 'a format given twice: exit 2, says which' '

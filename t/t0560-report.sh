@@ -5,11 +5,13 @@
 # changes agree with awk's; standard input works in a pipe; --by=host
 # tells the hosts of a merged CSV apart; --merge takes the union of the
 # columns in the documented order, and what it writes reads back in
-# report and plot; a point one run lacks is shown as missing; and every
-# unusable input or command line exits 2 with a message naming the place,
-# and writes nothing.
+# report and plot; a point one run lacks is shown as missing; the
+# comparison as JSON holds the numbers of its CSV, of the table and of
+# awk, null where there is none; the merge as JSON is a run's own results;
+# and every unusable input or command line exits 2 with a message naming
+# the place, and writes nothing.
 
-# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
 # The tiny job: 1 MiB counted in blocks of 4 KiB and 64 KiB, three times.
@@ -36,12 +38,56 @@ change_of()
 }
 
 # same_num A B: A and B are the same number (however written); says so
-# when they are not.
+# when they are not, or when either is no number (empty, null).
 same_num()
 {
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }' ||
+	awk -v a="$1" -v b="$2" '
+	function num(v) { return v ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
+	BEGIN { exit !(num(a) && num(b) && a + 0 == b + 0) }' ||
 	{ echo "not the same number: '$1' and '$2'"; return 1; }
 }
+
+# table_stats FILE: of a normal report's table, "median min max change
+# verdict" per line, in order ("-" for no change).
+table_stats()
+{
+	awk '
+	/^(job|phase|[a-z_]+) .* median / { on = 1; next }
+	on {
+		for (i = 1; i <= NF && $i !~ /\.csv$/; i++)
+			;
+		i += 2			# past the run and its rows
+		if ($i ~ /^\(\+/)
+			i += 3		# "(+1 left out)"
+		ch = $(i + 3) ~ /%$/ ? $(i + 3) : "-"
+		v = ""
+		for (k = i + (ch == "-" ? 3 : 4); k <= NF; k++)
+			v = v (v == "" ? "" : " ") $k
+		print $i, $(i + 1), $(i + 2), ch, v
+	}' "$1"
+}
+
+# json_stats FILE: the same of a comparison's JSON document, its numbers
+# rounded as the table rounds them.
+json_stats()
+{
+	jq -r '.points[].runs[] |
+		[.median, .min, .max, .change_pct, .verdict] | @tsv' "$1" |
+	awk -F'\t' '
+	function fmt(v) {
+		return v >= 1000 || v <= -1000 ? sprintf("%.0f", v) : sprintf("%.4g", v)
+	}
+	{
+		gsub(/_/, " ", $5)
+		print fmt($1), fmt($2), fmt($3),
+		      $4 == "" ? "-" : sprintf("%+.1f%%", $4), $5
+	}'
+}
+
+# per_run: the jq filter that gives a comparison's JSON as the CSV's
+# rows: each point's runs, with the point's key after.
+# shellcheck disable=SC2034 # used by the test bodies
+PER_RUN='[.points[] | .key as $k | .runs[] | . + $k]'
 
 # expect_refusal PATTERN memjob-args...: exit 2, PATTERN in the message,
 # nothing on standard output.
@@ -286,6 +332,137 @@ test_expect_success 'rows that are not ok are left out, and counted' '
 	grep -E "^a +4k +gbps +2 \(\+1 left out\) +4\.5 +4 +5$" out
 '
 
+# ---- CSV and JSON ------------------------------------------------------------------
+
+test_expect_success JQ 'json: the inputs, the key, the runs and the baseline' '
+	"$MEMJOB" report --output-format=json r1.csv r2.csv >cmp.json &&
+	jq -e "type == \"object\"" cmp.json &&
+	test "$(jq -r "[.inputs[] | .file, .rows] | map(tostring) | join(\" \")" cmp.json)" = "r1.csv 6 r2.csv 6" &&
+	test "$(jq -r ".key | join(\",\")" cmp.json)" = job,phase,sweep_bs &&
+	jq -e ".by == \"file\" and .metric == null and .baseline == \"r1.csv\"" cmp.json &&
+	test "$(jq -r "[.runs[].run] | join(\" \")" cmp.json)" = "r1.csv r2.csv" &&
+	test "$(jq -r "[.points[].key.sweep_bs] | join(\" \")" cmp.json)" = "4k 64k" &&
+	jq -e "[.points[] | .key.job == \"a\" and .key.phase == null and
+		.metric_name == \"gbps\" and .better == \"higher\"] | all" cmp.json
+'
+
+test_expect_success JQ 'json: medians, min, max, change and verdict agree with awk' '
+	"$MEMJOB" report --output-format=csv r1.csv r2.csv >cmp.csv &&
+	for bs in 4k 64k; do
+		for run in r1.csv r2.csv; do
+			q=".points[] | select(.key.sweep_bs == \"$bs\") | .runs[] | select(.run == \"$run\")" &&
+			same_num "$(jq "$q | .median" cmp.json)" "$(median_of $run metric sweep_bs=$bs)" &&
+			same_num "$(jq "$q | .min" cmp.json)" \
+				"$(csv_get $run metric sweep_bs=$bs | sort -g | head -n 1)" &&
+			same_num "$(jq "$q | .max" cmp.json)" \
+				"$(csv_get $run metric sweep_bs=$bs | sort -g | tail -n 1)" &&
+			same_num "$(jq "$q | .baseline" cmp.json)" "$(median_of r1.csv metric sweep_bs=$bs)" &&
+			test "$(jq "$q | .rows" cmp.json)" = 3 &&
+			test "$(jq -r "$q | .verdict" cmp.json)" = \
+				"$(csv_get cmp.csv verdict run=$run sweep_bs=$bs)" || exit 1
+		done
+		b=$(median_of r1.csv metric sweep_bs=$bs) &&
+		n=$(median_of r2.csv metric sweep_bs=$bs) &&
+		q=".points[] | select(.key.sweep_bs == \"$bs\") | .runs" &&
+		same_num "$(jq "$q[1].change_pct" cmp.json)" "$(change_of "$n" "$b")" &&
+		test "$(jq "$q[0].change_pct" cmp.json)" = null &&
+		test "$(jq -r "$q[0].verdict" cmp.json)" = baseline || exit 1
+	done
+'
+
+test_expect_success JQ 'json and csv: the same cells, read back through the csv helpers' '
+	same_table cmp.csv cmp.json "$PER_RUN" &&
+	test "$(jq "$PER_RUN | length" cmp.json)" = "$(csv_rows cmp.csv)"
+'
+
+test_expect_success JQ 'json and the normal table: the same figures, rounded' '
+	"$MEMJOB" report r1.csv r2.csv >table.txt &&
+	table_stats table.txt >table.stats &&
+	json_stats cmp.json >json.stats &&
+	test "$(wc -l <table.stats)" = 4 &&
+	test_cmp table.stats json.stats &&
+	"$MEMJOB" report base.csv new.csv >table.txt &&
+	"$MEMJOB" report --output-format=json base.csv new.csv >k.json &&
+	table_stats table.txt >table.stats &&
+	json_stats k.json >json.stats &&
+	test "$(wc -l <table.stats)" = 8 &&
+	test_cmp table.stats json.stats
+'
+
+test_expect_success JQ 'json: known medians, changes and verdicts; absent is null' '
+	"$MEMJOB" report --output-format=json base.csv new.csv >k.json &&
+	"$MEMJOB" report --output-format=csv base.csv new.csv >k.csv &&
+	new() { jq -r "[.points[].runs[] | select(.run == \"new.csv\") | .$1] | map(tostring) | join(\" \")" k.json; } &&
+	for col in median min max rows left_out baseline verdict metric_name; do
+		test "$(new $col)" = "$(lines k.csv $col run=new.csv)" || exit 1
+	done &&
+	test "$(new median)" = "4.5 11 5 7" &&
+	test "$(new change_pct)" = "125 0 25 -12.5" &&
+	test "$(new verdict)" = "better within_spread worse within_spread" &&
+	test "$(jq -c "[.points[].key.phase]" k.json)" = "[null,null,\"alone\",\"loaded\"]" &&
+	test "$(jq -c "[.points[].better]" k.json)" = "[\"higher\",\"higher\",\"lower\",\"lower\"]" &&
+	"$MEMJOB" report --output-format=json r1.csv r2-4k.csv >m.json &&
+	jq -e ".points[1].runs[1] | .run == \"r2-4k.csv\" and .verdict == \"missing\" and
+		.rows == 0 and .metric_name == null and .median == null and
+		.min == null and .max == null and .change_pct == null and
+		(.baseline | type) == \"number\"" m.json &&
+	"$MEMJOB" report --output-format=json r2-4k.csv r1.csv >m.json &&
+	jq -e ".points[1].runs | .[0].verdict == \"missing\" and
+		.[1].verdict == \"no_baseline\" and .[1].baseline == null" m.json
+'
+
+test_expect_success JQ 'json: --metric, --key and --by are said, and used' '
+	"$MEMJOB" report --output-format=json --metric=bytes --key=job,sweep_bs \
+		base.csv new.csv >k.json &&
+	jq -e ".metric == \"bytes\" and .key == [\"job\", \"sweep_bs\"] and
+		.points[0].better == null and .points[0].metric_name == \"bytes\" and
+		.points[0].runs[1].verdict == \"higher\" and
+		.points[0].runs[1].median == 450" k.json &&
+	"$MEMJOB" report --output-format=json --by=host --baseline=fakehost \
+		fleet.csv >h.json &&
+	me=$(csv_col r1.csv host) &&
+	jq -e --arg me "$me" ".by == \"host\" and .baseline == \"fakehost\" and
+		[.runs[].run] == [\"fakehost\", \$me] and
+		[.runs[].rows] == [6, 6] and .inputs == [{file: \"fleet.csv\", rows: 12}]" h.json
+'
+
+test_expect_success JQ 'several formats: normal, csv, json in turn, as each alone' '
+	"$MEMJOB" report --output-format=json,normal,csv r1.csv r2.csv >all.out &&
+	"$MEMJOB" report r1.csv r2.csv >table.txt &&
+	n=$(grep -n "^run,metric_name," all.out | cut -d: -f1) &&
+	head -n $((n - 2)) all.out >normal.part &&
+	test_cmp table.txt normal.part &&
+	test -z "$(sed -n "$((n - 1))p" all.out)" &&
+	sed -n "/^run,metric_name,/,/^\$/{/^\$/d;p}" all.out >csv.part &&
+	test_cmp cmp.csv csv.part &&
+	sed -n "/^{\$/,\$p" all.out >json.part &&
+	test_cmp cmp.json json.part
+'
+
+test_expect_success JQ '--merge as JSON: the results of the run'"'"'s own document' '
+	"$MEMJOB" --output-format=csv,json --name=7 --size=64k --kernel=sum \
+		--sweep=bs:4096,16384 --repeat=2 >run.out &&
+	sed -n "/^host,job,/,/^\$/{/^\$/d;p}" run.out >run.csv &&
+	sed -n "/^{\$/,\$p" run.out >run.json &&
+	"$MEMJOB" report --merge --output-format=json run.csv >m.json &&
+	jq -S .results run.json >want &&
+	jq -S .results m.json >got &&
+	test_cmp want got &&
+	jq -e ".results | length == 4 and all(.job == \"7\" and
+		(.sweep_bs | type) == \"string\" and (.bs | type) == \"number\" and
+		(.gbps | type) == \"number\" and .error == null)" m.json &&
+	jq -e ".inputs == [{file: \"run.csv\", rows: 4}]" m.json
+'
+
+test_expect_success JQ '--merge as CSV and JSON: one table, the same cells' '
+	"$MEMJOB" report --merge --output-format=csv,json r1.csv s.csv >both.out &&
+	sed -n "/^host,job,/,/^\$/{/^\$/d;p}" both.out >csv.part &&
+	test_cmp both.csv csv.part &&
+	sed -n "/^{\$/,\$p" both.out >json.part &&
+	same_table both.csv json.part .results &&
+	jq -e "[.results[] | .sweep_size] == [null, null, null, null, null, null, \"64k\", \"128k\"]" json.part
+'
+
 # ---- errors ------------------------------------------------------------------------
 
 test_expect_success 'a file that cannot be opened' '
@@ -338,7 +515,10 @@ test_expect_success 'unknown options and wrong values' '
 	expect_refusal "unknown option .--frobnicate." --frobnicate r1.csv &&
 	expect_refusal "unknown option .-x." -x r1.csv &&
 	expect_refusal "--by needs a value" --by r1.csv &&
-	expect_refusal "--output-format=json: expected normal, csv or normal,csv" --output-format=json r1.csv &&
+	expect_refusal "^memjob report: --output-format=jsn: expected normal, csv, json or a comma list of them, each at most once; got .jsn.; did you mean .json.?$" --output-format=jsn r1.csv &&
+	expect_refusal "--output-format=csv,xml: .*got .xml. in .csv,xml.$" --output-format=csv,xml r1.csv &&
+	expect_refusal "--output-format=json,json: .*got .json. twice" --output-format=json,json r1.csv &&
+	expect_refusal "--output-format=normal has no use with it" --merge --output-format=normal,json r1.csv &&
 	expect_refusal "--key=job,,sweep_bs: expected column names" --key=job,,sweep_bs r1.csv &&
 	expect_refusal "--metric has no use with it" --merge --metric=gbps r1.csv &&
 	expect_refusal "--merge takes no value" --merge=yes r1.csv &&
@@ -363,7 +543,8 @@ test_expect_success '--help prints the usage' '
 	grep "^usage: memjob report \[OPTIONS\] \[FILE|-\]\.\.\.$" out &&
 	for o in key by metric baseline output-format output merge; do
 		grep -q -- "--$o" out || { echo "--$o is not in the usage"; exit 1; }
-	done
+	done &&
+	grep -q -- "--output-format=LIST  normal (a table), csv (its rows), json" out
 '
 
 test_done

@@ -3,18 +3,24 @@
  * grouped into points (job, phase, sweep_* by default, or --key) and runs
  * (by file, or by a column), medians of the repeats, rows left out, points
  * a run lacks, the change against the baseline and its verdict, and which
- * way each metric is better.
+ * way each metric is better; and the comparison written as CSV and as a
+ * JSON document, from the same cells.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "compare.h"
+#include "compareout.h"
+#include "reportcmd_json.h"
 
 static void table(struct csv_table *t, const char *name, const char *text)
 {
@@ -264,6 +270,116 @@ static void test_direction(void **state)
 	assert_string_equal(cmp_verdict_names[CMP_LOWER], "lower");
 }
 
+/* base.csv and new.csv compared against baseline, written as CSV or as
+ * the JSON document: the text, to free. */
+static char *written(const char *baseline, bool json)
+{
+	struct cmp_opts o = { 0 };
+	struct runs w;
+	struct cmp c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	runs_of(&w, "base.csv", base_csv, "new.csv", new_csv);
+	build(&c, &w, &o);
+	assert_int_equal(cmp_against(&c, baseline), 0);
+	if (json)
+		assert_int_equal(cmp_json(f, &c, &o, w.src, w.n), 0);
+	else
+		csv_table(f, cmp_rows, &c);
+	assert_int_equal(fclose(f), 0);
+	cmp_free(&c);
+	runs_free(&w);
+	return text;
+}
+
+static void test_csv(void **state)
+{
+	char *text = written(NULL, false);
+
+	(void)state;
+	assert_string_equal(text,
+		"run,metric_name,rows,left_out,median,min,max,baseline,"
+		"change_pct,verdict,job,phase,sweep_bs\n"
+		"base.csv,gbps,3,0,2,1,3,2,,baseline,a,,4k\n"
+		"new.csv,gbps,2,0,4.5,4,5,2,125.0000,better,a,,4k\n"
+		"base.csv,gbps,1,1,10,10,10,10,,baseline,a,,64k\n"
+		"new.csv,,0,0,,,,10,,missing,a,,64k\n"
+		"base.csv,,0,0,,,,,,missing,a,,1m\n"
+		"new.csv,gbps,1,0,7,7,7,,,no_baseline,a,,1m\n");
+	free(text);
+}
+
+/* doc's value at a path of keys and indexes: "points", 0, "runs", 1 */
+static json_t *at(json_t *doc, const char *path)
+{
+	char *copy = strdup(path), *save = NULL;
+	json_t *v = doc;
+
+	assert_non_null(copy);
+	for (char *p = strtok_r(copy, ".", &save); p && v;
+	     p = strtok_r(NULL, ".", &save))
+		v = *p >= '0' && *p <= '9' ?
+			json_array_get(v, strtoul(p, NULL, 10)) :
+			json_object_get(v, p);
+	free(copy);
+	if (!v)
+		fail_msg("no %s in the document", path);
+	return v;
+}
+
+static void test_json(void **state)
+{
+	char *text = written("new.csv", true);
+	json_error_t jerr;
+	json_t *doc;
+
+	(void)state;
+	doc = json_loads(text, 0, &jerr);
+	if (!doc)
+		fail_msg("not JSON: %s", jerr.text);
+	assert_string_equal(json_string_value(at(doc, "inputs.1.file")),
+			    "new.csv");
+	assert_int_equal(json_integer_value(at(doc, "inputs.0.rows")), 5);
+	assert_string_equal(json_string_value(at(doc, "key.2")), "sweep_bs");
+	assert_string_equal(json_string_value(at(doc, "by")), "file");
+	assert_true(json_is_null(at(doc, "metric")));
+	assert_string_equal(json_string_value(at(doc, "baseline")),
+			    "new.csv");
+	/* the baseline first, as in the CSV */
+	assert_string_equal(json_string_value(at(doc, "runs.0.run")),
+			    "new.csv");
+	assert_int_equal(json_integer_value(at(doc, "runs.1.rows")), 5);
+	assert_int_equal(json_array_size(at(doc, "points")), 3);
+	assert_string_equal(json_string_value(at(doc, "points.0.key.job")),
+			    "a");
+	assert_true(json_is_null(at(doc, "points.0.key.phase")));
+	assert_string_equal(json_string_value(at(doc, "points.0.better")),
+			    "higher");
+	assert_true(json_real_value(at(doc, "points.0.runs.0.median")) == 4.5);
+	assert_true(json_real_value(at(doc, "points.0.runs.1.median")) == 2);
+	assert_true(json_real_value(at(doc, "points.0.runs.1.baseline")) ==
+		    4.5);
+	assert_float_equal(json_real_value(at(doc, "points.0.runs.1.change_pct")),
+			   -55.5556, 0);
+	assert_string_equal(json_string_value(at(doc, "points.0.runs.1.verdict")),
+			    "worse");
+	assert_true(json_is_null(at(doc, "points.0.runs.0.change_pct")));
+	/* 64k: the baseline has no value: null, never 0 */
+	assert_true(json_is_null(at(doc, "points.1.runs.0.median")));
+	assert_true(json_is_null(at(doc, "points.1.runs.0.metric_name")));
+	assert_int_equal(json_integer_value(at(doc, "points.1.runs.0.rows")), 0);
+	assert_true(json_is_null(at(doc, "points.1.runs.1.baseline")));
+	assert_string_equal(json_string_value(at(doc, "points.1.runs.1.verdict")),
+			    "no_baseline");
+	assert_string_equal(json_string_value(at(doc, "points.1.metric_name")),
+			    "gbps");
+	json_decref(doc);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +389,8 @@ int main(void)
 		cmocka_unit_test(test_fallback_metric),
 		cmocka_unit_test(test_not_a_number),
 		cmocka_unit_test(test_direction),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,8 @@
  * test_csvtable.c - engine/csvtable.c and engine/csvmerge.c: a result CSV
  * read into strings with the line of every row, quoted fields, a repeated
  * header passed over, a sentence with file:line for every CSV that cannot
- * be used; fields written back quoted only when they must be; and the
- * union of several CSVs' columns, in the documented order.
+ * be used; and the union of several CSVs' columns, in the documented
+ * order, each column numbers or text throughout in JSON.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 
 #include "csvmerge.h"
 #include "csvtable.h"
+#include "jsonout.h"
 
 static const char *const need[] = { "host", "job", NULL };
 
@@ -140,29 +141,6 @@ static char *written(void (*write)(FILE *, const void *), const void *arg)
 	return text;
 }
 
-static void put_fields(FILE *f, const void *arg)
-{
-	const char *const *v = arg;
-
-	for (unsigned i = 0; v[i]; i++) {
-		csv_table_put(f, v[i]);
-		fputc('|', f);
-	}
-}
-
-static void test_put(void **state)
-{
-	static const char *const v[] = { "plain", "", "a,b", "say \"hi\"",
-					 " lead", "trail ", "in side",
-					 "two\nlines", NULL };
-	char *text = written(put_fields, v);
-
-	(void)state;
-	assert_string_equal(text, "plain||\"a,b\"|\"say \"\"hi\"\"\"|"
-			    "\" lead\"|\"trail \"|in side|\"two\nlines\"|");
-	free(text);
-}
-
 struct merge_case {
 	struct csv_table *t;
 	unsigned n;
@@ -175,9 +153,9 @@ static void merge_all(FILE *f, const void *arg)
 	const struct merge_case *mc = arg;
 	struct csv_merge m;
 
-	assert_int_equal(csv_merge_plan(&m, mc->t, mc->n, fixed), 0);
-	csv_merge_write(f, &m, mc->t, mc->n);
-	csv_merge_free(&m, mc->n);
+	assert_int_equal(csv_merge_plan(&m, mc->t, mc->n, fixed, NULL), 0);
+	csv_table(f, csv_merge_rows, &m);
+	csv_merge_free(&m);
 }
 
 static void test_merge(void **state)
@@ -204,6 +182,48 @@ static void test_merge(void **state)
 		csv_table_free(&t[k]);
 }
 
+static bool job_is_text(const char *col)
+{
+	return !strcmp(col, "job");
+}
+
+/* In JSON, a column is numbers only when every field in it is one and
+ * it is not a column of text that looks like numbers. */
+static void test_merge_types(void **state)
+{
+	struct csv_table t[2];
+	struct csv_merge m;
+	json_t *rows, *o;
+
+	(void)state;
+	read_ok(&t[0], "host,job,gbps,note,size\n"
+		       "h,1,1.500000,7,4096\nh,2,nan,x,\n");
+	read_ok(&t[1], "host,job,gbps,size\nh,3,2,-5\n");
+	assert_int_equal(csv_merge_plan(&m, t, 2, NULL, job_is_text), 0);
+	rows = json_rows(csv_merge_rows, &m);
+	assert_non_null(rows);
+	assert_int_equal(json_array_size(rows), 3);
+	o = json_array_get(rows, 0);
+	assert_string_equal(json_string_value(json_object_get(o, "job")), "1");
+	assert_true(json_real_value(json_object_get(o, "gbps")) == 1.5);
+	assert_string_equal(json_string_value(json_object_get(o, "note")),
+			    "7");
+	assert_int_equal(json_integer_value(json_object_get(o, "size")), 4096);
+	o = json_array_get(rows, 1);
+	assert_true(json_is_null(json_object_get(o, "gbps")));	/* nan */
+	assert_string_equal(json_string_value(json_object_get(o, "note")),
+			    "x");
+	assert_true(json_is_null(json_object_get(o, "size")));
+	o = json_array_get(rows, 2);
+	assert_true(json_is_null(json_object_get(o, "note")));	/* lacks it */
+	assert_int_equal(json_integer_value(json_object_get(o, "gbps")), 2);
+	assert_int_equal(json_integer_value(json_object_get(o, "size")), -5);
+	json_decref(rows);
+	csv_merge_free(&m);
+	for (unsigned k = 0; k < 2; k++)
+		csv_table_free(&t[k]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,8 +231,8 @@ int main(void)
 		cmocka_unit_test(test_repeated_header),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
-		cmocka_unit_test(test_put),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

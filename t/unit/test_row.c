@@ -5,6 +5,8 @@
  * precision) and the JSON emitter (numbers as numbers with the digits CSV
  * prints, absent and empty as null, text that is not UTF-8 kept as
  * ASCII, a name given twice kept as name#2), and the document writer.
+ * Exact doubles and numbers given as text (fields read back from a CSV):
+ * CSV keeps their digits, JSON makes them numbers.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -48,16 +50,39 @@ static void rows(struct row_emitter *e, const void *arg)
 	row_end(e);
 }
 
-static void test_csv(void **state)
+typedef void rows_fn(struct row_emitter *e, const void *arg);
+
+/* The CSV of a table, as text to free. */
+static char *csv_of(rows_fn *fn)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	(void)state;
 	assert_non_null(f);
-	csv_table(f, rows, NULL);
+	csv_table(f, fn, NULL);
 	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* The rows of a table as an array of JSON objects. */
+static json_t *json_of(rows_fn *fn)
+{
+	json_t *a = json_array();
+	struct json_emitter je;
+
+	assert_non_null(a);
+	json_emitter_init(&je, a);
+	fn(&je.base, NULL);
+	assert_int_equal(json_emitter_finish(&je), 0);
+	return a;
+}
+
+static void test_csv(void **state)
+{
+	char *text = csv_of(rows);
+
+	(void)state;
 	assert_string_equal(text,
 		"name,quoted,blank,empty,null,u,i,gbps,metric,absent\n"
 		"plain,\"a,b \"\"c\"\"\",\" x\",,,18446744073709551615,-42,"
@@ -68,14 +93,9 @@ static void test_csv(void **state)
 
 static void test_json_rows(void **state)
 {
-	json_t *a = json_array(), *o;
-	struct json_emitter je;
+	json_t *a = json_of(rows), *o;
 
 	(void)state;
-	assert_non_null(a);
-	json_emitter_init(&je, a);
-	rows(&je.base, NULL);
-	assert_int_equal(json_emitter_finish(&je), 0);
 	assert_int_equal(json_array_size(a), 2);
 
 	o = json_array_get(a, 0);
@@ -166,6 +186,75 @@ static void test_json_write(void **state)
 	json_decref(doc);
 }
 
+/* Numbers as a CSV holds them, and medians of such. */
+static void exact_rows(struct row_emitter *e, const void *arg)
+{
+	(void)arg;
+	row_put(e, "whole", cell_exact(300));
+	row_put(e, "half", cell_exact(4.5));
+	row_put(e, "sum", cell_exact(0.1 + 0.2));	/* needs 17 digits */
+	row_put(e, "big", cell_exact(1e20));
+	row_put(e, "fifteen", cell_exact(123456789012345.0));
+	row_put(e, "neg", cell_exact(-0.25));
+	row_put(e, "fixed", cell_numtext("1.500000"));
+	row_put(e, "int", cell_numtext("42"));
+	row_put(e, "minus", cell_numtext("-7"));
+	row_put(e, "huge", cell_numtext("18446744073709551615"));
+	row_put(e, "nan", cell_numtext("-nan"));
+	row_put(e, "word", cell_numtext("4k"));
+	row_put(e, "empty", cell_numtext(""));
+	row_end(e);
+}
+
+static void test_exact_and_numtext(void **state)
+{
+	char *text = csv_of(exact_rows);
+	json_t *a = json_of(exact_rows), *o;
+
+	(void)state;
+	assert_string_equal(text,
+		"whole,half,sum,big,fifteen,neg,fixed,int,minus,huge,nan,"
+		"word,empty\n"
+		"300,4.5,0.30000000000000004,1e+20,123456789012345,-0.25,"
+		"1.500000,42,-7,18446744073709551615,-nan,4k,\n");
+	free(text);
+
+	o = json_array_get(a, 0);
+	assert_true(json_real_value(json_object_get(o, "sum")) == 0.1 + 0.2);
+	assert_true(json_real_value(json_object_get(o, "whole")) == 300);
+	assert_true(json_is_real(json_object_get(o, "fixed")));
+	assert_true(json_real_value(json_object_get(o, "fixed")) == 1.5);
+	assert_true(json_is_integer(json_object_get(o, "int")));
+	assert_int_equal(json_integer_value(json_object_get(o, "int")), 42);
+	assert_int_equal(json_integer_value(json_object_get(o, "minus")), -7);
+	assert_true(json_is_real(json_object_get(o, "huge")));
+	assert_true(json_is_null(json_object_get(o, "nan")));
+	assert_string_equal(json_string_value(json_object_get(o, "word")),
+			    "4k");
+	assert_true(json_is_null(json_object_get(o, "empty")));
+	json_decref(a);
+}
+
+static void test_is_number(void **state)
+{
+	static const char *const yes[] = {
+		"0", "42", "-7", "+3", "1.5", "0.500000", "-0.25", "1e+20",
+		"1e-07", "2.5E3", "nan", "-nan", "inf", "-Infinity", NULL
+	};
+	static const char *const no[] = {
+		"", "-", ".", "e5", "1e", "1-2", " 1", "1 ", "0x10", "4k",
+		"nan(1)", "1,5", "infinite", NULL
+	};
+
+	(void)state;
+	for (unsigned i = 0; yes[i]; i++)
+		if (!row_is_number(yes[i]))
+			fail_msg("'%s' is a number", yes[i]);
+	for (unsigned i = 0; no[i]; i++)
+		if (row_is_number(no[i]))
+			fail_msg("'%s' is not a number", no[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +262,8 @@ int main(void)
 		cmocka_unit_test(test_json_rows),
 		cmocka_unit_test(test_json_edges),
 		cmocka_unit_test(test_json_write),
+		cmocka_unit_test(test_exact_and_numtext),
+		cmocka_unit_test(test_is_number),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
