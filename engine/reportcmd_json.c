@@ -8,6 +8,7 @@
  * This file only says where each goes in the document.
  */
 #include "config.h"
+#include "version.h"
 #include "compareout.h"
 #include "jsonout.h"
 #include "reportcmd_json.h"
@@ -32,7 +33,7 @@ static void doc_start(struct json_doc *d, const struct cmp_src *src,
 {
 	d->obj = json_object();
 	d->failed = false;
-	json_doc_put(d, "memjob", json_text(MEMJOB_VERSION));
+	json_doc_put(d, "memjob", json_text(memjob_version));
 	json_doc_put(d, "inputs", inputs(src, n));
 }
 
