@@ -512,6 +512,8 @@ setup_done:
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);
 	out->result = ks.result;
+	/* what the source saw while running, after what it chose at setup */
+	snprintf(out->info, sizeof(out->info), "%s", io.info);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);

@@ -151,6 +151,53 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 	return ret;
 }
 
+static void uring_info(struct ioe *e, struct uring_priv *p)
+{
+	const struct job_spec *job = e->job;
+	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
+	char flags[128];
+	size_t n;
+
+	ring_flags_name(r->flags, flags, sizeof(flags));
+	n = (size_t)snprintf(e->info, sizeof(e->info), "ring: depth %u, flags %s",
+			     r->depth, flags);
+	if (n < sizeof(e->info) && r->fixed)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
+	if (n < sizeof(e->info) && job->registerfiles)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
+	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; sqpoll on CPU %d", job->sqpoll_cpu);
+	if (n < sizeof(e->info) && p->bufs_huge)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; buffers on huge pages");
+	if (n < sizeof(e->info) && p->nworkers)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; %u ioworkers, %s, pool %u x %zu bytes",
+				      p->nworkers, p->ordered ? "ordered" :
+				      "unordered", p->nslots, p->stride);
+	p->info_len = n < sizeof(e->info) ? n : sizeof(e->info) - 1;
+}
+
+/*
+ * What the run has shown so far, after what setup chose: the calls in
+ * which the kernel took fewer requests than were queued (short of memory
+ * for them), when there were any.  Called when a pass ends and on
+ * drain(), while the rings are idle.
+ */
+static void uring_info_run(struct ioe *e, const struct uring_priv *p)
+{
+	unsigned long n = atomic_load_explicit(&p->r.short_submits,
+					       memory_order_relaxed);
+
+	if (p->nworkers)
+		n += workers_short_submits(p);
+	e->info[p->info_len] = '\0';
+	if (n)
+		snprintf(e->info + p->info_len, sizeof(e->info) - p->info_len,
+			 "; %lu short submission%s", n, n == 1 ? "" : "s");
+}
+
 static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
 	"iodepth_batch_complete", "fixedbufs", "registerfiles", "sqpoll",
@@ -160,10 +207,17 @@ static const char *const uring_options[] = {
 static int uring_get(struct ioe *e, struct io_unit *u)
 {
 	struct uring_priv *p = e->priv;
+	int ret;
 
 	if (p->nworkers)
-		return pool_get(e, p, u);
-	return p->write ? single_get_write(e, p, u) : single_get_read(e, p, u);
+		ret = pool_get(e, p, u);
+	else if (p->write)
+		ret = single_get_write(e, p, u);
+	else
+		ret = single_get_read(e, p, u);
+	if (ret == 0)
+		uring_info_run(e, p);
+	return ret;
 }
 
 static int uring_put(struct ioe *e, struct io_unit *u)
@@ -184,8 +238,10 @@ static int uring_put(struct ioe *e, struct io_unit *u)
 static int uring_drain(struct ioe *e)
 {
 	struct uring_priv *p = e->priv;
+	int ret = p->nworkers ? pool_drain(e, p) : single_drain(e, p);
 
-	return p->nworkers ? pool_drain(e, p) : single_drain(e, p);
+	uring_info_run(e, p);
+	return ret;
 }
 
 /*
@@ -317,32 +373,6 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 	ioe_error(e, "open %s%s: %s", e->path,
 		  job->direct ? " with O_DIRECT" : "", strerror(-ret));
 	return ret;
-}
-
-static void uring_info(struct ioe *e, const struct uring_priv *p)
-{
-	const struct job_spec *job = e->job;
-	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
-	char flags[128];
-	size_t n;
-
-	ring_flags_name(r->flags, flags, sizeof(flags));
-	n = (size_t)snprintf(e->info, sizeof(e->info), "ring: depth %u, flags %s",
-			     r->depth, flags);
-	if (n < sizeof(e->info) && r->fixed)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
-	if (n < sizeof(e->info) && job->registerfiles)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
-	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; sqpoll on CPU %d", job->sqpoll_cpu);
-	if (n < sizeof(e->info) && p->bufs_huge)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; buffers on huge pages");
-	if (n < sizeof(e->info) && p->nworkers)
-		snprintf(e->info + n, sizeof(e->info) - n,
-			 "; %u ioworkers, %s, pool %u x %zu bytes", p->nworkers,
-			 p->ordered ? "ordered" : "unordered", p->nslots, p->stride);
 }
 
 static int uring_setup(struct ioe *e)

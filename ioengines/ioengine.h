@@ -56,7 +56,9 @@ struct ioe {
 	 * in ns), or NULL when latency is not tracked. */
 	struct hist *lat;
 	/* What the source chose at setup that the report should show
-	 * (e.g. the io_uring setup flags the kernel accepted). */
+	 * (e.g. the io_uring setup flags the kernel accepted), and what it
+	 * saw while running: the engine copies it after setup and again
+	 * after the passes. */
 	char info[256];
 };
 

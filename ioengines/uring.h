@@ -27,6 +27,9 @@
 #include "ioengine.h"
 
 #define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
+/* The user_data of a request that is no slot's transfer (a cancellation):
+ * its completion is consumed and changes no slot. */
+#define RING_NOSLOT	UINT64_MAX
 
 enum slot_state {
 	ST_FREE,			/* may take a new block */
@@ -70,7 +73,11 @@ struct ring {
 	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
 	bool fixed, write, direct, sqpoll;
 	unsigned depth;			/* at most this many in flight */
+	unsigned nslots;		/* user_data below this is a slot */
 	unsigned inflight;		/* queued or in the kernel, not finished */
+	/* Calls in which the kernel took fewer requests than were queued
+	 * (ring_enter); read by the job's thread while an I/O thread runs. */
+	_Atomic unsigned long short_submits;
 	unsigned flags;			/* setup flags the kernel accepted */
 	struct hist *lat;		/* NULL: no latency */
 	unsigned *stamp, nstamp;	/* first transfers since the last submit */
@@ -99,6 +106,19 @@ int ring_init(struct ring *r, const struct ring_cfg *c);
 void ring_exit(struct ring *r);
 /* Submit what is queued, and wait for wait_nr completions (may be 0). */
 int ring_enter(struct ring *r, unsigned wait_nr);
+/*
+ * How many completions a wait may ask for: wait_nr, but never more than
+ * the kernel holds.  Of the inflight transfers, queued (io_uring_sq_ready)
+ * are still in the submission queue, not taken by the kernel: waiting for
+ * their completions would wait for something that cannot come.
+ */
+static inline unsigned ring_wait_limit(unsigned wait_nr, unsigned inflight,
+				       unsigned queued)
+{
+	unsigned held = inflight > queued ? inflight - queued : 0;
+
+	return wait_nr < held ? wait_nr : held;
+}
 /* Queue the rest of slot s's transfer; first: its first one. */
 int ring_prep(struct ring *r, unsigned s, bool first);
 /* Submit everything queued, wait for at least wait_nr completions (at
@@ -158,6 +178,7 @@ struct uring_priv {
 	uint64_t tail;			/* its own copy of pool.tail */
 	unsigned rr;			/* unordered: queue to look at first */
 	bool pass_over;			/* get() returned 0; workers are idle */
+	size_t info_len;		/* of what setup wrote to e->info */
 };
 
 static inline void slot_fill(const struct uring_priv *p, struct slot *sl,
@@ -198,6 +219,8 @@ int single_drain(struct ioe *e, struct uring_priv *p);
 int workers_setup(struct ioe *e, struct uring_priv *p);
 /* Stop and join them; their latencies go to e->lat. */
 void workers_stop(struct ioe *e, struct uring_priv *p);
+/* The I/O threads' rings' short submissions, together. */
+unsigned long workers_short_submits(const struct uring_priv *p);
 /* The first I/O thread's ring (they are all set up alike). */
 const struct ring *workers_ring(const struct uring_priv *p);
 int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);

@@ -184,6 +184,7 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 
 	memset(r, 0, sizeof(*r));
 	r->slots = c->slots;
+	r->nslots = c->nslots;
 	r->fd = c->fd;
 	r->write = RW_IS_WRITE(c->job->rw);
 	r->direct = c->job->direct;
@@ -243,30 +244,74 @@ static int ring_submit_wait(struct ring *r, unsigned wait_nr)
 						NULL);
 }
 
+/* Wait for wait_nr completions without submitting anything (what is
+ * queued stays queued), as long as ring_submit_wait() would. */
+static int ring_wait(struct ring *r, unsigned wait_nr)
+{
+	struct __kernel_timespec ts = { .tv_sec = RING_WAIT_S };
+	struct io_uring_cqe *cqe;
+
+	if (!(r->ring.features & IORING_FEAT_EXT_ARG))
+		return io_uring_wait_cqe_nr(&r->ring, &cqe, wait_nr);
+	return io_uring_wait_cqes(&r->ring, &cqe, wait_nr, &ts, NULL);
+}
+
 /*
  * Submit what is queued, and wait for wait_nr completions (may be 0).
  * Fewer may be there when it returns (a timed-out or interrupted wait):
  * callers reap what there is and wait again while they need more.
+ *
+ * The kernel may take fewer requests than are queued (it cannot allocate
+ * them, or one is malformed); it then returns at once, without waiting,
+ * and the rest stay in the submission queue.  Those are submitted again
+ * here while the kernel takes some; when it takes none, the wait is for
+ * what it does hold (their completions free requests), never for the
+ * ones it never took.  With SQPOLL the kernel's thread takes them when
+ * it can, and the queue is its business.
  */
 int ring_enter(struct ring *r, unsigned wait_nr)
 {
+	unsigned idle = 0;
 	int ret;
 
 	if (r->lat)
 		ring_stamp(r);
-	for (unsigned tries = 0;; tries++) {
+	for (;;) {
+		unsigned queued = io_uring_sq_ready(&r->ring), left, held;
+		bool took_none;
+
 		ret = ring_submit_wait(r, wait_nr);
-		if (ret >= 0 || ret == -ETIME)
-			return 0;
 		if (ret == -EINTR)
 			continue;
-		/* The kernel is short of memory for requests: let it breathe. */
-		if ((ret == -EAGAIN || ret == -EBUSY) && tries < 1000) {
-			sched_yield();
-			continue;
+		took_none = ret == -EAGAIN || ret == -EBUSY;
+		if (ret < 0 && ret != -ETIME && !took_none)
+			break;
+		left = r->sqpoll ? 0 : io_uring_sq_ready(&r->ring);
+		if (!left)
+			return 0;
+		atomic_fetch_add_explicit(&r->short_submits, 1,
+					  memory_order_relaxed);
+		if (left < queued && !took_none)
+			continue;	/* it took some: the rest, now */
+		if (!wait_nr)
+			return 0;	/* the next wait submits them */
+		held = ring_wait_limit(wait_nr, r->inflight, left);
+		if (held) {
+			ret = ring_wait(r, held);
+			if (ret >= 0 || ret == -ETIME || ret == -EINTR)
+				return 0;
+			break;
 		}
-		return ring_error(r, "io_uring_enter: %s", strerror(-ret)), ret;
+		/* It holds nothing to wait for: let it breathe. */
+		if (++idle > 1000) {
+			ret = -EAGAIN;
+			break;
+		}
+		sched_yield();
 	}
+	return ring_error(r, "io_uring_enter: %s%s", strerror(-ret),
+			  ret == -EAGAIN ? " (the kernel took none of the "
+			  "queued requests; short of memory?)" : ""), ret;
 }
 
 /* Queue the rest of slot s's transfer; first: its first one. */
@@ -327,10 +372,14 @@ static void ring_finish(struct ring *r, unsigned s, unsigned st, uint64_t now)
 static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 			 uint64_t now)
 {
-	unsigned s = (unsigned)io_uring_cqe_get_data64(cqe);
-	struct slot *sl = &r->slots[s];
+	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	unsigned s = (unsigned)ud;
+	struct slot *sl;
 	int res = cqe->res;
 
+	if (ud >= r->nslots)		/* no slot's: a cancellation */
+		return 0;
+	sl = &r->slots[s];
 	if (res == -EAGAIN || res == -EINTR)
 		return ring_prep(r, s, false);
 	if (res < 0) {
