@@ -337,15 +337,9 @@ static void check_one(struct job_spec *j, const struct topo *t,
 			   "uid %u); invalidate=1 drops one file's pages "
 			   "without it", (unsigned)geteuid());
 	if (RW_IS_MIXED(j->rw) && !(e->flags & IOE_MIXED)) {
-		char can[128] = "";
-		size_t n = 0;
+		char can[128];
 
-		for (size_t i = 0; ioengine_registry[i]; i++)
-			if (ioengine_registry[i]->flags & IOE_MIXED &&
-			    n < sizeof(can))
-				n += snprintf(can + n, sizeof(can) - n, "%s%s",
-					      n ? ", " : "",
-					      ioengine_registry[i]->name);
+		ioengine_names_with(IOE_MIXED, can, sizeof(can));
 		diag_error(d, job_loc(j, "rw"), "rw", "ioengine=%s cannot mix "
 			   "reads and writes; rw=%s needs ioengine=%s", e->name,
 			   opt_find("rw")->words[j->rw], can);

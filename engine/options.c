@@ -144,7 +144,9 @@ const struct opt_def opt_table[] = {
 		  "does not exist is created before the jobs start, filled "
 		  "with pattern for a job that reads it, or with holes for a "
 		  "job that writes it (its writes then allocate it), and "
-		  "removed at the end (see keep_files)." },
+		  "removed at the end (see keep_files).  A FIFO is a stream: "
+		  "only ioengine=io_uring reads or writes one (its offsets "
+		  "mean nothing), and size says how much." },
 	{ .name = "filename_format", .type = OPT_STR, .cat = CAT_SOURCE,
 	  .off = F(filename_format), .arg = "FORMAT",
 	  .help = "Without filename: the name of each clone's own file, "

@@ -289,6 +289,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 
 			if (r == 0)
 				break;
+			/* a source waiting for I/O gave up: the stop flag */
+			if (r == -EINTR && atomic_load(stop))
+				goto stopped;
 			if (r < 0) {
 				out->status = RUN_FAILED;
 				snprintf(out->err, sizeof(out->err), "%s",
@@ -426,6 +429,7 @@ void *worker_main(void *arg)
 	io.path = pj->paths ? pj->paths[w->clone] : NULL;
 	io.clone = w->clone;
 	io.gen = &gen;
+	io.stop = stop;
 	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
 		      j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone);
 	if (RW_IS_MIXED(j->rw))

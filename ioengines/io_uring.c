@@ -20,6 +20,10 @@
  * What setup chose (the ring flags the kernel accepted, registrations,
  * huge pages, the pool) goes to e->info for the report.
  *
+ * The stop flag (e->stop) is looked at between waits, which are bounded:
+ * get() gives up with -EINTR, and drain() cancels what is in flight (the
+ * job's ring), or stops the I/O threads, which cancel theirs.
+ *
  * sync() (fsync=, fdatasync=, end_fsync=) comes after drain(), with no
  * write in flight: one fsync(2) or fdatasync(2) of the file covers them
  * all.
@@ -211,6 +215,8 @@ static int uring_get(struct ioe *e, struct io_unit *u)
 
 	if (p->nworkers)
 		ret = pool_get(e, p, u);
+	else if (p->pool_up)		/* pool_drain() stopped the threads */
+		ret = (ioe_error(e, "io_uring: stopped"), -EINTR);
 	else if (p->write)
 		ret = single_get_write(e, p, u);
 	else
@@ -276,7 +282,8 @@ static void uring_teardown(struct ioe *e)
 		return;
 	if (p->w)
 		workers_stop(e, p);
-	if (p->r.up && p->r.inflight)
+	/* (a drain that cancelled and gave up leaves the rest to the exit) */
+	if (p->r.up && p->r.inflight && !p->r.cancelling)
 		single_drain(e, p);
 	ring_exit(&p->r);
 	pool_fini(p);
@@ -427,7 +434,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
 		"batched; ioworkers=N I/O threads feed the job (direct=1: O_DIRECT)",
-	.flags = IOE_FILE,
+	.flags = IOE_FILE | IOE_STREAM,
 	.options = uring_options,
 	.validate = uring_validate,
 	.setup = uring_setup,

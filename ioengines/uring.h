@@ -27,9 +27,10 @@
 #include "ioengine.h"
 
 #define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
-/* The user_data of a request that is no slot's transfer (a cancellation):
- * its completion is consumed and changes no slot. */
-#define RING_NOSLOT	UINT64_MAX
+/* user_data at or above a ring's nslots is no slot's transfer: its
+ * completion is consumed and changes no slot. */
+#define RING_CANCEL	UINT64_MAX	/* ring_cancel()'s request */
+#define RING_NOSLOT	(UINT64_MAX - 1)	/* any other */
 
 enum slot_state {
 	ST_FREE,			/* may take a new block */
@@ -72,6 +73,8 @@ struct ring {
 	unsigned sqe_flags;		/* IOSQE_FIXED_FILE */
 	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
 	bool fixed, write, direct, sqpoll;
+	bool cancelling;		/* ring_cancel(): finish, never retry */
+	bool cancel_each;		/* no IORING_ASYNC_CANCEL_ANY here */
 	unsigned depth;			/* at most this many in flight */
 	unsigned nslots;		/* user_data below this is a slot */
 	unsigned inflight;		/* queued or in the kernel, not finished */
@@ -125,8 +128,13 @@ int ring_prep(struct ring *r, unsigned s, bool first);
  * most what is in flight), and handle all that are there.  The finished
  * slots are then r->done[0..r->ndone). */
 int ring_reap(struct ring *r, unsigned wait_nr);
-/* Wait for everything in flight, and forget what it was. */
-int ring_quiesce(struct ring *r);
+/* Ask the kernel to cancel everything in flight: each transfer then
+ * finishes as ST_ERROR with err ECANCELED (or completes, if it was done). */
+int ring_cancel(struct ring *r);
+/* ring_cancel(), then wait for what is in flight, giving up after
+ * max_idle waits in a row that finish nothing.  Returns 0 when nothing
+ * is in flight any more, -EINTR when the kernel kept some. */
+int ring_cancel_wait(struct ring *r, unsigned max_idle);
 /* The setup flags f as "SINGLE_ISSUER|DEFER_TASKRUN" (or "none"). */
 void ring_flags_name(unsigned f, char *buf, size_t len);
 

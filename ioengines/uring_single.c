@@ -20,6 +20,8 @@
 
 #include "uring.h"
 
+#define STOP_WAITS	3		/* cancelled, yet in flight: give up */
+
 static void slot_free(struct uring_priv *p, unsigned s)
 {
 	slot_set(&p->slots[s], ST_FREE);
@@ -58,11 +60,17 @@ static int single_sort(struct ioe *e, struct uring_priv *p)
 	return first;
 }
 
-/* (The ring describes its own failures in e->err.) */
+/* (The ring describes its own failures in e->err.)  A wait that
+ * finished nothing, with the stop flag set, gives up: -EINTR. */
 static int single_reap(struct ioe *e, struct uring_priv *p, unsigned wait_nr)
 {
 	int ret = ring_reap(&p->r, wait_nr);
 
+	if (!ret && !p->r.ndone && ioe_stopped(e)) {
+		ioe_error(e, "io_uring: stopped with %u I/Os in flight",
+			  p->r.inflight);
+		return -EINTR;
+	}
 	return ret ? ret : single_sort(e, p);
 }
 
@@ -163,24 +171,36 @@ int single_put(struct uring_priv *p, struct io_unit *u)
 }
 
 /* Wait for everything in flight.  A read that fails now changes nothing;
- * a write that fails is reported. */
+ * a write that fails is reported.  Once the stop flag is set, what is in
+ * flight is cancelled instead (a read of a FIFO nobody writes would
+ * never finish); what the kernel keeps beyond STOP_WAITS waits that
+ * finish nothing is ended by closing the ring, in teardown. */
 int single_drain(struct ioe *e, struct uring_priv *p)
 {
+	unsigned idle = 0;
 	int first = 0;
 
-	while (p->r.inflight) {
-		int ret = ring_reap(&p->r, p->r.inflight);
+	while (p->r.inflight && idle < STOP_WAITS) {
+		unsigned before = p->r.inflight;
+		int ret = 0;
 
+		if (ioe_stopped(e) && !p->r.cancelling)
+			ret = ring_cancel(&p->r);
+		if (!ret)
+			ret = ring_reap(&p->r, p->r.inflight);
 		for (unsigned i = 0; i < p->r.ndone; i++) {
 			struct slot *sl = &p->slots[p->r.done[i]];
 
-			if (p->write && !first && slot_state(sl) == ST_ERROR)
+			if (p->write && !first && slot_state(sl) == ST_ERROR &&
+			    sl->err != ECANCELED)
 				first = report_slot(e, p, sl);
 		}
+		p->r.ndone = 0;
 		if (ret) {		/* the ring itself failed */
 			first = ret;
 			break;
 		}
+		idle = p->r.cancelling && p->r.inflight == before ? idle + 1 : 0;
 	}
 	p->nfree = 0;
 	for (unsigned s = 0; s < p->nslots; s++)

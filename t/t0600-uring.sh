@@ -5,6 +5,11 @@
 # options it alone takes are checked at parse time, and a machine that
 # refuses io_uring fails that job, with the reason, and no other.
 #
+# SIGINT must stop a job whose I/O never completes (a FIFO that has a
+# writer who writes nothing): the job's ring waits a second at a time and
+# looks at the stop flag in between, then cancels what is in flight.  The
+# bound on the exit is 10 s, which no load can break.
+#
 # The refusal runs memjob under a seccomp filter that fails
 # io_uring_setup() (build/t/test_uring --no-io-uring ERRNO CMD...): it
 # lives in that process only, so no test can leave io_uring disabled.
@@ -120,6 +125,43 @@ test_expect_success URING 'writes at depth, direct and random, leave the pattern
 		--kernel=fill --value=10 --keep_files=1 >out.csv &&
 	test "$(csv_col out.csv status)" = ok &&
 	test "$("$COUNT_PLAIN" wfile)" = $((4 * 1048576 / 4))
+'
+
+# interrupt_blocked ARGS...: an io_uring count job over the FIFO fifo (held
+# open for writing by this shell, never written), as CSV in out.csv; SIGINT
+# after 0.5 s; the job must be gone within 10 s, exit 1 and report itself
+# interrupted.
+interrupt_blocked()
+{
+	local pid rc
+
+	rm -f fifo && mkfifo fifo && exec 3<>fifo || return 1
+	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
+		--filename=fifo --size=1m --kernel=count "$@" >out.csv 2>err &
+	pid=$!
+	sleep 0.5
+	stop_within 10 INT "$pid" && rc=0 || rc=$?
+	exec 3>&-
+	test "$rc" = 1 &&
+	grep "stopped by Interrupt" err &&
+	test "$(csv_col out.csv status)" = interrupted &&
+	test "$(csv_col out.csv bytes)" = 0
+}
+
+test_expect_success URING 'SIGINT stops reads that never complete (a FIFO nobody writes)' '
+	interrupt_blocked &&
+	interrupt_blocked --iodepth=16 --direct=0 &&
+	interrupt_blocked --iodepth=8 --ioworkers=2
+'
+
+test_expect_success 'a FIFO needs size, and a source that takes streams' '
+	mkfifo stream &&
+	expect_exit 2 "$MEMJOB" --name=f --ioengine=io_uring --filename=stream \
+		2>err &&
+	grep "command line:.*option .size.: .stream. is a FIFO, whose size memjob cannot know: set size" err &&
+	expect_exit 2 "$MEMJOB" --name=f --ioengine=psync --filename=stream \
+		--size=1m 2>err &&
+	grep "option .filename.: .stream. is a FIFO, which ioengine=psync cannot use (it needs offsets); ioengine=io_uring can" err
 '
 
 test_expect_success 'options only io_uring takes, and their checks' '

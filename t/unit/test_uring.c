@@ -16,6 +16,12 @@
  *
  * Short reads are made by a FIFO whose writer splits each block in two.
  *
+ * The stop flag (SIGINT): a source blocked on I/O that never completes (a
+ * FIFO that has a writer who writes nothing, or that nobody reads) must
+ * give up with -EINTR once the flag is set, by the job's ring and by I/O
+ * threads, and drain() and teardown() must cancel what is in flight.
+ * The bound is generous (10 s against a wait of 1 s): load cannot fail it.
+ *
  * Short submissions (io_uring_enter taking fewer SQEs than were queued)
  * happen in the field when the kernel cannot allocate requests, which no
  * test can cause on purpose.  The other cause is real and reliable: an
@@ -58,6 +64,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -980,6 +987,88 @@ static void test_latency_psync(void **state)
 	free(h);
 }
 
+/* ---- the stop flag ----------------------------------------------------- */
+
+struct stopper {
+	atomic_int *flag;
+	uint64_t after_ns;
+};
+
+static void *stopper_main(void *arg)
+{
+	struct stopper *st = arg;
+	struct timespec t = { 0, (long)st->after_ns };
+
+	nanosleep(&t, NULL);
+	atomic_store(st->flag, 2);	/* SIGINT */
+	return NULL;
+}
+
+/*
+ * A source over a FIFO whose I/O never completes: reads of a FIFO that
+ * the test holds open for writing and never writes, or writes into one
+ * that nobody reads (the first 64 KiB fill the pipe).  The stop flag is
+ * set 300 ms into get(): get() must give up with -EINTR, drain() must
+ * cancel and return 0, teardown must not hang.
+ */
+static void stop_blocked(unsigned ioworkers, bool write)
+{
+	struct run r = data_run(8);
+	struct stopper st = { .after_ns = 300ull * 1000 * 1000 };
+	const struct ioengine_ops *ops;
+	atomic_int flag = 0;
+	char path[400];
+	struct io_unit u;
+	pthread_t tid;
+	struct src s;
+	uint64_t t0, took;
+	int holder, ret;
+
+	snprintf(path, sizeof(path), "%s/fifo", fx.dir);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	holder = open(path, O_RDWR);	/* a writer that never writes */
+	assert_true(holder >= 0);
+	r.path = path;
+	r.bs = 16 * KIB;
+	r.size = 4 * MIB;
+	r.ioworkers = ioworkers;
+	r.rw = write ? RW_WRITE : RW_READ;
+	src_setup(&s, &r, false);
+	ops = s.job.ioengine;
+	s.e.stop = &flag;
+	st.flag = &flag;
+	blockgen_rewind(&s.gen);
+	t0 = now_ns();
+	assert_int_equal(pthread_create(&tid, NULL, stopper_main, &st), 0);
+	while ((ret = ops->get(&s.e, &u)) == 1)	/* writes: until full */
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	took = now_ns() - t0;
+	pthread_join(tid, NULL);
+	print_message("ioworkers=%u %s: get() gave up after %.2f s: %s\n",
+		      ioworkers, write ? "write" : "read", took / 1e9, s.e.err);
+	assert_int_equal(ret, -EINTR);
+	assert_non_null(strstr(s.e.err, "stopped"));
+	assert_true(took < 10ull * 1000 * 1000 * 1000);
+	t0 = now_ns();
+	assert_int_equal(ops->drain(&s.e), 0);
+	src_teardown(&s);
+	took = now_ns() - t0;
+	print_message("drain and teardown took %.2f s\n", took / 1e9);
+	assert_true(took < 10ull * 1000 * 1000 * 1000);
+	close(holder);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_stop(void **state)
+{
+	(void)state;
+	stop_blocked(0, false);
+	stop_blocked(0, true);
+	stop_blocked(1, false);
+	stop_blocked(2, false);
+}
+
 /* ---- short submissions ------------------------------------------------- */
 
 /* Queue an SQE that the kernel refuses at submission (no such opcode):
@@ -1528,6 +1617,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_latency_paced),
 		cmocka_unit_test(test_slower_than_a_wait),
 		cmocka_unit_test(test_short_reads),
+		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_wait_limit),
 		cmocka_unit_test(test_short_submission_ring),
 		cmocka_unit_test(test_short_submission_info),
