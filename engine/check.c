@@ -238,7 +238,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 		diag_error(d, job_loc(j, "offset"), "offset", "direct=1 needs "
 			   "a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
 			   (unsigned long long)j->offset);
-	if (RW_IS_WRITE(j->rw) && j->size % IOE_DIRECT_ALIGN)
+	if (RW_WRITES(j->rw) && j->size % IOE_DIRECT_ALIGN)
 		diag_error(d, job_loc(j, "size"), "size", "direct=1 writes "
 			   "need a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
 			   (unsigned long long)j->size);
