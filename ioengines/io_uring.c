@@ -12,7 +12,15 @@
  * whose writes put() queues.
  *
  * ioworkers=N: N threads, each with a ring of its share of iodepth, read
- * into a pool of 2 * iodepth slots (uring_pool.c).  Reads only.
+ * into a pool of 2 * iodepth slots (uring_pool.c).  Reads only: the
+ * threads read ahead of the job's kernel, and a write needs the kernel's
+ * data first (mixing would need a way back to an I/O thread for each
+ * written block, and a tail that waits for writes).
+ *
+ * rw=rw and randrw (ioworkers=0): the blockgen says per block whether it
+ * is read or written; a written block's slot holds the pattern's bytes
+ * for its offset before the kernel runs, so that a file memjob made keeps
+ * its pattern where the kernel stores nothing.
  *
  * The buffers are one mapping on transparent huge pages, faulted in at
  * setup: a large block is then one contiguous segment, and adjacent
@@ -62,7 +70,7 @@ int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl)
 		return -EIO;
 	}
 	ioe_error(e, "io_uring %s %s at offset %" PRIu64 ": %s%s",
-		  p->write ? "write" : "read", e->path, sl->off + sl->done,
+		  sl->write ? "write" : "read", e->path, sl->off + sl->done,
 		  strerror(sl->err), direct_hint(p, sl->err));
 	return -sl->err;
 }
@@ -112,9 +120,12 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 		ret = opt_error(d, job, "ioworkers", "each I/O thread needs an "
 				"I/O in flight: ioworkers (%u) must not exceed "
 				"iodepth (%u)", job->ioworkers, job->iodepth);
-	if (RW_IS_WRITE(job->rw))
+	if (RW_WRITES(job->rw))
 		ret = opt_error(d, job, "ioworkers", "I/O threads read ahead of "
-				"the job's kernel: they need rw=read or randread");
+				"the job's kernel: they need rw=read or randread"
+				"%s", RW_IS_MIXED(job->rw) ? " (a written block "
+				"needs the kernel's data first; to mix reads and "
+				"writes, use ioworkers=0)" : "");
 	for (unsigned c = 0; job->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
 		if (!(job->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
 		    cpu_usable(c))
@@ -220,7 +231,7 @@ static int uring_get(struct ioe *e, struct io_unit *u)
 	else if (p->write)
 		ret = single_get_write(e, p, u);
 	else
-		ret = single_get_read(e, p, u);
+		ret = single_get(e, p, u);
 	if (ret == 0)
 		uring_info_run(e, p);
 	return ret;
@@ -366,7 +377,7 @@ static int uring_alloc(struct ioe *e, struct uring_priv *p)
 static int uring_open(struct ioe *e, struct uring_priv *p)
 {
 	const struct job_spec *job = e->job;
-	int flags = (p->write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int flags = (p->write || p->mixed ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	int ret;
 
 	if (job->direct)
@@ -398,6 +409,7 @@ static int uring_setup(struct ioe *e)
 	p->path = e->path;
 	p->fd = -1;
 	p->write = RW_IS_WRITE(job->rw);
+	p->mixed = RW_IS_MIXED(job->rw);
 	p->direct = job->direct;
 	p->ordered = job->ordered;
 	/* With I/O threads, as many slots again as can be in flight hold
@@ -410,7 +422,7 @@ static int uring_setup(struct ioe *e)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (job->ioworkers > depth || (job->ioworkers && p->write)) {
+	if (job->ioworkers > depth || (job->ioworkers && RW_WRITES(job->rw))) {
 		ioe_error(e, "ioworkers=%u: needs reads and iodepth >= ioworkers",
 			  job->ioworkers);
 		ret = -EINVAL;
@@ -434,7 +446,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
 		"batched; ioworkers=N I/O threads feed the job (direct=1: O_DIRECT)",
-	.flags = IOE_FILE | IOE_STREAM,
+	.flags = IOE_FILE | IOE_STREAM | IOE_MIXED,
 	.options = uring_options,
 	.validate = uring_validate,
 	.setup = uring_setup,

@@ -47,6 +47,7 @@ struct slot {
 	size_t len;			/* the block's length; on DATA, to deliver */
 	size_t want;			/* bytes asked for (direct: rounded up) */
 	size_t done;			/* bytes transferred so far */
+	bool write;			/* the block is written, not read */
 	uint64_t t_sub;			/* when the first transfer went in */
 	int err;
 	_Atomic unsigned char state;	/* shared with the job's thread */
@@ -72,7 +73,7 @@ struct ring {
 	int fd;				/* in each SQE: the fd, or 0 registered */
 	unsigned sqe_flags;		/* IOSQE_FIXED_FILE */
 	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
-	bool fixed, write, direct, sqpoll;
+	bool fixed, direct, sqpoll;
 	bool cancelling;		/* ring_cancel(): finish, never retry */
 	bool cancel_each;		/* no IORING_ASYNC_CANCEL_ANY here */
 	unsigned depth;			/* at most this many in flight */
@@ -166,7 +167,8 @@ struct uring_priv {
 	const struct job_spec *job;
 	const char *path;
 	int fd;
-	bool write, direct, ordered;
+	bool write, direct, ordered;	/* write: rw=write or randwrite */
+	bool mixed;			/* rw=rw or randrw */
 	unsigned char *bufs;
 	size_t bufs_len;		/* of the mapping */
 	bool bufs_huge;			/* MADV_HUGEPAGE took */
@@ -190,11 +192,12 @@ struct uring_priv {
 };
 
 static inline void slot_fill(const struct uring_priv *p, struct slot *sl,
-			     uint64_t off, size_t len)
+			     uint64_t off, size_t len, bool write)
 {
 	sl->off = off;
 	sl->len = len;
-	sl->want = p->direct && !p->write ?
+	sl->write = write;
+	sl->want = p->direct && !write ?
 		   (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
 	sl->done = 0;
 	sl->err = 0;
@@ -206,6 +209,7 @@ static inline void hand_out(struct slot *sl, unsigned s, struct io_unit *u)
 	u->len = sl->len;
 	u->off = sl->off;
 	u->slot = s;
+	u->write = sl->write;
 }
 
 /* A failed slot, reported from the job's thread (io_uring.c). */
@@ -214,7 +218,8 @@ int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl);
 /* ---- ioworkers=0 (uring_single.c) ------------------------------------------ */
 
 int single_setup(struct ioe *e, struct uring_priv *p);
-int single_get_read(struct ioe *e, struct uring_priv *p, struct io_unit *u);
+/* Reads, and mixed reads and writes; pure writes: single_get_write(). */
+int single_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);
 int single_get_write(struct ioe *e, struct uring_priv *p, struct io_unit *u);
 int single_put(struct uring_priv *p, struct io_unit *u);
 /* Wait for everything in flight.  A read that fails now changes nothing;

@@ -130,7 +130,7 @@ static int pool_claim(struct ioworker *w, unsigned want)
 			ended = true;
 			break;
 		}
-		slot_fill(p, &p->slots[s], off, len);
+		slot_fill(p, &p->slots[s], off, len, false);
 		atomic_store_explicit(&p->slots[s].state, ST_BUSY,
 				      memory_order_relaxed);
 		w->claimed[n] = s;

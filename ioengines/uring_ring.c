@@ -193,7 +193,6 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 	r->slots = c->slots;
 	r->nslots = c->nslots;
 	r->fd = c->fd;
-	r->write = RW_IS_WRITE(c->job->rw);
 	r->direct = c->job->direct;
 	r->sqpoll = c->job->sqpoll;
 	r->depth = c->depth;
@@ -355,13 +354,13 @@ int ring_prep(struct ring *r, unsigned s, bool first)
 
 	if (ret)
 		return ret;
-	if (r->fixed && r->write)
+	if (r->fixed && sl->write)
 		io_uring_prep_write_fixed(sqe, r->fd, buf, n, off,
 					  (int)(s / r->vec_slots));
 	else if (r->fixed)
 		io_uring_prep_read_fixed(sqe, r->fd, buf, n, off,
 					 (int)(s / r->vec_slots));
-	else if (r->write)
+	else if (sl->write)
 		io_uring_prep_write(sqe, r->fd, buf, n, off);
 	else
 		io_uring_prep_read(sqe, r->fd, buf, n, off);
@@ -423,7 +422,7 @@ static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 		ring_finish(r, s, ST_ERROR, now);
 		return 0;
 	}
-	if (r->write) {
+	if (sl->write) {
 		if (res == 0) {
 			sl->err = 0;
 			ring_finish(r, s, ST_ERROR, now);

@@ -16,6 +16,13 @@
  *
  * Short reads are made by a FIFO whose writer splits each block in two.
  *
+ * Mixed reads and writes (rw=randrw, ioworkers=0) run over a copy of the
+ * data file: each block comes once per pass, as read or written where
+ * the blockgen says; a read holds the file's bytes, and a written block's
+ * buffer holds them too before the "kernel" runs (the pattern at its
+ * offset).  The kernel then stores pattern seed 11 into the written ones,
+ * and the file must end up with exactly those blocks changed.
+ *
  * The stop flag (SIGINT): a source blocked on I/O that never completes (a
  * FIFO that has a writer who writes nothing, or that nobody reads) must
  * give up with -EINTR once the flag is set, by the job's ring and by I/O
@@ -544,20 +551,29 @@ static void test_drain(void **state)
 }
 
 /* The file holds what the writers' "kernel" stored: pattern seed 11. */
-static void check_written(const char *path, uint64_t size)
+/* The file's first size bytes must be want's. */
+static void check_file(const char *path, const void *want, uint64_t size,
+		       const char *what)
 {
-	unsigned char *got = malloc(size), *want = malloc(size);
+	unsigned char *got = malloc(size);
 	int fd = open(path, O_RDONLY);
 
 	assert_non_null(got);
-	assert_non_null(want);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
 	close(fd);
-	pattern_fill(&randint_0_20, 11, 0, want, size);
 	if (memcmp(got, want, size))
-		fail_msg("the file does not hold what was written");
+		fail_msg("the file does not hold %s", what);
 	free(got);
+}
+
+static void check_written(const char *path, uint64_t size)
+{
+	unsigned char *want = malloc(size);
+
+	assert_non_null(want);
+	pattern_fill(&randint_0_20, 11, 0, want, size);
+	check_file(path, want, size, "what was written");
 	free(want);
 }
 
@@ -613,6 +629,109 @@ static void test_writes(void **state)
 				r.batch_submit = i == 1 ? 4 : 0;
 				drive_write(&r, random);
 			}
+		}
+	}
+}
+
+/* ---- mixed reads and writes -------------------------------------------- */
+
+#define MIX_SIZE	(2 * MIB + 4 * KIB)	/* a short last block */
+
+static void drive_mixed(struct run *r, bool random, unsigned pct)
+{
+	const uint64_t nblocks = (MIX_SIZE + r->bs - 1) / r->bs;
+	const struct ioengine_ops *ops;
+	unsigned char *want, *seen;
+	uint64_t written = 0, reads = 0;
+	struct blockgen order;
+	char *dir;
+	size_t len;
+	char path[400], err[512];
+	struct io_unit u;
+	struct src s;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/write", fx.dir);
+	unlink(path);
+	if (filegen_create(path, MIX_SIZE, &randint_0_20, DATA_SEED, err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	r->rw = random ? RW_RANDRW : RW_RW;
+	r->path = path;
+	r->size = MIX_SIZE;
+	src_setup(&s, r, random);
+	blockgen_set_mix(&s.gen, pct);
+	order = s.gen;
+	ops = s.job.ioengine;
+	want = malloc(MIX_SIZE);
+	seen = calloc(nblocks, 1);
+	dir = calloc(nblocks, 1);
+	assert_non_null(dir);
+	assert_non_null(want);
+	assert_non_null(seen);
+	memcpy(want, fx.bytes, MIX_SIZE);
+	/* what the blockgen says of each block: a copy of it, walked */
+	blockgen_rewind(&order);
+	for (uint64_t off; blockgen_next(&order, &off, &len);)
+		dir[off / r->bs] = order.last_write ? 'w' : 'r';
+	blockgen_rewind(&s.gen);
+	while ((ret = ops->get(&s.e, &u)) == 1) {
+		uint64_t blk = u.off / r->bs;
+
+		assert_true(blk < nblocks);
+		if (seen[blk]++)
+			fail_msg("block %llu twice", (unsigned long long)blk);
+		if (u.write != (dir[blk] == 'w'))
+			fail_msg("block %llu: %s, but the blockgen says %c",
+				 (unsigned long long)blk,
+				 u.write ? "written" : "read", dir[blk]);
+		if (memcmp(u.buf, fx.bytes + u.off, u.len))
+			fail_msg("%s block at %llu does not hold the file's "
+				 "bytes", u.write ? "written" : "read",
+				 (unsigned long long)u.off);
+		if (u.write) {
+			pattern_fill(&randint_0_20, 11, u.off, u.buf, u.len);
+			memcpy(want + u.off, u.buf, u.len);
+			written++;
+		} else {
+			reads++;
+		}
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	}
+	if (ret)
+		fail_msg("get: %s (%d)", s.e.err, ret);
+	assert_int_equal(written + reads, nblocks);
+	if (r->latency)
+		assert_int_equal(s.lat->count, nblocks);
+	print_message("depth %u%s%s: %llu reads, %llu writes (%u%% reads "
+		      "asked)\n", r->iodepth, r->direct ? " direct" : "",
+		      random ? " random" : "", (unsigned long long)reads,
+		      (unsigned long long)written, pct);
+	src_teardown(&s);
+	check_file(path, want, MIX_SIZE, "what was written, and only that");
+	assert_true(written > 0 && reads > 0);
+	free(want);
+	free(seen);
+	free(dir);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_mixed(void **state)
+{
+	static const unsigned depths[] = { 1, 8, 64 };
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		for (int direct = 0; direct < 2; direct++) {
+			struct run r = data_run(depths[i]);
+
+			r.bs = 4 * KIB;
+			r.direct = direct;
+			r.latency = true;
+			r.fixedbufs = i == 2;
+			r.batch_submit = i == 1 ? 4 : 0;
+			drive_mixed(&r, true, 70);
+			drive_mixed(&r, false, 30);
 		}
 	}
 }
@@ -1287,6 +1406,10 @@ static void test_validate(void **state)
 	job.ioworkers = 2;
 	job.rw = RW_RANDWRITE;
 	expect_invalid(&job, "option 'ioworkers': I/O threads read ahead");
+	job.rw = RW_RANDRW;
+	expect_invalid(&job, "need rw=read or randread (a written block needs "
+		       "the kernel's data first; to mix reads and writes, use "
+		       "ioworkers=0)");
 }
 
 /* Make system call nr fail with err in this process and its children. */
@@ -1613,6 +1736,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_past_eof),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_error_completions),
 		cmocka_unit_test(test_latency_paced),
 		cmocka_unit_test(test_slower_than_a_wait),
