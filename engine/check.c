@@ -238,7 +238,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 		diag_error(d, job_loc(j, "offset"), "offset", "direct=1 needs "
 			   "a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
 			   (unsigned long long)j->offset);
-	if (RW_IS_WRITE(j->rw) && j->size % IOE_DIRECT_ALIGN)
+	if (RW_WRITES(j->rw) && j->size % IOE_DIRECT_ALIGN)
 		diag_error(d, job_loc(j, "size"), "size", "direct=1 writes "
 			   "need a multiple of %d, got %llu", IOE_DIRECT_ALIGN,
 			   (unsigned long long)j->size);
@@ -350,15 +350,9 @@ static void check_one(struct job_spec *j, const struct topo *t,
 			   "uid %u); invalidate=1 drops one file's pages "
 			   "without it", (unsigned)geteuid());
 	if (RW_IS_MIXED(j->rw) && !(e->flags & IOE_MIXED)) {
-		char can[128] = "";
-		size_t n = 0;
+		char can[128];
 
-		for (size_t i = 0; ioengine_registry[i]; i++)
-			if (ioengine_registry[i]->flags & IOE_MIXED &&
-			    n < sizeof(can))
-				n += snprintf(can + n, sizeof(can) - n, "%s%s",
-					      n ? ", " : "",
-					      ioengine_registry[i]->name);
+		ioengine_names_with(IOE_MIXED, can, sizeof(can));
 		diag_error(d, job_loc(j, "rw"), "rw", "ioengine=%s cannot mix "
 			   "reads and writes; rw=%s needs ioengine=%s", e->name,
 			   opt_find("rw")->words[j->rw], can);

@@ -113,7 +113,12 @@ const struct opt_def opt_table[] = {
 		  "is whatever the kernel stores (kernel defaults to fill). "
 		  "rw and randrw mix reads and writes block by block, "
 		  "rwmixread% of them reads, in an order drawn from "
-		  "pattern_seed (data sources that can mix: psync)." },
+		  "pattern_seed (data sources that can mix: psync, and "
+		  "io_uring without ioworkers).  A block that a mixing job "
+		  "writes holds the pattern's bytes for its offset (what a "
+		  "file memjob made holds there) unless the kernel stores "
+		  "into it, so such a file keeps its pattern and a later "
+		  "count of it is still exact." },
 	{ .name = "rwmixread", .type = OPT_UINT, .cat = CAT_SOURCE,
 	  .off = F(rwmixread), .width = W(rwmixread), .def = "50",
 	  .min = 0, .max = 100, .arg = "PERCENT",
@@ -146,7 +151,9 @@ const struct opt_def opt_table[] = {
 		  "does not exist is created before the jobs start, filled "
 		  "with pattern for a job that reads it, or with holes for a "
 		  "job that writes it (its writes then allocate it), and "
-		  "removed at the end (see keep_files)." },
+		  "removed at the end (see keep_files).  A FIFO is a stream: "
+		  "only ioengine=io_uring reads or writes one (its offsets "
+		  "mean nothing), and size says how much." },
 	{ .name = "filename_format", .type = OPT_STR, .cat = CAT_SOURCE,
 	  .off = F(filename_format), .arg = "FORMAT",
 	  .help = "Without filename: the name of each clone's own file, "
@@ -269,7 +276,9 @@ const struct opt_def opt_table[] = {
 	  .help = "ioengine=io_uring: this many I/O threads, each with its "
 		  "own ring, fill a pool of buffers that the job's thread "
 		  "consumes, as in seed 003 (0: the job's thread does its own "
-		  "I/O)." },
+		  "I/O).  Reads only (rw=read or randread): the threads read "
+		  "ahead of the job's kernel, and a written block needs the "
+		  "kernel's data first." },
 	{ .name = "ioworkers_cpus", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(ioworkers_cpus), .arg = "LIST",
 	  .parse = optv_parse_ioworkers_cpus, .format = optv_format_str,

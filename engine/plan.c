@@ -167,6 +167,22 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 			   "to allow it", opt_find("rw")->words[j->rw], path);
 		return;
 	}
+	if (S_ISFIFO(st.st_mode)) {	/* a stream: no size, no offsets */
+		char can[128];
+
+		ioengine_names_with(IOE_STREAM, can, sizeof(can));
+		if (!(j->ioengine->flags & IOE_STREAM))
+			diag_error(d, job_loc(j, fopt), fopt, "'%s' is a FIFO, "
+				   "which ioengine=%s cannot use (it needs "
+				   "offsets); ioengine=%s can", path,
+				   j->ioengine->name, can);
+		else if (!j->size)
+			diag_error(d, job_loc(j, "size"), "size", "'%s' is a "
+				   "FIFO, whose size memjob cannot know: set "
+				   "size", path);
+		pj->size = j->size;
+		return;
+	}
 	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;
 	if (S_ISCHR(st.st_mode))	/* device-dax says its size in sysfs */
 		have = chardev_size(&st);

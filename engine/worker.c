@@ -339,6 +339,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 
 			if (r == 0)
 				break;
+			/* a source waiting for I/O gave up: the stop flag */
+			if (r == -EINTR && atomic_load(stop))
+				goto stopped;
 			if (r < 0) {
 				out->status = RUN_FAILED;
 				snprintf(out->err, sizeof(out->err), "%s",
@@ -477,6 +480,7 @@ void *worker_main(void *arg)
 	io.path = pj->paths ? pj->paths[w->clone] : NULL;
 	io.clone = w->clone;
 	io.gen = &gen;
+	io.stop = stop;
 	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
 		      j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone);
 	if (RW_IS_MIXED(j->rw))
@@ -571,6 +575,8 @@ setup_done:
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);
 	out->result = ks.result;
+	/* what the source saw while running, after what it chose at setup */
+	snprintf(out->info, sizeof(out->info), "%s", io.info);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);

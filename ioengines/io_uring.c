@@ -12,13 +12,25 @@
  * whose writes put() queues.
  *
  * ioworkers=N: N threads, each with a ring of its share of iodepth, read
- * into a pool of 2 * iodepth slots (uring_pool.c).  Reads only.
+ * into a pool of 2 * iodepth slots (uring_pool.c).  Reads only: the
+ * threads read ahead of the job's kernel, and a write needs the kernel's
+ * data first (mixing would need a way back to an I/O thread for each
+ * written block, and a tail that waits for writes).
+ *
+ * rw=rw and randrw (ioworkers=0): the blockgen says per block whether it
+ * is read or written; a written block's slot holds the pattern's bytes
+ * for its offset before the kernel runs, so that a file memjob made keeps
+ * its pattern where the kernel stores nothing.
  *
  * The buffers are one mapping on transparent huge pages, faulted in at
  * setup: a large block is then one contiguous segment, and adjacent
  * reads submitted in one batch merge into larger device requests.
  * What setup chose (the ring flags the kernel accepted, registrations,
  * huge pages, the pool) goes to e->info for the report.
+ *
+ * The stop flag (e->stop) is looked at between waits, which are bounded:
+ * get() gives up with -EINTR, and drain() cancels what is in flight (the
+ * job's ring), or stops the I/O threads, which cancel theirs.
  *
  * sync() (fsync=, fdatasync=, end_fsync=) comes after drain(), with no
  * write in flight: one fsync(2) or fdatasync(2) of the file covers them
@@ -58,7 +70,7 @@ int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl)
 		return -EIO;
 	}
 	ioe_error(e, "io_uring %s %s at offset %" PRIu64 ": %s%s",
-		  p->write ? "write" : "read", e->path, sl->off + sl->done,
+		  sl->write ? "write" : "read", e->path, sl->off + sl->done,
 		  strerror(sl->err), direct_hint(p, sl->err));
 	return -sl->err;
 }
@@ -108,9 +120,12 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 		ret = opt_error(d, job, "ioworkers", "each I/O thread needs an "
 				"I/O in flight: ioworkers (%u) must not exceed "
 				"iodepth (%u)", job->ioworkers, job->iodepth);
-	if (RW_IS_WRITE(job->rw))
+	if (RW_WRITES(job->rw))
 		ret = opt_error(d, job, "ioworkers", "I/O threads read ahead of "
-				"the job's kernel: they need rw=read or randread");
+				"the job's kernel: they need rw=read or randread"
+				"%s", RW_IS_MIXED(job->rw) ? " (a written block "
+				"needs the kernel's data first; to mix reads and "
+				"writes, use ioworkers=0)" : "");
 	for (unsigned c = 0; job->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
 		if (!(job->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
 		    cpu_usable(c))
@@ -151,6 +166,53 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 	return ret;
 }
 
+static void uring_info(struct ioe *e, struct uring_priv *p)
+{
+	const struct job_spec *job = e->job;
+	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
+	char flags[128];
+	size_t n;
+
+	ring_flags_name(r->flags, flags, sizeof(flags));
+	n = (size_t)snprintf(e->info, sizeof(e->info), "ring: depth %u, flags %s",
+			     r->depth, flags);
+	if (n < sizeof(e->info) && r->fixed)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
+	if (n < sizeof(e->info) && job->registerfiles)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
+	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; sqpoll on CPU %d", job->sqpoll_cpu);
+	if (n < sizeof(e->info) && p->bufs_huge)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; buffers on huge pages");
+	if (n < sizeof(e->info) && p->nworkers)
+		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
+				      "; %u ioworkers, %s, pool %u x %zu bytes",
+				      p->nworkers, p->ordered ? "ordered" :
+				      "unordered", p->nslots, p->stride);
+	p->info_len = n < sizeof(e->info) ? n : sizeof(e->info) - 1;
+}
+
+/*
+ * What the run has shown so far, after what setup chose: the calls in
+ * which the kernel took fewer requests than were queued (short of memory
+ * for them), when there were any.  Called when a pass ends and on
+ * drain(), while the rings are idle.
+ */
+static void uring_info_run(struct ioe *e, const struct uring_priv *p)
+{
+	unsigned long n = atomic_load_explicit(&p->r.short_submits,
+					       memory_order_relaxed);
+
+	if (p->nworkers)
+		n += workers_short_submits(p);
+	e->info[p->info_len] = '\0';
+	if (n)
+		snprintf(e->info + p->info_len, sizeof(e->info) - p->info_len,
+			 "; %lu short submission%s", n, n == 1 ? "" : "s");
+}
+
 static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
 	"iodepth_batch_complete", "fixedbufs", "registerfiles", "sqpoll",
@@ -160,10 +222,19 @@ static const char *const uring_options[] = {
 static int uring_get(struct ioe *e, struct io_unit *u)
 {
 	struct uring_priv *p = e->priv;
+	int ret;
 
 	if (p->nworkers)
-		return pool_get(e, p, u);
-	return p->write ? single_get_write(e, p, u) : single_get_read(e, p, u);
+		ret = pool_get(e, p, u);
+	else if (p->pool_up)		/* pool_drain() stopped the threads */
+		ret = (ioe_error(e, "io_uring: stopped"), -EINTR);
+	else if (p->write)
+		ret = single_get_write(e, p, u);
+	else
+		ret = single_get(e, p, u);
+	if (ret == 0)
+		uring_info_run(e, p);
+	return ret;
 }
 
 static int uring_put(struct ioe *e, struct io_unit *u)
@@ -184,8 +255,10 @@ static int uring_put(struct ioe *e, struct io_unit *u)
 static int uring_drain(struct ioe *e)
 {
 	struct uring_priv *p = e->priv;
+	int ret = p->nworkers ? pool_drain(e, p) : single_drain(e, p);
 
-	return p->nworkers ? pool_drain(e, p) : single_drain(e, p);
+	uring_info_run(e, p);
+	return ret;
 }
 
 /*
@@ -220,7 +293,8 @@ static void uring_teardown(struct ioe *e)
 		return;
 	if (p->w)
 		workers_stop(e, p);
-	if (p->r.up && p->r.inflight)
+	/* (a drain that cancelled and gave up leaves the rest to the exit) */
+	if (p->r.up && p->r.inflight && !p->r.cancelling)
 		single_drain(e, p);
 	ring_exit(&p->r);
 	pool_fini(p);
@@ -303,7 +377,7 @@ static int uring_alloc(struct ioe *e, struct uring_priv *p)
 static int uring_open(struct ioe *e, struct uring_priv *p)
 {
 	const struct job_spec *job = e->job;
-	int flags = (p->write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int flags = (p->write || p->mixed ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	int ret;
 
 	if (job->direct)
@@ -317,32 +391,6 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 	ioe_error(e, "open %s%s: %s", e->path,
 		  job->direct ? " with O_DIRECT" : "", strerror(-ret));
 	return ret;
-}
-
-static void uring_info(struct ioe *e, const struct uring_priv *p)
-{
-	const struct job_spec *job = e->job;
-	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
-	char flags[128];
-	size_t n;
-
-	ring_flags_name(r->flags, flags, sizeof(flags));
-	n = (size_t)snprintf(e->info, sizeof(e->info), "ring: depth %u, flags %s",
-			     r->depth, flags);
-	if (n < sizeof(e->info) && r->fixed)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
-	if (n < sizeof(e->info) && job->registerfiles)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
-	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; sqpoll on CPU %d", job->sqpoll_cpu);
-	if (n < sizeof(e->info) && p->bufs_huge)
-		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; buffers on huge pages");
-	if (n < sizeof(e->info) && p->nworkers)
-		snprintf(e->info + n, sizeof(e->info) - n,
-			 "; %u ioworkers, %s, pool %u x %zu bytes", p->nworkers,
-			 p->ordered ? "ordered" : "unordered", p->nslots, p->stride);
 }
 
 static int uring_setup(struct ioe *e)
@@ -361,6 +409,7 @@ static int uring_setup(struct ioe *e)
 	p->path = e->path;
 	p->fd = -1;
 	p->write = RW_IS_WRITE(job->rw);
+	p->mixed = RW_IS_MIXED(job->rw);
 	p->direct = job->direct;
 	p->ordered = job->ordered;
 	/* With I/O threads, as many slots again as can be in flight hold
@@ -373,7 +422,7 @@ static int uring_setup(struct ioe *e)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (job->ioworkers > depth || (job->ioworkers && p->write)) {
+	if (job->ioworkers > depth || (job->ioworkers && RW_WRITES(job->rw))) {
 		ioe_error(e, "ioworkers=%u: needs reads and iodepth >= ioworkers",
 			  job->ioworkers);
 		ret = -EINVAL;
@@ -397,7 +446,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
 		"batched; ioworkers=N I/O threads feed the job (direct=1: O_DIRECT)",
-	.flags = IOE_FILE,
+	.flags = IOE_FILE | IOE_STREAM | IOE_MIXED,
 	.options = uring_options,
 	.validate = uring_validate,
 	.setup = uring_setup,

@@ -58,6 +58,18 @@ const struct ioengine_ops *ioengine_find(const char *name)
 	return NULL;
 }
 
+void ioengine_names_with(unsigned flag, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ioengine_registry[i] && n < len; i++)
+		if (ioengine_registry[i]->flags & flag)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "",
+					      ioengine_registry[i]->name);
+}
+
 bool ioe_honours(const struct ioengine_ops *e, const char *name)
 {
 	for (size_t i = 0; e->options && e->options[i]; i++)

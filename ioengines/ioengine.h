@@ -23,6 +23,7 @@
 #ifndef MEMJOB_IOENGINE_H
 #define MEMJOB_IOENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,11 +53,18 @@ struct ioe {
 	/* Set by a source that ran in emulation (dax_emulate=1): every
 	 * figure of the job is then marked as emulated. */
 	bool emulated;
+	/* The engine's stop flag (set by SIGINT, SIGTERM), or NULL.  A
+	 * source that waits for I/O waits in bounded steps and looks at it
+	 * in between: once it is set, get() gives up with -EINTR (after
+	 * ioe_error()) and drain() cancels what is in flight. */
+	atomic_int *stop;
 	/* Where sources record each I/O's latency (submit to completion,
 	 * in ns), or NULL when latency is not tracked. */
 	struct hist *lat;
 	/* What the source chose at setup that the report should show
-	 * (e.g. the io_uring setup flags the kernel accepted). */
+	 * (e.g. the io_uring setup flags the kernel accepted), and what it
+	 * saw while running: the engine copies it after setup and again
+	 * after the passes. */
 	char info[256];
 };
 
@@ -69,6 +77,8 @@ struct ioe {
 #define IOE_MIXED	0x10	/* can mix reads and writes (rw, randrw):
 				   takes each block's direction from the
 				   blockgen and sets unit.write */
+#define IOE_STREAM	0x20	/* can read and write a FIFO (a stream, whose
+				   offsets mean nothing) */
 
 struct ioengine_ops {
 	const char *name;
@@ -102,6 +112,11 @@ int ioe_error(struct ioe *e, const char *fmt, ...);
  * more; its EINVAL is then reported with a hint). */
 #define IOE_DIRECT_ALIGN	512
 
+static inline bool ioe_stopped(const struct ioe *e)
+{
+	return e->stop && atomic_load_explicit(e->stop, memory_order_relaxed);
+}
+
 /* Size of a regular file or a block device: 0 or -errno. */
 int ioe_file_size(int fd, uint64_t *size);
 /* get() for sources whose data is one mapping of [base, base + size) of
@@ -118,5 +133,7 @@ bool ioe_honours(const struct ioengine_ops *e, const char *name);
 /* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
+/* "psync, io_uring": the sources whose flags have flag. */
+void ioengine_names_with(unsigned flag, char *buf, size_t len);
 
 #endif

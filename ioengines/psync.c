@@ -13,7 +13,10 @@
  * a short direct read is the end of the file.
  * Writes: the buffer holds the pattern's first bs bytes from setup on and
  * is never refilled, so a write costs no more than the system call; the
- * kernel may store into it first.
+ * kernel may store into it first.  Mixed (rw, randrw): the buffer held
+ * the last block read, so a written block gets the pattern's bytes for
+ * its own offset first (what the file holds there when memjob made it):
+ * the file keeps its pattern where the kernel stores nothing.
  *
  * With latency tracking (e->lat), the clock is read around each block's
  * system calls (continuations included): one I/O is one block.
@@ -164,6 +167,9 @@ static int psync_get(struct ioe *e, struct io_unit *u)
 	u->slot = 0;
 	u->write = RW_IS_WRITE(e->job->rw) ||
 		   (RW_IS_MIXED(e->job->rw) && e->gen->last_write);
+	if (u->write && RW_IS_MIXED(e->job->rw))
+		pattern_fill(&e->job->pattern, e->job->pattern_seed, off,
+			     p->buf, len);
 	if (u->write)
 		return 1;
 

@@ -27,6 +27,10 @@
 #include "ioengine.h"
 
 #define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
+/* user_data at or above a ring's nslots is no slot's transfer: its
+ * completion is consumed and changes no slot. */
+#define RING_CANCEL	UINT64_MAX	/* ring_cancel()'s request */
+#define RING_NOSLOT	(UINT64_MAX - 1)	/* any other */
 
 enum slot_state {
 	ST_FREE,			/* may take a new block */
@@ -43,6 +47,7 @@ struct slot {
 	size_t len;			/* the block's length; on DATA, to deliver */
 	size_t want;			/* bytes asked for (direct: rounded up) */
 	size_t done;			/* bytes transferred so far */
+	bool write;			/* the block is written, not read */
 	uint64_t t_sub;			/* when the first transfer went in */
 	int err;
 	_Atomic unsigned char state;	/* shared with the job's thread */
@@ -68,9 +73,15 @@ struct ring {
 	int fd;				/* in each SQE: the fd, or 0 registered */
 	unsigned sqe_flags;		/* IOSQE_FIXED_FILE */
 	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
-	bool fixed, write, direct, sqpoll;
+	bool fixed, direct, sqpoll;
+	bool cancelling;		/* ring_cancel(): finish, never retry */
+	bool cancel_each;		/* no IORING_ASYNC_CANCEL_ANY here */
 	unsigned depth;			/* at most this many in flight */
+	unsigned nslots;		/* user_data below this is a slot */
 	unsigned inflight;		/* queued or in the kernel, not finished */
+	/* Calls in which the kernel took fewer requests than were queued
+	 * (ring_enter); read by the job's thread while an I/O thread runs. */
+	_Atomic unsigned long short_submits;
 	unsigned flags;			/* setup flags the kernel accepted */
 	struct hist *lat;		/* NULL: no latency */
 	unsigned *stamp, nstamp;	/* first transfers since the last submit */
@@ -99,14 +110,32 @@ int ring_init(struct ring *r, const struct ring_cfg *c);
 void ring_exit(struct ring *r);
 /* Submit what is queued, and wait for wait_nr completions (may be 0). */
 int ring_enter(struct ring *r, unsigned wait_nr);
+/*
+ * How many completions a wait may ask for: wait_nr, but never more than
+ * the kernel holds.  Of the inflight transfers, queued (io_uring_sq_ready)
+ * are still in the submission queue, not taken by the kernel: waiting for
+ * their completions would wait for something that cannot come.
+ */
+static inline unsigned ring_wait_limit(unsigned wait_nr, unsigned inflight,
+				       unsigned queued)
+{
+	unsigned held = inflight > queued ? inflight - queued : 0;
+
+	return wait_nr < held ? wait_nr : held;
+}
 /* Queue the rest of slot s's transfer; first: its first one. */
 int ring_prep(struct ring *r, unsigned s, bool first);
 /* Submit everything queued, wait for at least wait_nr completions (at
  * most what is in flight), and handle all that are there.  The finished
  * slots are then r->done[0..r->ndone). */
 int ring_reap(struct ring *r, unsigned wait_nr);
-/* Wait for everything in flight, and forget what it was. */
-int ring_quiesce(struct ring *r);
+/* Ask the kernel to cancel everything in flight: each transfer then
+ * finishes as ST_ERROR with err ECANCELED (or completes, if it was done). */
+int ring_cancel(struct ring *r);
+/* ring_cancel(), then wait for what is in flight, giving up after
+ * max_idle waits in a row that finish nothing.  Returns 0 when nothing
+ * is in flight any more, -EINTR when the kernel kept some. */
+int ring_cancel_wait(struct ring *r, unsigned max_idle);
 /* The setup flags f as "SINGLE_ISSUER|DEFER_TASKRUN" (or "none"). */
 void ring_flags_name(unsigned f, char *buf, size_t len);
 
@@ -138,7 +167,8 @@ struct uring_priv {
 	const struct job_spec *job;
 	const char *path;
 	int fd;
-	bool write, direct, ordered;
+	bool write, direct, ordered;	/* write: rw=write or randwrite */
+	bool mixed;			/* rw=rw or randrw */
 	unsigned char *bufs;
 	size_t bufs_len;		/* of the mapping */
 	bool bufs_huge;			/* MADV_HUGEPAGE took */
@@ -158,14 +188,16 @@ struct uring_priv {
 	uint64_t tail;			/* its own copy of pool.tail */
 	unsigned rr;			/* unordered: queue to look at first */
 	bool pass_over;			/* get() returned 0; workers are idle */
+	size_t info_len;		/* of what setup wrote to e->info */
 };
 
 static inline void slot_fill(const struct uring_priv *p, struct slot *sl,
-			     uint64_t off, size_t len)
+			     uint64_t off, size_t len, bool write)
 {
 	sl->off = off;
 	sl->len = len;
-	sl->want = p->direct && !p->write ?
+	sl->write = write;
+	sl->want = p->direct && !write ?
 		   (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
 	sl->done = 0;
 	sl->err = 0;
@@ -177,6 +209,7 @@ static inline void hand_out(struct slot *sl, unsigned s, struct io_unit *u)
 	u->len = sl->len;
 	u->off = sl->off;
 	u->slot = s;
+	u->write = sl->write;
 }
 
 /* A failed slot, reported from the job's thread (io_uring.c). */
@@ -185,7 +218,8 @@ int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl);
 /* ---- ioworkers=0 (uring_single.c) ------------------------------------------ */
 
 int single_setup(struct ioe *e, struct uring_priv *p);
-int single_get_read(struct ioe *e, struct uring_priv *p, struct io_unit *u);
+/* Reads, and mixed reads and writes; pure writes: single_get_write(). */
+int single_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);
 int single_get_write(struct ioe *e, struct uring_priv *p, struct io_unit *u);
 int single_put(struct uring_priv *p, struct io_unit *u);
 /* Wait for everything in flight.  A read that fails now changes nothing;
@@ -198,6 +232,8 @@ int single_drain(struct ioe *e, struct uring_priv *p);
 int workers_setup(struct ioe *e, struct uring_priv *p);
 /* Stop and join them; their latencies go to e->lat. */
 void workers_stop(struct ioe *e, struct uring_priv *p);
+/* The I/O threads' rings' short submissions, together. */
+unsigned long workers_short_submits(const struct uring_priv *p);
 /* The first I/O thread's ring (they are all set up alike). */
 const struct ring *workers_ring(const struct uring_priv *p);
 int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);

@@ -28,6 +28,8 @@
 #include "uring.h"
 
 #define SPIN_TRIES	2000		/* job's thread: looks before it sleeps */
+#define TAKE_SLEEP_S	1		/* ... and between looks at the stop flag */
+#define STOP_WAITS	3		/* cancelled, yet in flight: give up */
 
 struct ioworker {
 	struct uring_priv *p;
@@ -45,9 +47,11 @@ struct ioworker {
 	char err[400];
 };
 
-static void futex_wait(_Atomic uint32_t *w, uint32_t seen)
+/* Sleep while *w is seen, at most *timeout (NULL: as long as that). */
+static void futex_wait(_Atomic uint32_t *w, uint32_t seen,
+		       const struct timespec *timeout)
 {
-	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, seen, timeout, NULL, 0);
 }
 
 static void futex_wake(_Atomic uint32_t *w, int n)
@@ -126,7 +130,7 @@ static int pool_claim(struct ioworker *w, unsigned want)
 			ended = true;
 			break;
 		}
-		slot_fill(p, &p->slots[s], off, len);
+		slot_fill(p, &p->slots[s], off, len, false);
 		atomic_store_explicit(&p->slots[s].state, ST_BUSY,
 				      memory_order_relaxed);
 		w->claimed[n] = s;
@@ -169,7 +173,7 @@ static void worker_sleep(struct ioworker *w)
 	atomic_fetch_add(&pl->w_sleeping, 1);
 	if (!atomic_load(&pl->stop) &&
 	    (atomic_load(&pl->ended) || pool_room(w->p) < pl->wake_min))
-		futex_wait(&pl->w_word, seen);
+		futex_wait(&pl->w_word, seen, NULL);
 	atomic_fetch_sub(&pl->w_sleeping, 1);
 }
 
@@ -243,9 +247,13 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&pl->hs_lock);
 	if (!ret)
 		worker_loop(w);
-	/* No buffer may be freed while the kernel can still DMA into it. */
-	if (w->r.up && ring_quiesce(&w->r))
-		ring_quiesce(&w->r);
+	/* What is still in flight is not wanted (the pass was drained, or
+	 * the job failed or was stopped), and may never finish (a FIFO):
+	 * cancel it.  No buffer may be freed while the kernel can still DMA
+	 * into it; what the kernel keeps past the cancellation ends with
+	 * the ring, and a direct read's pages stay pinned until then. */
+	if (w->r.up && w->r.inflight)
+		ring_cancel_wait(&w->r, STOP_WAITS);
 	ring_exit(&w->r);
 	return NULL;
 }
@@ -421,6 +429,16 @@ void workers_stop(struct ioe *e, struct uring_priv *p)
 	p->nworkers = 0;
 }
 
+unsigned long workers_short_submits(const struct uring_priv *p)
+{
+	unsigned long n = 0;
+
+	for (unsigned i = 0; i < p->nworkers; i++)
+		n += atomic_load_explicit(&p->w[i].r.short_submits,
+					  memory_order_relaxed);
+	return n;
+}
+
 const struct ring *workers_ring(const struct uring_priv *p)
 {
 	return &p->w[0].r;
@@ -476,9 +494,11 @@ static int pool_try_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 	return -EAGAIN;
 }
 
-/* pool_try_take(), waiting: spin a little, then sleep on the futex. */
+/* pool_try_take(), waiting: spin a little, then sleep on the futex, a
+ * second at a time; -EINTR once the stop flag is set. */
 static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 {
+	const struct timespec nap = { .tv_sec = TAKE_SLEEP_S };
 	struct pool *pl = &p->pool;
 
 	for (;;) {
@@ -491,11 +511,16 @@ static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 				return ret;
 			cpu_relax();
 		}
+		if (ioe_stopped(e)) {
+			ioe_error(e, "io_uring: stopped while the I/O threads "
+				  "read");
+			return -EINTR;
+		}
 		seen = atomic_load(&pl->c_word);
 		atomic_fetch_add(&pl->c_sleeping, 1);
 		ret = pool_try_take(e, p, s);
 		if (ret == -EAGAIN)
-			futex_wait(&pl->c_word, seen);
+			futex_wait(&pl->c_word, seen, &nap);
 		atomic_fetch_sub(&pl->c_sleeping, 1);
 		if (ret != -EAGAIN)
 			return ret;
@@ -574,6 +599,9 @@ int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u)
 	}
 }
 
+/* Take back everything claimed.  Once the stop flag is set, what is in
+ * flight may never finish: the I/O threads are stopped instead (each
+ * cancels what its ring has in flight), and the source does no more. */
 int pool_drain(struct ioe *e, struct uring_priv *p)
 {
 	unsigned s;
@@ -582,6 +610,10 @@ int pool_drain(struct ioe *e, struct uring_priv *p)
 	pool_close(p);
 	while ((ret = pool_take(e, p, &s)) == 1)
 		pool_give_back(p, s);
+	if (ret == -EINTR) {
+		workers_stop(e, p);
+		return 0;
+	}
 	p->pass_over = true;
 	workers_merge_lat(e, p);
 	return ret;

@@ -16,6 +16,10 @@
  * once per batch of completions, and each slot keeps the time its first
  * transfer went in.
  *
+ * Every wait is bounded (a second), so that its caller can look at the
+ * stop flag in between; ring_cancel() then cancels what is in flight, and
+ * the transfers it catches finish as errors (ECANCELED), not continued.
+ *
  * Ring setup flags that help (SINGLE_ISSUER, DEFER_TASKRUN, COOP_TASKRUN)
  * are tried first and dropped one by one when the kernel refuses them;
  * ring->flags keeps what was used.
@@ -37,6 +41,9 @@
 #define SQ_IDLE_MS	100		/* sqpoll: the kernel thread's idle */
 #define RING_WAIT_S	1		/* longest wait before looking again */
 
+#ifndef IORING_ASYNC_CANCEL_ANY		/* liburing before 2.2 */
+#define IORING_ASYNC_CANCEL_ANY		(1U << 2)
+#endif
 #ifndef HAVE_IO_URING_SETUP_SINGLE_ISSUER
 #define IORING_SETUP_SINGLE_ISSUER	0
 #endif
@@ -184,8 +191,8 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 
 	memset(r, 0, sizeof(*r));
 	r->slots = c->slots;
+	r->nslots = c->nslots;
 	r->fd = c->fd;
-	r->write = RW_IS_WRITE(c->job->rw);
 	r->direct = c->job->direct;
 	r->sqpoll = c->job->sqpoll;
 	r->depth = c->depth;
@@ -243,62 +250,117 @@ static int ring_submit_wait(struct ring *r, unsigned wait_nr)
 						NULL);
 }
 
+/* Wait for wait_nr completions without submitting anything (what is
+ * queued stays queued), as long as ring_submit_wait() would. */
+static int ring_wait(struct ring *r, unsigned wait_nr)
+{
+	struct __kernel_timespec ts = { .tv_sec = RING_WAIT_S };
+	struct io_uring_cqe *cqe;
+
+	if (!(r->ring.features & IORING_FEAT_EXT_ARG))
+		return io_uring_wait_cqe_nr(&r->ring, &cqe, wait_nr);
+	return io_uring_wait_cqes(&r->ring, &cqe, wait_nr, &ts, NULL);
+}
+
 /*
  * Submit what is queued, and wait for wait_nr completions (may be 0).
  * Fewer may be there when it returns (a timed-out or interrupted wait):
  * callers reap what there is and wait again while they need more.
+ *
+ * The kernel may take fewer requests than are queued (it cannot allocate
+ * them, or one is malformed); it then returns at once, without waiting,
+ * and the rest stay in the submission queue.  Those are submitted again
+ * here while the kernel takes some; when it takes none, the wait is for
+ * what it does hold (their completions free requests), never for the
+ * ones it never took.  With SQPOLL the kernel's thread takes them when
+ * it can, and the queue is its business.
  */
 int ring_enter(struct ring *r, unsigned wait_nr)
 {
+	unsigned idle = 0;
 	int ret;
 
 	if (r->lat)
 		ring_stamp(r);
-	for (unsigned tries = 0;; tries++) {
+	for (;;) {
+		unsigned queued = io_uring_sq_ready(&r->ring), left, held;
+		bool took_none;
+
 		ret = ring_submit_wait(r, wait_nr);
-		if (ret >= 0 || ret == -ETIME)
-			return 0;
 		if (ret == -EINTR)
 			continue;
-		/* The kernel is short of memory for requests: let it breathe. */
-		if ((ret == -EAGAIN || ret == -EBUSY) && tries < 1000) {
-			sched_yield();
-			continue;
+		took_none = ret == -EAGAIN || ret == -EBUSY;
+		if (ret < 0 && ret != -ETIME && !took_none)
+			break;
+		left = r->sqpoll ? 0 : io_uring_sq_ready(&r->ring);
+		if (!left)
+			return 0;
+		atomic_fetch_add_explicit(&r->short_submits, 1,
+					  memory_order_relaxed);
+		if (left < queued && !took_none)
+			continue;	/* it took some: the rest, now */
+		if (!wait_nr)
+			return 0;	/* the next wait submits them */
+		held = ring_wait_limit(wait_nr, r->inflight, left);
+		if (held) {
+			ret = ring_wait(r, held);
+			if (ret >= 0 || ret == -ETIME || ret == -EINTR)
+				return 0;
+			break;
 		}
-		return ring_error(r, "io_uring_enter: %s", strerror(-ret)), ret;
+		/* It holds nothing to wait for: let it breathe. */
+		if (++idle > 1000) {
+			ret = -EAGAIN;
+			break;
+		}
+		sched_yield();
 	}
+	return ring_error(r, "io_uring_enter: %s%s", strerror(-ret),
+			  ret == -EAGAIN ? " (the kernel took none of the "
+			  "queued requests; short of memory?)" : ""), ret;
+}
+
+/* A free submission queue entry, submitting what is queued if need be. */
+static int ring_sqe(struct ring *r, struct io_uring_sqe **sqe)
+{
+	int ret;
+
+	*sqe = io_uring_get_sqe(&r->ring);
+	if (*sqe)
+		return 0;
+	ret = ring_enter(r, 0);		/* SQ ring full: make room */
+	if (ret)
+		return ret;
+	*sqe = io_uring_get_sqe(&r->ring);
+	if (!*sqe && r->sqpoll) {
+		io_uring_sqring_wait(&r->ring);
+		*sqe = io_uring_get_sqe(&r->ring);
+	}
+	if (!*sqe)
+		return ring_error(r, "io_uring: no submission queue entry free"),
+		       -EBUSY;
+	return 0;
 }
 
 /* Queue the rest of slot s's transfer; first: its first one. */
 int ring_prep(struct ring *r, unsigned s, bool first)
 {
 	struct slot *sl = &r->slots[s];
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	struct io_uring_sqe *sqe;
 	unsigned char *buf = sl->buf + sl->done;
 	unsigned n = (unsigned)(sl->want - sl->done);
 	uint64_t off = sl->off + sl->done;
-	int ret;
+	int ret = ring_sqe(r, &sqe);
 
-	if (!sqe) {			/* SQ ring full: make room */
-		ret = ring_enter(r, 0);
-		if (ret)
-			return ret;
-		sqe = io_uring_get_sqe(&r->ring);
-		if (!sqe && r->sqpoll) {
-			io_uring_sqring_wait(&r->ring);
-			sqe = io_uring_get_sqe(&r->ring);
-		}
-		if (!sqe)
-			return ring_error(r, "io_uring: no submission queue entry free"),
-			       -EBUSY;
-	}
-	if (r->fixed && r->write)
+	if (ret)
+		return ret;
+	if (r->fixed && sl->write)
 		io_uring_prep_write_fixed(sqe, r->fd, buf, n, off,
 					  (int)(s / r->vec_slots));
 	else if (r->fixed)
 		io_uring_prep_read_fixed(sqe, r->fd, buf, n, off,
 					 (int)(s / r->vec_slots));
-	else if (r->write)
+	else if (sl->write)
 		io_uring_prep_write(sqe, r->fd, buf, n, off);
 	else
 		io_uring_prep_read(sqe, r->fd, buf, n, off);
@@ -320,25 +382,47 @@ static void ring_finish(struct ring *r, unsigned s, unsigned st, uint64_t now)
 	if (r->lat && st != ST_ERROR)
 		hist_record(r->lat, now - sl->t_sub);
 	r->inflight--;
+	if (!r->inflight)
+		r->cancelling = false;	/* what it was for is over */
 	r->done[r->ndone++] = s;
 	slot_set(sl, st);		/* last: it publishes the slot */
+}
+
+/* The rest of slot s's transfer, or, once it is being cancelled, its end. */
+static int ring_again(struct ring *r, unsigned s, uint64_t now)
+{
+	if (!r->cancelling)
+		return ring_prep(r, s, false);
+	r->slots[s].err = ECANCELED;
+	ring_finish(r, s, ST_ERROR, now);
+	return 0;
 }
 
 static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 			 uint64_t now)
 {
-	unsigned s = (unsigned)io_uring_cqe_get_data64(cqe);
-	struct slot *sl = &r->slots[s];
+	uint64_t ud = io_uring_cqe_get_data64(cqe);
+	unsigned s = (unsigned)ud;
+	struct slot *sl;
 	int res = cqe->res;
 
+	if (ud >= r->nslots) {		/* no slot's */
+		/* CANCEL_ANY came with Linux 5.19: before, one at a time */
+		if (ud == RING_CANCEL && res == -EINVAL && !r->cancel_each) {
+			r->cancel_each = true;
+			return ring_cancel(r);
+		}
+		return 0;
+	}
+	sl = &r->slots[s];
 	if (res == -EAGAIN || res == -EINTR)
-		return ring_prep(r, s, false);
+		return ring_again(r, s, now);
 	if (res < 0) {
 		sl->err = -res;
 		ring_finish(r, s, ST_ERROR, now);
 		return 0;
 	}
-	if (r->write) {
+	if (sl->write) {
 		if (res == 0) {
 			sl->err = 0;
 			ring_finish(r, s, ST_ERROR, now);
@@ -346,7 +430,7 @@ static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 		}
 		sl->done += (size_t)res;
 		if (sl->done < sl->want)
-			return ring_prep(r, s, false);
+			return ring_again(r, s, now);
 		ring_finish(r, s, ST_WRITTEN, now);
 		return 0;
 	}
@@ -355,7 +439,7 @@ static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 	 * nothing, or a direct read that stopped at an unaligned length. */
 	if (sl->done < sl->len && res > 0 &&
 	    !(r->direct && sl->done % BUF_ALIGN))
-		return ring_prep(r, s, false);
+		return ring_again(r, s, now);
 	if (!sl->done) {
 		ring_finish(r, s, ST_NONE, now);
 		return 0;
@@ -396,12 +480,51 @@ int ring_reap(struct ring *r, unsigned wait_nr)
 	return first;
 }
 
-/* Wait for everything in flight, and forget what it was. */
-int ring_quiesce(struct ring *r)
+static int ring_prep_cancel(struct ring *r, uint64_t ud, unsigned flags)
+{
+	struct io_uring_sqe *sqe;
+	int ret = ring_sqe(r, &sqe);
+
+	if (ret)
+		return ret;
+	io_uring_prep_cancel64(sqe, ud, (int)flags);
+	io_uring_sqe_set_data64(sqe, RING_CANCEL);
+	return 0;
+}
+
+/*
+ * Cancel everything in flight: one request that matches any other
+ * (IORING_ASYNC_CANCEL_ANY, Linux 5.19), or, once the kernel has refused
+ * that (ring_complete), one per slot that is busy (a slot of another
+ * ring's is not found there, which is harmless).  From now until nothing
+ * is in flight, a transfer that comes back short or interrupted is
+ * finished, not continued.
+ */
+int ring_cancel(struct ring *r)
 {
 	int ret = 0;
 
-	while (r->inflight && !ret)
+	r->cancelling = true;
+	if (!r->cancel_each)
+		ret = ring_prep_cancel(r, 0, IORING_ASYNC_CANCEL_ANY);
+	for (unsigned s = 0; r->cancel_each && s < r->nslots && !ret; s++)
+		if (slot_state(&r->slots[s]) == ST_BUSY)
+			ret = ring_prep_cancel(r, s, 0);
+	return ret ? ret : ring_enter(r, 0);
+}
+
+int ring_cancel_wait(struct ring *r, unsigned max_idle)
+{
+	unsigned idle = 0;
+	int ret = r->inflight ? ring_cancel(r) : 0;
+
+	while (!ret && r->inflight && idle < max_idle) {
+		unsigned before = r->inflight;
+
 		ret = ring_reap(r, r->inflight);
-	return ret;
+		idle = r->inflight < before ? 0 : idle + 1;
+	}
+	if (ret)
+		return ret;
+	return r->inflight ? -EINTR : 0;
 }

@@ -8,22 +8,33 @@
  * free slot the blockgen's next block to read, and with none ready it
  * waits for completions (iodepth_batch_complete of them, or one).
  * Writes: get() hands out an empty slot, the kernel fills it, and put()
- * queues its write; a pass ends when its writes have completed.  Queued
- * I/O goes to the kernel when the job waits, or as soon as
- * iodepth_batch_submit of it is queued.
+ * queues its write; a pass ends when its writes have completed.  Mixed
+ * (rw, randrw): as reads, but a block the blockgen says to write is
+ * ready at once, in a slot that holds the pattern's bytes for it, and
+ * put() writes it.  Queued I/O goes to the kernel when the job waits, or
+ * as soon as iodepth_batch_submit of it is queued.
  *
- * Free slots are a stack; completed reads wait in a FIFO, and are handed
- * out in the order they completed.
+ * Free slots are a stack; completed reads (and mixed jobs' writes, as
+ * their blocks come) wait in a FIFO, and are handed out in that order.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "filegen.h"
 #include "uring.h"
+
+#define STOP_WAITS	3		/* cancelled, yet in flight: give up */
 
 static void slot_free(struct uring_priv *p, unsigned s)
 {
 	slot_set(&p->slots[s], ST_FREE);
 	p->freelist[p->nfree++] = s;
+}
+
+/* Completed reads, and mixed jobs' writes, wait here for get(). */
+static void ready_push(struct uring_priv *p, unsigned s)
+{
+	p->ready[(p->ready_head + p->nready++) % p->nslots] = s;
 }
 
 static unsigned batch_wait(const struct uring_priv *p)
@@ -42,7 +53,7 @@ static int single_sort(struct ioe *e, struct uring_priv *p)
 
 		switch (slot_state(sl)) {
 		case ST_DATA:
-			p->ready[(p->ready_head + p->nready++) % p->nslots] = s;
+			ready_push(p, s);
 			break;
 		case ST_ERROR:
 			if (!first)
@@ -58,28 +69,46 @@ static int single_sort(struct ioe *e, struct uring_priv *p)
 	return first;
 }
 
-/* (The ring describes its own failures in e->err.) */
+/* (The ring describes its own failures in e->err.)  A wait that
+ * finished nothing, with the stop flag set, gives up: -EINTR. */
 static int single_reap(struct ioe *e, struct uring_priv *p, unsigned wait_nr)
 {
 	int ret = ring_reap(&p->r, wait_nr);
 
+	if (!ret && !p->r.ndone && ioe_stopped(e)) {
+		ioe_error(e, "io_uring: stopped with %u I/Os in flight",
+			  p->r.inflight);
+		return -EINTR;
+	}
 	return ret ? ret : single_sort(e, p);
 }
 
 /* Queue reads of the blockgen's next blocks in every free slot, and
- * submit when iodepth_batch_submit of them are queued. */
+ * submit when iodepth_batch_submit of them are queued.  A block that a
+ * mixed job writes is ready at once: its slot holds the pattern's bytes
+ * for that offset (what the file holds there when memjob made it), and
+ * put() writes what the kernel left in it. */
 static int single_fill(struct ioe *e, struct uring_priv *p)
 {
-	unsigned batch = p->job->iodepth_batch_submit;
+	const struct job_spec *job = p->job;
+	unsigned batch = job->iodepth_batch_submit;
 	uint64_t off;
 	size_t len;
 	int ret;
 
 	while (p->nfree && blockgen_next(e->gen, &off, &len)) {
 		unsigned s = p->freelist[--p->nfree];
+		struct slot *sl = &p->slots[s];
+		bool write = p->mixed && e->gen->last_write;
 
-		slot_fill(p, &p->slots[s], off, len);
-		slot_set(&p->slots[s], ST_BUSY);
+		slot_fill(p, sl, off, len, write);
+		slot_set(sl, ST_BUSY);
+		if (write) {
+			pattern_fill(&job->pattern, job->pattern_seed, off,
+				     sl->buf, len);
+			ready_push(p, s);
+			continue;
+		}
 		ret = ring_prep(&p->r, s, true);
 		if (!ret && batch && io_uring_sq_ready(&p->r.ring) >= batch)
 			ret = ring_enter(&p->r, 0);
@@ -89,8 +118,7 @@ static int single_fill(struct ioe *e, struct uring_priv *p)
 	return 0;
 }
 
-int single_get_read(struct ioe *e, struct uring_priv *p,
-			   struct io_unit *u)
+int single_get(struct ioe *e, struct uring_priv *p, struct io_unit *u)
 {
 	int ret;
 
@@ -139,7 +167,7 @@ int single_get_write(struct ioe *e, struct uring_priv *p,
 			return ret;
 	}
 	s = p->freelist[--p->nfree];
-	slot_fill(p, &p->slots[s], off, len);
+	slot_fill(p, &p->slots[s], off, len, true);
 	slot_set(&p->slots[s], ST_BUSY);
 	hand_out(&p->slots[s], s, u);
 	return 1;
@@ -151,7 +179,7 @@ int single_put(struct uring_priv *p, struct io_unit *u)
 	struct slot *sl = &p->slots[u->slot];
 	int ret;
 
-	if (!p->write) {
+	if (!sl->write) {
 		slot_free(p, u->slot);
 		return 0;
 	}
@@ -163,24 +191,36 @@ int single_put(struct uring_priv *p, struct io_unit *u)
 }
 
 /* Wait for everything in flight.  A read that fails now changes nothing;
- * a write that fails is reported. */
+ * a write that fails is reported.  Once the stop flag is set, what is in
+ * flight is cancelled instead (a read of a FIFO nobody writes would
+ * never finish); what the kernel keeps beyond STOP_WAITS waits that
+ * finish nothing is ended by closing the ring, in teardown. */
 int single_drain(struct ioe *e, struct uring_priv *p)
 {
+	unsigned idle = 0;
 	int first = 0;
 
-	while (p->r.inflight) {
-		int ret = ring_reap(&p->r, p->r.inflight);
+	while (p->r.inflight && idle < STOP_WAITS) {
+		unsigned before = p->r.inflight;
+		int ret = 0;
 
+		if (ioe_stopped(e) && !p->r.cancelling)
+			ret = ring_cancel(&p->r);
+		if (!ret)
+			ret = ring_reap(&p->r, p->r.inflight);
 		for (unsigned i = 0; i < p->r.ndone; i++) {
 			struct slot *sl = &p->slots[p->r.done[i]];
 
-			if (p->write && !first && slot_state(sl) == ST_ERROR)
+			if (sl->write && !first && slot_state(sl) == ST_ERROR &&
+			    sl->err != ECANCELED)
 				first = report_slot(e, p, sl);
 		}
+		p->r.ndone = 0;
 		if (ret) {		/* the ring itself failed */
 			first = ret;
 			break;
 		}
+		idle = p->r.cancelling && p->r.inflight == before ? idle + 1 : 0;
 	}
 	p->nfree = 0;
 	for (unsigned s = 0; s < p->nslots; s++)

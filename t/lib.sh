@@ -441,6 +441,28 @@ interrupt_after()
 	return "$rc"
 }
 
+# stop_within SECONDS SIG PID: send SIG to the background job PID and wait
+# for it, at most SECONDS; returns its exit status.  One still running
+# then is killed (SIGKILL), and it returns 124 after saying so.
+stop_within()
+{
+	local secs=$1 sig=$2 pid=$3 rc
+
+	kill -"$sig" "$pid"
+	for _ in $(seq $((secs * 20))); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "still running $secs s after SIG$sig"
+		kill -KILL "$pid"
+		wait "$pid"
+		return 124
+	fi
+	wait "$pid" && rc=0 || rc=$?
+	return "$rc"
+}
+
 # expect_exit CODE cmd args...: run the command; fail unless it exits with
 # CODE.  Its stdout passes through; its stderr is passed on too, and shown
 # with the actual status when the status is wrong.

@@ -160,18 +160,8 @@ stop_with()
 	fi
 	sleep 0.3
 	t0=$(date +%s%N)
-	kill -"$sig" "$pid"
-	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "memjob still runs 5 s after SIG$sig"
-		kill -KILL "$pid"
-		wait "$pid"
-		return 1
-	fi
-	wait "$pid" && rc=0 || rc=$?
+	stop_within 5 "$sig" "$pid" && rc=0 || rc=$?
+	test "$rc" != 124 || return 1
 	t1=$(date +%s%N)
 	echo "exit status $rc, $(( (t1 - t0) / 1000000 )) ms after SIG$sig"
 	cat err

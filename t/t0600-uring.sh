@@ -5,6 +5,19 @@
 # options it alone takes are checked at parse time, and a machine that
 # refuses io_uring fails that job, with the reason, and no other.
 #
+# Mixed reads and writes (rw=rw, randrw) on the job's ring: the split of
+# the bytes follows rwmixread (the blockgen draws each block's direction
+# from the seed, so the split is the same on every run and every source;
+# the band checked is 7 standard deviations of a binomial draw wide), and
+# the written blocks carry the pattern at their offsets, so the count over
+# the units, and over the file afterwards, stays the plain count; psync
+# running the same job writes the very same file.
+#
+# SIGINT must stop a job whose I/O never completes (a FIFO that has a
+# writer who writes nothing): the job's ring waits a second at a time and
+# looks at the stop flag in between, then cancels what is in flight.  The
+# bound on the exit is 10 s, which no load can break.
+#
 # The refusal runs memjob under a seccomp filter that fails
 # io_uring_setup() (build/t/test_uring --no-io-uring ERRNO CMD...): it
 # lives in that process only, so no test can leave io_uring disabled.
@@ -122,6 +135,118 @@ test_expect_success URING 'writes at depth, direct and random, leave the pattern
 	test "$("$COUNT_PLAIN" wfile)" = $((4 * 1048576 / 4))
 '
 
+test_expect_success URING 'setup: a 16 MiB file to mix reads and writes in' '
+	"$MEMJOB" --name=mk --ioengine=psync --filename="$TEST_TMP/mix0" \
+		--size=16m --pattern=randint:0-20 --keep_files=1 \
+		--kernel=none >/dev/null &&
+	"$COUNT_PLAIN" mix0 >mixtens
+'
+
+# mixed ENGINE FILE ARGS...: a 70% read randrw count job (4096 I/Os) over
+# a fresh copy of mix0 named FILE, as CSV in FILE.csv.
+mixed()
+{
+	local engine=$1 file=$2
+
+	shift 2
+	cp mix0 "$file" &&
+	"$MEMJOB" --output-format=csv --name=m --ioengine="$engine" \
+		--filename="$file" --overwrite=1 --pattern=randint:0-20 \
+		--kernel=count --bs=4k --rw=randrw --rwmixread=70 "$@" \
+		>"$file.csv"
+}
+
+# mixed_right: io_uring'"'"'s run (mix, mix.csv) wrote and counted what the
+# plain count says, in the split rwmixread asks for, and psync'"'"'s run of
+# the same job (mixp, mixp.csv) did exactly the same.
+mixed_right()
+{
+	local b w
+
+	b=$(csv_col mix.csv bytes) && w=$(csv_col mix.csv write_bytes) &&
+	echo "$w of $b bytes written" &&
+	test "$(csv_col mix.csv status)" = ok &&
+	test "$b" = $((16 * 1048576)) &&
+	test "$(csv_col mix.csv ops)" = 4096 &&
+	test "$(csv_col mix.csv lat_ios)" = 4096 &&
+	awk -v b="$b" -v w="$w" "BEGIN { r = (b - w) / b
+		exit !(r > 0.65 && r < 0.75) }" &&
+	test "$(csv_col mix.csv result)" = "$(cat mixtens)" &&
+	test "$("$COUNT_PLAIN" mix)" = "$(cat mixtens)" &&
+	test "$(csv_col mixp.csv write_bytes)" = "$w" &&
+	test "$(csv_col mixp.csv result)" = "$(cat mixtens)" &&
+	cmp mix mixp || { cat mix.csv; return 1; }
+}
+
+test_expect_success URING 'randrw: the split follows rwmixread, the pattern stays, as psync writes it' '
+	for direct in 0 1; do
+		mixed io_uring mix --iodepth=32 --direct=$direct &&
+		mixed psync mixp --direct=$direct &&
+		mixed_right || exit 1
+	done &&
+	mixed io_uring mix --iodepth=8 --iodepth_batch_submit=4 \
+		--fixedbufs=1 --latency=1 &&
+	mixed_right
+'
+
+test_expect_success URING 'rw=rw: read + written = bytes in the report, whatever the mix' '
+	for pct in 0 50 100; do
+		cp mix0 seq &&
+		"$MEMJOB" --name=s --ioengine=io_uring --filename=seq --overwrite=1 \
+			--pattern=randint:0-20 --kernel=count --bs=64k --rw=rw \
+			--rwmixread=$pct --iodepth=4 >report &&
+		line=$(grep "of which read" report) &&
+		echo "rwmixread=$pct: $line" &&
+		r=$(echo "$line" | sed "s/.*read \([0-9]*\), written \([0-9]*\) bytes/\1/") &&
+		w=$(echo "$line" | sed "s/.*read \([0-9]*\), written \([0-9]*\) bytes/\2/") &&
+		test $((r + w)) = $((16 * 1048576)) &&
+		case $pct in
+		0) test "$r" = 0 ;;
+		100) test "$w" = 0 ;;
+		*) test "$r" -gt 0 && test "$w" -gt 0 ;;
+		esac &&
+		grep "count: $(cat mixtens)" report &&
+		test "$("$COUNT_PLAIN" seq)" = "$(cat mixtens)" || exit 1
+	done
+'
+
+# interrupt_blocked ARGS...: an io_uring count job over the FIFO fifo (held
+# open for writing by this shell, never written), as CSV in out.csv; SIGINT
+# after 0.5 s; the job must be gone within 10 s, exit 1 and report itself
+# interrupted.
+interrupt_blocked()
+{
+	local pid rc
+
+	rm -f fifo && mkfifo fifo && exec 3<>fifo || return 1
+	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
+		--filename=fifo --size=1m --kernel=count "$@" >out.csv 2>err &
+	pid=$!
+	sleep 0.5
+	stop_within 10 INT "$pid" && rc=0 || rc=$?
+	exec 3>&-
+	test "$rc" = 1 &&
+	grep "stopped by Interrupt" err &&
+	test "$(csv_col out.csv status)" = interrupted &&
+	test "$(csv_col out.csv bytes)" = 0
+}
+
+test_expect_success URING 'SIGINT stops reads that never complete (a FIFO nobody writes)' '
+	interrupt_blocked &&
+	interrupt_blocked --iodepth=16 --direct=0 &&
+	interrupt_blocked --iodepth=8 --ioworkers=2
+'
+
+test_expect_success 'a FIFO needs size, and a source that takes streams' '
+	mkfifo stream &&
+	expect_exit 2 "$MEMJOB" --name=f --ioengine=io_uring --filename=stream \
+		2>err &&
+	grep "command line:.*option .size.: .stream. is a FIFO, whose size memjob cannot know: set size" err &&
+	expect_exit 2 "$MEMJOB" --name=f --ioengine=psync --filename=stream \
+		--size=1m 2>err &&
+	grep "option .filename.: .stream. is a FIFO, which ioengine=psync cannot use (it needs offsets); ioengine=io_uring can" err
+'
+
 test_expect_success 'options only io_uring takes, and their checks' '
 	expect_exit 2 "$MEMJOB" --name=x --ioengine=psync --size=1m \
 		--ioworkers=2 2>err &&
@@ -144,6 +269,9 @@ test_expect_success 'options only io_uring takes, and their checks' '
 	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
 		--rw=write --ioworkers=1 2>err &&
 	grep "option .ioworkers.: I/O threads read ahead" err &&
+	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
+		--rw=randrw --ioworkers=1 2>err &&
+	grep "option .ioworkers.: .*to mix reads and writes, use ioworkers=0" err &&
 	expect_exit 2 "$MEMJOB" --name=x --ioengine=io_uring --size=1m \
 		--iodepth=40000 2>err &&
 	grep "option .iodepth.: io_uring allows at most 32768" err

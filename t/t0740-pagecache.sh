@@ -180,6 +180,18 @@ test_expect_success 'rw=rw writes and reads the same file in sequence' '
 	test "$(csv_col out.csv write_bytes)" -lt $((8 * 1024 * 1024))
 '
 
+test_expect_success 'randrw writes the pattern at each written offset: the count stays' '
+	"$MEMJOB" --name=mk --ioengine=psync --filename=pat --size=8m \
+		--pattern=randint:0-20 --keep_files=1 --kernel=none >/dev/null &&
+	tens=$("$COUNT_PLAIN" pat) &&
+	"$MEMJOB" --output-format=csv --name=m --ioengine=psync --filename=pat \
+		--overwrite=1 --bs=4k --rw=randrw --rwmixread=50 --kernel=count \
+		--pattern=randint:0-20 >out.csv &&
+	test "$(csv_col out.csv write_bytes)" -gt 0 &&
+	test "$(csv_col out.csv result)" = "$tens" &&
+	test "$("$COUNT_PLAIN" pat)" = "$tens"
+'
+
 test_expect_success 'mixing on a source that cannot, or rwmixread alone, is refused' '
 	expect_exit 2 "$MEMJOB" --name=m --ioengine=mmap --filename=x \
 		--size=1m --rw=randrw 2>err &&

@@ -354,6 +354,20 @@ test_expect_success '52 iodepth=4 with psync, one I/O at a time' '
 	check_refused 52-iodepth-psync 5 iodepth "io_uring"
 '
 
+test_expect_success '78 randrw with I/O threads, which only read ahead' '
+	in_fresh_dir 78 &&
+	make_file data-16k 16384 &&
+	check_refused 78-randrw-ioworkers 7 ioworkers "rw=read or randread" \
+		"to mix reads and writes, use ioworkers=0"
+'
+
+test_expect_success '79 randrw direct=1 whose short last block would be written' '
+	in_fresh_dir 79 &&
+	make_file data-16k 16384 &&
+	check_refused 79-randrw-direct-size 8 size "direct=1 writes" \
+		"multiple of 512" "got 1000"
+'
+
 test_expect_success '53 populate=1 with psync, which maps nothing' '
 	in_fresh_dir 53 &&
 	make_file data-16k 16384 &&

@@ -16,6 +16,30 @@
  *
  * Short reads are made by a FIFO whose writer splits each block in two.
  *
+ * Mixed reads and writes (rw=randrw, ioworkers=0) run over a copy of the
+ * data file: each block comes once per pass, as read or written where
+ * the blockgen says; a read holds the file's bytes, and a written block's
+ * buffer holds them too before the "kernel" runs (the pattern at its
+ * offset).  The kernel then stores pattern seed 11 into the written ones,
+ * and the file must end up with exactly those blocks changed.
+ *
+ * The stop flag (SIGINT): a source blocked on I/O that never completes (a
+ * FIFO that has a writer who writes nothing, or that nobody reads) must
+ * give up with -EINTR once the flag is set, by the job's ring and by I/O
+ * threads, and drain() and teardown() must cancel what is in flight.
+ * The bound is generous (10 s against a wait of 1 s): load cannot fail it.
+ *
+ * Short submissions (io_uring_enter taking fewer SQEs than were queued)
+ * happen in the field when the kernel cannot allocate requests, which no
+ * test can cause on purpose.  The other cause is real and reliable: an
+ * SQE the kernel refuses at submission (an unknown opcode) ends the
+ * submission there, without IORING_SETUP_SUBMIT_ALL, and the SQEs behind
+ * it stay in the queue.  One such SQE, put ahead of a ring's reads, must
+ * be counted, its completion ignored, and the reads behind it submitted
+ * again and delivered.  The limit on waits (never more completions than
+ * the kernel holds) is checked in isolation: the branch that waits
+ * without submitting needs the kernel to take nothing at all.
+ *
  * Latency is checked against the test's own clock: the source reads a
  * FIFO that a thread here writes one block into every 2 ms, at depth 1,
  * and the test times each get() after a put(); the histogram's median
@@ -47,6 +71,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +91,7 @@
 #include "filegen.h"
 #include "hist.h"
 #include "ioengine.h"
+#include "uring.h"
 
 #define KIB		1024ULL
 #define MIB		(1024 * KIB)
@@ -525,20 +551,29 @@ static void test_drain(void **state)
 }
 
 /* The file holds what the writers' "kernel" stored: pattern seed 11. */
-static void check_written(const char *path, uint64_t size)
+/* The file's first size bytes must be want's. */
+static void check_file(const char *path, const void *want, uint64_t size,
+		       const char *what)
 {
-	unsigned char *got = malloc(size), *want = malloc(size);
+	unsigned char *got = malloc(size);
 	int fd = open(path, O_RDONLY);
 
 	assert_non_null(got);
-	assert_non_null(want);
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
 	close(fd);
-	pattern_fill(&randint_0_20, 11, 0, want, size);
 	if (memcmp(got, want, size))
-		fail_msg("the file does not hold what was written");
+		fail_msg("the file does not hold %s", what);
 	free(got);
+}
+
+static void check_written(const char *path, uint64_t size)
+{
+	unsigned char *want = malloc(size);
+
+	assert_non_null(want);
+	pattern_fill(&randint_0_20, 11, 0, want, size);
+	check_file(path, want, size, "what was written");
 	free(want);
 }
 
@@ -594,6 +629,109 @@ static void test_writes(void **state)
 				r.batch_submit = i == 1 ? 4 : 0;
 				drive_write(&r, random);
 			}
+		}
+	}
+}
+
+/* ---- mixed reads and writes -------------------------------------------- */
+
+#define MIX_SIZE	(2 * MIB + 4 * KIB)	/* a short last block */
+
+static void drive_mixed(struct run *r, bool random, unsigned pct)
+{
+	const uint64_t nblocks = (MIX_SIZE + r->bs - 1) / r->bs;
+	const struct ioengine_ops *ops;
+	unsigned char *want, *seen;
+	uint64_t written = 0, reads = 0;
+	struct blockgen order;
+	char *dir;
+	size_t len;
+	char path[400], err[512];
+	struct io_unit u;
+	struct src s;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/write", fx.dir);
+	unlink(path);
+	if (filegen_create(path, MIX_SIZE, &randint_0_20, DATA_SEED, err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	r->rw = random ? RW_RANDRW : RW_RW;
+	r->path = path;
+	r->size = MIX_SIZE;
+	src_setup(&s, r, random);
+	blockgen_set_mix(&s.gen, pct);
+	order = s.gen;
+	ops = s.job.ioengine;
+	want = malloc(MIX_SIZE);
+	seen = calloc(nblocks, 1);
+	dir = calloc(nblocks, 1);
+	assert_non_null(dir);
+	assert_non_null(want);
+	assert_non_null(seen);
+	memcpy(want, fx.bytes, MIX_SIZE);
+	/* what the blockgen says of each block: a copy of it, walked */
+	blockgen_rewind(&order);
+	for (uint64_t off; blockgen_next(&order, &off, &len);)
+		dir[off / r->bs] = order.last_write ? 'w' : 'r';
+	blockgen_rewind(&s.gen);
+	while ((ret = ops->get(&s.e, &u)) == 1) {
+		uint64_t blk = u.off / r->bs;
+
+		assert_true(blk < nblocks);
+		if (seen[blk]++)
+			fail_msg("block %llu twice", (unsigned long long)blk);
+		if (u.write != (dir[blk] == 'w'))
+			fail_msg("block %llu: %s, but the blockgen says %c",
+				 (unsigned long long)blk,
+				 u.write ? "written" : "read", dir[blk]);
+		if (memcmp(u.buf, fx.bytes + u.off, u.len))
+			fail_msg("%s block at %llu does not hold the file's "
+				 "bytes", u.write ? "written" : "read",
+				 (unsigned long long)u.off);
+		if (u.write) {
+			pattern_fill(&randint_0_20, 11, u.off, u.buf, u.len);
+			memcpy(want + u.off, u.buf, u.len);
+			written++;
+		} else {
+			reads++;
+		}
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	}
+	if (ret)
+		fail_msg("get: %s (%d)", s.e.err, ret);
+	assert_int_equal(written + reads, nblocks);
+	if (r->latency)
+		assert_int_equal(s.lat->count, nblocks);
+	print_message("depth %u%s%s: %llu reads, %llu writes (%u%% reads "
+		      "asked)\n", r->iodepth, r->direct ? " direct" : "",
+		      random ? " random" : "", (unsigned long long)reads,
+		      (unsigned long long)written, pct);
+	src_teardown(&s);
+	check_file(path, want, MIX_SIZE, "what was written, and only that");
+	assert_true(written > 0 && reads > 0);
+	free(want);
+	free(seen);
+	free(dir);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_mixed(void **state)
+{
+	static const unsigned depths[] = { 1, 8, 64 };
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		for (int direct = 0; direct < 2; direct++) {
+			struct run r = data_run(depths[i]);
+
+			r.bs = 4 * KIB;
+			r.direct = direct;
+			r.latency = true;
+			r.fixedbufs = i == 2;
+			r.batch_submit = i == 1 ? 4 : 0;
+			drive_mixed(&r, true, 70);
+			drive_mixed(&r, false, 30);
 		}
 	}
 }
@@ -968,6 +1106,209 @@ static void test_latency_psync(void **state)
 	free(h);
 }
 
+/* ---- the stop flag ----------------------------------------------------- */
+
+struct stopper {
+	atomic_int *flag;
+	uint64_t after_ns;
+};
+
+static void *stopper_main(void *arg)
+{
+	struct stopper *st = arg;
+	struct timespec t = { 0, (long)st->after_ns };
+
+	nanosleep(&t, NULL);
+	atomic_store(st->flag, 2);	/* SIGINT */
+	return NULL;
+}
+
+/*
+ * A source over a FIFO whose I/O never completes: reads of a FIFO that
+ * the test holds open for writing and never writes, or writes into one
+ * that nobody reads (the first 64 KiB fill the pipe).  The stop flag is
+ * set 300 ms into get(): get() must give up with -EINTR, drain() must
+ * cancel and return 0, teardown must not hang.
+ */
+static void stop_blocked(unsigned ioworkers, bool write)
+{
+	struct run r = data_run(8);
+	struct stopper st = { .after_ns = 300ull * 1000 * 1000 };
+	const struct ioengine_ops *ops;
+	atomic_int flag = 0;
+	char path[400];
+	struct io_unit u;
+	pthread_t tid;
+	struct src s;
+	uint64_t t0, took;
+	int holder, ret;
+
+	snprintf(path, sizeof(path), "%s/fifo", fx.dir);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	holder = open(path, O_RDWR);	/* a writer that never writes */
+	assert_true(holder >= 0);
+	r.path = path;
+	r.bs = 16 * KIB;
+	r.size = 4 * MIB;
+	r.ioworkers = ioworkers;
+	r.rw = write ? RW_WRITE : RW_READ;
+	src_setup(&s, &r, false);
+	ops = s.job.ioengine;
+	s.e.stop = &flag;
+	st.flag = &flag;
+	blockgen_rewind(&s.gen);
+	t0 = now_ns();
+	assert_int_equal(pthread_create(&tid, NULL, stopper_main, &st), 0);
+	while ((ret = ops->get(&s.e, &u)) == 1)	/* writes: until full */
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	took = now_ns() - t0;
+	pthread_join(tid, NULL);
+	print_message("ioworkers=%u %s: get() gave up after %.2f s: %s\n",
+		      ioworkers, write ? "write" : "read", took / 1e9, s.e.err);
+	assert_int_equal(ret, -EINTR);
+	assert_non_null(strstr(s.e.err, "stopped"));
+	assert_true(took < 10ull * 1000 * 1000 * 1000);
+	t0 = now_ns();
+	assert_int_equal(ops->drain(&s.e), 0);
+	src_teardown(&s);
+	took = now_ns() - t0;
+	print_message("drain and teardown took %.2f s\n", took / 1e9);
+	assert_true(took < 10ull * 1000 * 1000 * 1000);
+	close(holder);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_stop(void **state)
+{
+	(void)state;
+	stop_blocked(0, false);
+	stop_blocked(0, true);
+	stop_blocked(1, false);
+	stop_blocked(2, false);
+}
+
+/* ---- short submissions ------------------------------------------------- */
+
+/* Queue an SQE that the kernel refuses at submission (no such opcode):
+ * it completes with -EINVAL, and the submission stops after it. */
+static void queue_refused_sqe(struct ring *r)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+
+	assert_non_null(sqe);
+	io_uring_prep_nop(sqe);
+	sqe->opcode = 0xff;
+	io_uring_sqe_set_data64(sqe, RING_NOSLOT);
+}
+
+static void test_wait_limit(void **state)
+{
+	(void)state;
+	assert_int_equal(ring_wait_limit(4, 4, 0), 4);	/* all submitted */
+	assert_int_equal(ring_wait_limit(4, 4, 3), 1);	/* 3 not taken */
+	assert_int_equal(ring_wait_limit(1, 4, 3), 1);
+	assert_int_equal(ring_wait_limit(4, 4, 4), 0);	/* none taken */
+	assert_int_equal(ring_wait_limit(8, 2, 0), 2);
+	/* more queued than in flight (a cancellation is queued too) */
+	assert_int_equal(ring_wait_limit(2, 2, 3), 0);
+	assert_int_equal(ring_wait_limit(0, 5, 1), 0);
+}
+
+/* One ring over 4 slots: a refused SQE, then 4 reads behind it (the
+ * ring has room for all 5 in its submission queue). */
+static void test_short_submission_ring(void **state)
+{
+	enum { N = 4, BS = 4096 };
+	struct run run = data_run(N);
+	struct slot slots[N];
+	struct job_spec job;
+	struct ring r;
+	char err[400];
+	unsigned char *bufs = NULL;
+	unsigned got = 0;
+	int fd;
+
+	(void)state;
+	job_from_run(&job, &run);
+	fd = open(fx.data, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(posix_memalign((void **)&bufs, BS, N * BS), 0);
+	memset(slots, 0, sizeof(slots));
+	struct ring_cfg c = {
+		.job = &job, .path = fx.data, .depth = 2 * N, .slots = slots,
+		.nslots = N, .stride = BS, .fd = fd, .attach_fd = -1,
+		.err = err, .errlen = sizeof(err),
+	};
+	if (ring_init(&r, &c)) {
+		print_message("skipped: %s\n", err);
+		ring_exit(&r);
+		free(bufs);
+		close(fd);
+		skip();
+	}
+	queue_refused_sqe(&r);
+	for (unsigned s = 0; s < N; s++) {
+		slots[s].buf = bufs + s * BS;
+		slots[s].off = (uint64_t)(3 - s) * 65536;
+		slots[s].len = slots[s].want = BS;
+		slot_set(&slots[s], ST_BUSY);
+		assert_int_equal(ring_prep(&r, s, true), 0);
+	}
+	assert_int_equal(io_uring_sq_ready(&r.ring), N + 1);
+	while (r.inflight) {
+		assert_int_equal(ring_reap(&r, r.inflight), 0);
+		got += r.ndone;
+	}
+	assert_int_equal(got, N);
+	assert_int_equal(atomic_load(&r.short_submits), 1);
+	for (unsigned s = 0; s < N; s++) {
+		assert_int_equal(slot_state(&slots[s]), ST_DATA);
+		assert_memory_equal(slots[s].buf, fx.bytes + slots[s].off, BS);
+	}
+	ring_exit(&r);
+	free(bufs);
+	close(fd);
+}
+
+/* Through the source: the short submission reaches the job's source_info
+ * when the pass ends, and the pass is whole; a pass without one says
+ * nothing of them. */
+static void test_short_submission_info(void **state)
+{
+	struct run r = data_run(8);
+	const struct ioengine_ops *ops;
+	struct uring_priv *p;
+	struct io_unit u;
+	struct src s;
+	uint64_t total = 0;
+	int ret;
+
+	(void)state;
+	src_setup(&s, &r, true);
+	ops = s.job.ioengine;
+	p = s.e.priv;
+	for (int pass = 0; pass < 2; pass++) {
+		total = 0;
+		blockgen_rewind(&s.gen);
+		if (pass == 1)
+			queue_refused_sqe(&p->r);
+		while ((ret = ops->get(&s.e, &u)) == 1) {
+			assert_memory_equal(u.buf, fx.bytes + u.off, u.len);
+			total += u.len;
+			assert_int_equal(ops->put(&s.e, &u), 0);
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(total, DATA_SIZE);
+		print_message("pass %d: %s\n", pass, s.e.info);
+		if (pass == 0)
+			assert_null(strstr(s.e.info, "short submission"));
+		else
+			assert_non_null(strstr(s.e.info, "; 1 short submission"));
+	}
+	src_teardown(&s);
+}
+
 /* ---- setup, validation, refusal ---------------------------------------- */
 
 static void test_info(void **state)
@@ -1065,6 +1406,10 @@ static void test_validate(void **state)
 	job.ioworkers = 2;
 	job.rw = RW_RANDWRITE;
 	expect_invalid(&job, "option 'ioworkers': I/O threads read ahead");
+	job.rw = RW_RANDRW;
+	expect_invalid(&job, "need rw=read or randread (a written block needs "
+		       "the kernel's data first; to mix reads and writes, use "
+		       "ioworkers=0)");
 }
 
 /* Make system call nr fail with err in this process and its children. */
@@ -1391,10 +1736,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_past_eof),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_error_completions),
 		cmocka_unit_test(test_latency_paced),
 		cmocka_unit_test(test_slower_than_a_wait),
 		cmocka_unit_test(test_short_reads),
+		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_wait_limit),
+		cmocka_unit_test(test_short_submission_ring),
+		cmocka_unit_test(test_short_submission_info),
 		cmocka_unit_test(test_latency_psync),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_validate),
