@@ -211,6 +211,19 @@ static int preread(const char *path, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* The job's source_info: what the source says, then the preread's. */
+static void tell_info(struct thread_result *out, const struct ioe *io,
+		      bool pre, uint64_t pre_bytes, uint64_t pre_ns)
+{
+	if (pre)
+		snprintf(out->info, sizeof(out->info),
+			 "%s%spreread %" PRIu64 " bytes in %.3f s", io->info,
+			 io->info[0] ? "; " : "", pre_bytes,
+			 (double)pre_ns / 1e9);
+	else
+		snprintf(out->info, sizeof(out->info), "%s", io->info);
+}
+
 struct meter {
 	uint64_t t0;
 	struct rusage ru0;
@@ -528,12 +541,7 @@ void *worker_main(void *arg)
 	}
 	io_up = true;
 	out->emulated = io.emulated;
-	if (j->preread && io.path)
-		snprintf(out->info, sizeof(out->info), "%s%spreread %llu bytes in %.3f s",
-			 io.info, io.info[0] ? "; " : "",
-			 (unsigned long long)pre_bytes, (double)pre_ns / 1e9);
-	else
-		snprintf(out->info, sizeof(out->info), "%s", io.info);
+	tell_info(out, &io, j->preread && io.path, pre_bytes, pre_ns);
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
@@ -576,7 +584,7 @@ setup_done:
 			   ctr, out);
 	out->result = ks.result;
 	/* what the source saw while running, after what it chose at setup */
-	snprintf(out->info, sizeof(out->info), "%s", io.info);
+	tell_info(out, &io, j->preread && io.path, pre_bytes, pre_ns);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);
