@@ -527,6 +527,30 @@ void value_format_size(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+const char *value_format_bytes(double v, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	char *p;
+
+	if (!len)
+		return buf;
+	/* Dividing by 1024 is exact in a double: a whole number of bytes
+	 * gives the same digits as integer arithmetic would. */
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.2f", v);
+	p = buf + strlen(buf);
+	while (p > buf && p[-1] == '0')
+		*--p = '\0';
+	if (p > buf && p[-1] == '.')
+		*--p = '\0';
+	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
+	return buf;
+}
+
 void value_format_time(uint64_t us, char *buf, size_t len)
 {
 	static const struct time_unit units[] = {
