@@ -1,7 +1,7 @@
 # Makefile - builds memjob, its unit tests and test helpers (GNU make).
 #
-# Sources are found by wildcard: a new engine/*.c, ioengines/*.c or
-# t/unit/test_*.c needs no edit here.  Objects go to build/, mirroring the
+# Sources are found by wildcard: a new engine/*.c, ioengines/*.c,
+# t/unit/test_*.c or shared unit-test helper t/unit/*.c needs no edit here.  Objects go to build/, mirroring the
 # source tree; header dependencies come from the compiler (-MMD -MP).
 # ./configure writes config.mk (flags, libraries) and engine/config.h.
 
@@ -36,6 +36,11 @@ LIB := build/libmemjob.a
 
 TEST_SRCS := $(sort $(wildcard t/unit/test_*.c))
 TESTS := $(TEST_SRCS:t/unit/%.c=build/t/%)
+# Code the unit tests share (t/unit/*.c but test_*.c, e.g. fixture.c): an
+# archive too, linked into every test before LIB.
+TEST_HELPER_SRCS := $(filter-out $(TEST_SRCS),$(sort $(wildcard t/unit/*.c)))
+TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=build/%.o)
+TEST_LIB := build/t/libtesthelp.a
 HELPERS := build/t/count_plain
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
@@ -43,7 +48,7 @@ HELPERS := build/t/count_plain
 KERNEL_OBJS := $(filter build/engine/kernel_%.o,$(OBJS))
 HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
-DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d)
+DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
 
 .PHONY: all check install lint cppcheck clang-tidy man clean distclean \
 	bench help unit-tests FORCE
@@ -93,9 +98,18 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJS)
 
-build/t/test_%: t/unit/test_%.c $(LIB) config.mk
+$(TEST_HELPER_OBJS): build/%.o: %.c config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(LIB) \
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TEST_LIB): $(TEST_HELPER_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $(TEST_HELPER_OBJS)
+
+build/t/test_%: t/unit/test_%.c $(TEST_LIB) $(LIB) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS) -MMD -MP -o $@ $< $(TEST_LIB) $(LIB) \
 		$(LDFLAGS) $(LIBS) $(TEST_LIBS)
 
 # The test oracle is independent of the engine: it links nothing of ours.

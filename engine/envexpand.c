@@ -8,31 +8,7 @@
 #include <string.h>
 
 #include "envexpand.h"
-
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
+#include "strbuf.h"
 
 static bool valid_var_name(const char *s, size_t len)
 {
@@ -45,7 +21,7 @@ static bool valid_var_name(const char *s, size_t len)
 }
 
 /* One "${...}" at s, whose closing brace is close, appended to b. */
-static int expand_one(struct buf *b, const char *s, const char *close,
+static int expand_one(struct strbuf *b, const char *s, const char *close,
 		      char *err, size_t errlen)
 {
 	const char *inner = s + 2, *sep, *val;
@@ -69,14 +45,14 @@ static int expand_one(struct buf *b, const char *s, const char *close,
 	}
 	val = getenv(name);
 	if (sep && (!val || !*val)) {
-		ret = buf_add(b, sep + 2, (size_t)(close - sep - 2));
+		ret = strbuf_add(b, sep + 2, (size_t)(close - sep - 2));
 	} else if (!val) {
 		snprintf(err, errlen, "environment variable '%s' is not set "
 			 "(use ${%s:-default} to give a default)", name, name);
 		free(name);
 		return -1;
 	} else {
-		ret = buf_add(b, val, strlen(val));
+		ret = strbuf_add(b, val, strlen(val));
 	}
 	free(name);
 	if (ret)
@@ -86,13 +62,13 @@ static int expand_one(struct buf *b, const char *s, const char *close,
 
 char *env_expand(const char *text, char *err, size_t errlen)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	const char *s = text, *dollar, *close;
 
-	if (buf_add(&b, "", 0))
+	if (strbuf_add(&b, "", 0))
 		goto out_nomem;
 	while ((dollar = strstr(s, "${"))) {
-		if (buf_add(&b, s, (size_t)(dollar - s)))
+		if (strbuf_add(&b, s, (size_t)(dollar - s)))
 			goto out_nomem;
 		close = strchr(dollar + 2, '}');
 		if (!close) {
@@ -103,7 +79,7 @@ char *env_expand(const char *text, char *err, size_t errlen)
 			goto out_fail;
 		s = close + 1;
 	}
-	if (buf_add(&b, s, strlen(s)))
+	if (strbuf_add(&b, s, strlen(s)))
 		goto out_nomem;
 	return b.p;
 

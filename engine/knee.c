@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "knee.h"
+#include "value.h"
 
 struct kpoint {
 	uint64_t size;
@@ -86,27 +87,6 @@ static int collapse(const uint64_t *sizes, const double *ns, unsigned n,
 	}
 	*out = p;
 	return (int)k;
-}
-
-/* "32 KiB", "1 MiB", "35.75 MiB": the largest binary unit, up to two
- * decimals. */
-static const char *fmt_size(uint64_t v, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-	char *p;
-
-	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
-	       v >= 1ULL << (10 * (u + 1)))
-		u++;
-	snprintf(buf, len, "%.2f", (double)v / (double)(1ULL << (10 * u)));
-	p = buf + strlen(buf);
-	while (p > buf && p[-1] == '0')
-		*--p = '\0';
-	if (p > buf && p[-1] == '.')
-		*--p = '\0';
-	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
-	return buf;
 }
 
 /* Three significant digits, never an exponent: 2.37, 16.0, 142. */
@@ -187,11 +167,11 @@ static void no_data(struct knee *k, uint64_t prev)
 		say(k, "no sizes measured");
 	else if (!prev)
 		say(k, "no size measured up to %s",
-		    fmt_size(k->cache_size, a, sizeof(a)));
+		    value_format_bytes(k->cache_size, a, sizeof(a)));
 	else
 		say(k, "no size measured between %s and %s",
-		    fmt_size(prev, a, sizeof(a)),
-		    fmt_size(k->cache_size, b, sizeof(b)));
+		    value_format_bytes(prev, a, sizeof(a)),
+		    value_format_bytes(k->cache_size, b, sizeof(b)));
 }
 
 /* The status and the sentence, once the numbers are in k. */
@@ -200,11 +180,11 @@ static void judge(struct knee *k)
 	char s[32], e[32], x[32], l[32], p[32], a[32];
 	uint64_t c = k->cache_size;
 
-	fmt_size(c, s, sizeof(s));
+	value_format_bytes(c, s, sizeof(s));
 	fmt_ns(k->plateau_ns, p, sizeof(p));
-	fmt_size(k->last_size, l, sizeof(l));
+	value_format_bytes(k->last_size, l, sizeof(l));
 	if (!k->knee_size) {
-		fmt_size(c * 2, x, sizeof(x));
+		value_format_bytes(c * 2, x, sizeof(x));
 		if (k->last_size < c * 2) {
 			k->status = KNEE_NO_DATA;
 			say(k, "latency stays at %s ns up to %s, where the "
@@ -217,8 +197,8 @@ static void judge(struct knee *k)
 		}
 		return;
 	}
-	fmt_size(k->knee_size, x, sizeof(x));
-	fmt_size(k->plateau_end, e, sizeof(e));
+	value_format_bytes(k->knee_size, x, sizeof(x));
+	value_format_bytes(k->plateau_end, e, sizeof(e));
 	fmt_ns(k->after_ns, a, sizeof(a));
 	if (k->knee_size * 2 >= c && k->knee_size <= c * 2) {
 		k->status = KNEE_FOUND;
@@ -328,13 +308,13 @@ void knee_print(FILE *f, const struct knee *k, unsigned n)
 		char name[16], s[32], p[32] = "-", x[32] = "-";
 
 		topo_cache_name(&c, name, sizeof(name));
-		fmt_size(k[i].cache_size, s, sizeof(s));
+		value_format_bytes(k[i].cache_size, s, sizeof(s));
 		if (k[i].plateau_ns > 0) {
 			fmt_ns(k[i].plateau_ns, p, sizeof(p));
 			strcat(p, " ns");
 		}
 		if (k[i].knee_size)
-			fmt_size(k[i].knee_size, x, sizeof(x));
+			value_format_bytes(k[i].knee_size, x, sizeof(x));
 		fprintf(f, "  %-5s %10s %10s %10s  %s\n", name, s, p, x,
 			k[i].text);
 	}

@@ -154,27 +154,6 @@ static bool on_path(const char *prog)
 	}
 }
 
-/* "4 KiB", "1 MiB", "35.75 MiB" */
-static const char *fmt_size(double v, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-	char *p;
-
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && v >= 1024) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%.2f", v);
-	p = buf + strlen(buf);
-	while (p > buf && p[-1] == '0')
-		*--p = '\0';
-	if (p > buf && p[-1] == '.')
-		*--p = '\0';
-	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
-	return buf;
-}
-
 /* s as a gnuplot single-quoted string ('' is a quote inside). */
 static void put_quoted(FILE *f, const char *s)
 {
@@ -206,7 +185,7 @@ static void put_size_tics(FILE *f, double lo, double hi)
 		double v = ldexp(1, e);
 
 		fprintf(f, "%s\"%s\" %.17g", first ? "" : ", ",
-			fmt_size(v, buf, sizeof(buf)), v);
+			value_format_bytes(v, buf, sizeof(buf)), v);
 		first = false;
 	}
 	fputs(")\n", f);
@@ -241,7 +220,7 @@ static void put_caches(FILE *f, const struct plot_data *pd, double lo,
 		if (s < lo || s > hi)
 			continue;
 		topo_cache_name(lv[i], name, sizeof(name));
-		fmt_size(s, size, sizeof(size));
+		value_format_bytes(s, size, sizeof(size));
 		fprintf(f, "set arrow from %.17g, graph 0 to %.17g, graph 1 "
 			"nohead dashtype 2 linewidth 1.5 linecolor rgb "
 			"'#707070'\n", s, s);

@@ -12,6 +12,7 @@
  */
 #include "envexpand.h"
 #include "reader.h"
+#include "strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,11 +39,6 @@ struct source {
 	dev_t dev;
 	ino_t ino;
 	int line;
-};
-
-struct strbuf {
-	char *p;
-	size_t len, cap;
 };
 
 struct jobreader {
@@ -75,27 +71,6 @@ static void reader_error(struct jobreader *r, const struct srcloc *loc,
 	va_end(ap);
 	diag_error(r->d, loc, NULL, "%s", msg);
 	r->errors++;
-}
-
-static int sb_add(struct strbuf *b, const char *s, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	if (!b->p || b->len + n + 1 > b->cap) {
-		cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
 }
 
 /* Keep a file name until jobreader_close(); takes ownership of name. */
@@ -312,7 +287,7 @@ static int expand(struct jobreader *r, const char *line,
 		return -1;
 	}
 	r->exp.len = 0;
-	ret = sb_add(&r->exp, out, strlen(out));
+	ret = strbuf_add(&r->exp, out, strlen(out));
 	free(out);
 	if (ret)
 		reader_error(r, loc, "out of memory");
@@ -377,15 +352,15 @@ static void report_cycle(struct jobreader *r, int first,
 	struct strbuf b = { 0 };
 	int i, bad = 0;
 
-	bad |= sb_add(&b, r->stack[first].name, strlen(r->stack[first].name));
+	bad |= strbuf_add(&b, r->stack[first].name, strlen(r->stack[first].name));
 	for (i = first + 1; i <= r->depth; i++) {
 		const char *name = i < r->depth ? r->stack[i].name :
 						  r->stack[first].name;
 		const char *verb = i == first + 1 ? " includes " :
 						    " which includes ";
 
-		bad |= sb_add(&b, verb, strlen(verb));
-		bad |= sb_add(&b, name, strlen(name));
+		bad |= strbuf_add(&b, verb, strlen(verb));
+		bad |= strbuf_add(&b, name, strlen(name));
 	}
 	reader_error(r, loc, "include cycle: %s", bad ? "(out of memory)" : b.p);
 	free(b.p);

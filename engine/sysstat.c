@@ -56,13 +56,13 @@ const struct sysstat_key sysstat_mem_keys[SYSSTAT_MEM_N] = {
 };
 
 const char *const sysstat_sysctl_names[SYSSTAT_SYSCTL_N] = {
-	[SC_DIRTY_RATIO]		= "dirty_ratio",
-	[SC_DIRTY_BACKGROUND_RATIO]	= "dirty_background_ratio",
-	[SC_DIRTY_BYTES]		= "dirty_bytes",
-	[SC_DIRTY_BACKGROUND_BYTES]	= "dirty_background_bytes",
-	[SC_DIRTY_EXPIRE_CENTISECS]	= "dirty_expire_centisecs",
-	[SC_DIRTY_WRITEBACK_CENTISECS]	= "dirty_writeback_centisecs",
-	[SC_SWAPPINESS]			= "swappiness",
+	[SC_DIRTY_RATIO]		= "vm.dirty_ratio",
+	[SC_DIRTY_BACKGROUND_RATIO]	= "vm.dirty_background_ratio",
+	[SC_DIRTY_BYTES]		= "vm.dirty_bytes",
+	[SC_DIRTY_BACKGROUND_BYTES]	= "vm.dirty_background_bytes",
+	[SC_DIRTY_EXPIRE_CENTISECS]	= "vm.dirty_expire_centisecs",
+	[SC_DIRTY_WRITEBACK_CENTISECS]	= "vm.dirty_writeback_centisecs",
+	[SC_SWAPPINESS]			= "vm.swappiness",
 };
 
 void sysstat_set_err(char *err, size_t len, const char *fmt, ...)
@@ -313,11 +313,26 @@ void sysstat_delta(const struct sysstat_snap *a, const struct sysstat_snap *b,
 
 /* ---- the run header ---- */
 
-static uint64_t page_kb(void)
+uint64_t sysstat_page_kb(void)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 
 	return ps > 0 ? (uint64_t)ps / 1024 : 4;
+}
+
+/* ROOT/proc/sys/vm/dirty_ratio for "vm.dirty_ratio": sysctl(8)'s dots
+ * are the directories below /proc/sys.  0, or -1 when it does not fit. */
+static int sysctl_path(char *buf, size_t len, const char *root,
+		       const char *name)
+{
+	char *p;
+
+	if (sysfile_path(buf, len, root, "/proc/sys/%s", name))
+		return -1;
+	for (p = buf + strlen(buf) - strlen(name); *p; p++)
+		if (*p == '.')
+			*p = '/';
+	return 0;
 }
 
 void sysstat_info(const struct sysstat *s, struct sysstat_info *out)
@@ -332,19 +347,19 @@ void sysstat_info(const struct sysstat *s, struct sysstat_info *out)
 		out->kernel[0] = '\0';
 	for (unsigned i = 0; i < SYSSTAT_SYSCTL_N; i++)
 		out->sysctl_have[i] =
-			!sysfile_path(path, sizeof(path), s->root,
-				       "/proc/sys/vm/%s",
-				       sysstat_sysctl_names[i]) &&
+			!sysctl_path(path, sizeof(path), s->root,
+				     sysstat_sysctl_names[i]) &&
 			!sysfile_u64(path, &out->sysctl[i]);
 	sysstat_snap(s, &snap);
 	if (snap.mem_have[SM_MEMTOTAL])
 		out->mem_total_kb = snap.mem_kb[SM_MEMTOTAL];
 	if (snap.vm_have[SV_NR_DIRTY_THRESHOLD])
 		out->dirty_limit_kb = snap.vm[SV_NR_DIRTY_THRESHOLD] *
-				      page_kb();
+				      sysstat_page_kb();
 	if (snap.vm_have[SV_NR_DIRTY_BACKGROUND_THRESHOLD])
 		out->dirty_bg_limit_kb =
-			snap.vm[SV_NR_DIRTY_BACKGROUND_THRESHOLD] * page_kb();
+			snap.vm[SV_NR_DIRTY_BACKGROUND_THRESHOLD] *
+			sysstat_page_kb();
 }
 
 /* ---- dropping the page cache ---- */

@@ -108,7 +108,8 @@ struct sysstat_key {
 
 extern const struct sysstat_key sysstat_vm_keys[SYSSTAT_VM_N];
 extern const struct sysstat_key sysstat_mem_keys[SYSSTAT_MEM_N];
-/* "dirty_ratio"...: the file names below ROOT/proc/sys/vm */
+/* "vm.dirty_ratio"...: as sysctl(8) names them (and memjob prints them);
+ * the files are ROOT/proc/sys/vm/dirty_ratio... */
 extern const char *const sysstat_sysctl_names[SYSSTAT_SYSCTL_N];
 
 #define SYSSTAT_MAX_DEVS	16	/* block devices followed */

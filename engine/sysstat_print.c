@@ -7,21 +7,10 @@
  * printed as 0, since a 0 would read as a measurement.
  */
 #include "sysstat.h"
+#include "sysstat_int.h"
 
 #include <stdarg.h>
 #include <string.h>
-#include <unistd.h>
-
-/* The same with "vm.", as sysctl(8) names them. */
-static const char *const sysctl_keys[SYSSTAT_SYSCTL_N] = {
-	[SC_DIRTY_RATIO]		= "vm.dirty_ratio",
-	[SC_DIRTY_BACKGROUND_RATIO]	= "vm.dirty_background_ratio",
-	[SC_DIRTY_BYTES]		= "vm.dirty_bytes",
-	[SC_DIRTY_BACKGROUND_BYTES]	= "vm.dirty_background_bytes",
-	[SC_DIRTY_EXPIRE_CENTISECS]	= "vm.dirty_expire_centisecs",
-	[SC_DIRTY_WRITEBACK_CENTISECS]	= "vm.dirty_writeback_centisecs",
-	[SC_SWAPPINESS]			= "vm.swappiness",
-};
 
 /* A figure where 0 means unknown. */
 static void known_u64(struct row_emitter *e, const char *name, uint64_t v)
@@ -37,20 +26,13 @@ void sysstat_info_row(const struct sysstat_info *in, struct row_emitter *e)
 	row_str(e, "kernel", in->kernel);
 	for (unsigned i = 0; i < SYSSTAT_SYSCTL_N; i++)
 		if (in->sysctl_have[i])
-			row_u64(e, sysctl_keys[i], in->sysctl[i]);
+			row_u64(e, sysstat_sysctl_names[i], in->sysctl[i]);
 		else
-			row_absent(e, sysctl_keys[i]);
+			row_absent(e, sysstat_sysctl_names[i]);
 	known_u64(e, "mem_total_kb", in->mem_total_kb);
 	known_u64(e, "dirty_threshold_kb", in->dirty_limit_kb);
 	known_u64(e, "dirty_background_threshold_kb", in->dirty_bg_limit_kb);
 	row_end(e);
-}
-
-static uint64_t page_kb(void)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-
-	return ps > 0 ? (uint64_t)ps / 1024 : 4;
 }
 
 /* "0 B", "512 B", "4.0 KiB", "64.0 MiB", "1.50 GiB" */
@@ -96,7 +78,7 @@ void sysstat_info_print(const struct sysstat_info *in, FILE *f)
 	for (unsigned i = 0; i < SYSSTAT_SYSCTL_N; i++) {
 		if (!in->sysctl_have[i])
 			continue;
-		fprintf(f, "%s %s=%llu", sep, sysctl_keys[i],
+		fprintf(f, "%s %s=%llu", sep, sysstat_sysctl_names[i],
 			(unsigned long long)in->sysctl[i]);
 		sep = "";
 	}
@@ -143,7 +125,7 @@ static void add_vm_bytes(struct line *l, const struct sysstat_delta *d,
 	if (!d->vm_have[k])
 		return;
 	if (strcmp(sysstat_vm_keys[k].unit, "KiB"))
-		kb *= (double)page_kb();
+		kb *= (double)sysstat_page_kb();
 	human_bytes(kb * 1024, a, sizeof(a));
 	add(l, "%s %s", label, a);
 }

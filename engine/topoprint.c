@@ -44,29 +44,6 @@ static const char *type_word(char type)
 	}
 }
 
-/* "32 KiB", "22 MiB", "35.75 MiB": the largest binary unit, up to two
- * decimals. */
-static const char *fmt_bytes(uint64_t v, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-	double d;
-	char *p;
-
-	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
-	       v >= 1ULL << (10 * (u + 1)))
-		u++;
-	d = (double)v / (double)(1ULL << (10 * u));
-	snprintf(buf, len, "%.2f", d);
-	p = buf + strlen(buf);
-	while (p > buf && p[-1] == '0')
-		*--p = '\0';
-	if (p > buf && p[-1] == '.')
-		*--p = '\0';
-	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
-	return buf;
-}
-
 static void fmt_list(const uint64_t *bits, char *buf, size_t len)
 {
 	value_format_idlist(bits, MEMJOB_MAX_CPUS, buf, len);
@@ -206,7 +183,8 @@ static void print_geometry(FILE *f, const struct topo_cache *c)
 	fprintf(f, "  L%u %s", c->level,
 		c->type == '?' ? "(type unknown)" : type_word(c->type));
 	if (c->size)
-		fprintf(f, " %s", fmt_bytes(c->size, size, sizeof(size)));
+		fprintf(f, " %s",
+			value_format_bytes(c->size, size, sizeof(size)));
 	else
 		fprintf(f, ", size unknown");
 	if (c->line)
@@ -315,7 +293,7 @@ static void print_nodes(FILE *f, const struct topo *t)
 	}
 	if (t->ram)
 		fprintf(f, "RAM: %s (MemTotal %llu kB)\n",
-			fmt_bytes(t->ram, size, sizeof(size)),
+			value_format_bytes(t->ram, size, sizeof(size)),
 			(unsigned long long)(t->ram / 1024));
 	else
 		fprintf(f, "RAM: unknown (no MemTotal in /proc/meminfo)\n");

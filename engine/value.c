@@ -194,29 +194,46 @@ static int size_suffix(const char *s, uint64_t *mult)
 	return 0;
 }
 
-int value_size(const char *s, uint64_t *out, const char **why)
+/*
+ * A size and a time are parsed alike (a number, maybe with a fraction,
+ * times the unit its suffix names); they differ in their suffixes and in
+ * the words of their messages.
+ */
+struct scaled_kind {
+	const char *expect;		/* "expected a size such as ..." */
+	const char *noun;		/* "a size cannot be negative" */
+	const char *unit;		/* "not a whole number of bytes" */
+	bool say_max;			/* "too large ... (at most N bytes)" */
+	int (*suffix)(const char *s, uint64_t *mult);
+};
+
+static int value_scaled(const char *s, uint64_t *out, const char **why,
+			const struct scaled_kind *k)
 {
-	static const char expect[] =
-		"expected a size such as 4096, 4k, 16m, 1g (suffixes are powers of 2)";
 	char e[ECHO_LEN + 4];
 	struct number n;
 	const char *end;
 	uint64_t mult, v;
 
 	if (!s || !*s)
-		return fail(why, "%s, got an empty value", expect);
+		return fail(why, "%s, got an empty value", k->expect);
 	if (*s == '-')
-		return fail(why, "a size cannot be negative, got '%s'",
+		return fail(why, "a %s cannot be negative, got '%s'", k->noun,
 			    echo(s, e, sizeof(e)));
-	if (scan_number(s, true, &n, &end) || size_suffix(end, &mult))
-		return fail(why, "%s, got '%s'", expect, echo(s, e, sizeof(e)));
+	if (scan_number(s, true, &n, &end) || k->suffix(end, &mult))
+		return fail(why, "%s, got '%s'", k->expect,
+			    echo(s, e, sizeof(e)));
 	switch (scale(&n, mult, &v)) {
 	case SCALED_TOO_BIG:
-		return fail(why, "'%s' is too large for a size (at most %llu bytes)",
-			    echo(s, e, sizeof(e)), (unsigned long long)UINT64_MAX);
+		if (k->say_max)
+			return fail(why, "'%s' is too large for a %s (at most %llu %s)",
+				    echo(s, e, sizeof(e)), k->noun,
+				    (unsigned long long)UINT64_MAX, k->unit);
+		return fail(why, "'%s' is too large for a %s",
+			    echo(s, e, sizeof(e)), k->noun);
 	case SCALED_NOT_WHOLE:
-		return fail(why, "'%s' is not a whole number of bytes",
-			    echo(s, e, sizeof(e)));
+		return fail(why, "'%s' is not a whole number of %s",
+			    echo(s, e, sizeof(e)), k->unit);
 	case SCALED_PRECISE:
 		return fail(why, "'%s' has too many decimal places",
 			    echo(s, e, sizeof(e)));
@@ -225,6 +242,19 @@ int value_size(const char *s, uint64_t *out, const char **why)
 	}
 	*out = v;
 	return 0;
+}
+
+int value_size(const char *s, uint64_t *out, const char **why)
+{
+	static const struct scaled_kind size = {
+		.expect = "expected a size such as 4096, 4k, 16m, 1g (suffixes are powers of 2)",
+		.noun = "size",
+		.unit = "bytes",
+		.say_max = true,
+		.suffix = size_suffix,
+	};
+
+	return value_scaled(s, out, why, &size);
 }
 
 struct time_unit {
@@ -256,34 +286,14 @@ static int time_suffix(const char *s, uint64_t *mult)
 
 int value_time_us(const char *s, uint64_t *out, const char **why)
 {
-	static const char expect[] =
-		"expected a time such as 500us, 10ms, 30s, 2m or 1h (a bare number is seconds)";
-	char e[ECHO_LEN + 4];
-	struct number n;
-	const char *end;
-	uint64_t mult, v;
+	static const struct scaled_kind time = {
+		.expect = "expected a time such as 500us, 10ms, 30s, 2m or 1h (a bare number is seconds)",
+		.noun = "time",
+		.unit = "microseconds",
+		.suffix = time_suffix,
+	};
 
-	if (!s || !*s)
-		return fail(why, "%s, got an empty value", expect);
-	if (*s == '-')
-		return fail(why, "a time cannot be negative, got '%s'",
-			    echo(s, e, sizeof(e)));
-	if (scan_number(s, true, &n, &end) || time_suffix(end, &mult))
-		return fail(why, "%s, got '%s'", expect, echo(s, e, sizeof(e)));
-	switch (scale(&n, mult, &v)) {
-	case SCALED_TOO_BIG:
-		return fail(why, "'%s' is too large for a time", echo(s, e, sizeof(e)));
-	case SCALED_NOT_WHOLE:
-		return fail(why, "'%s' is not a whole number of microseconds",
-			    echo(s, e, sizeof(e)));
-	case SCALED_PRECISE:
-		return fail(why, "'%s' has too many decimal places",
-			    echo(s, e, sizeof(e)));
-	case SCALED_OK:
-		break;
-	}
-	*out = v;
-	return 0;
+	return value_scaled(s, out, why, &time);
 }
 
 /* Decimal or 0x hex, nothing else; shared by value_uint and value_int. */
@@ -515,6 +525,30 @@ void value_format_size(uint64_t v, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+const char *value_format_bytes(double v, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	char *p;
+
+	if (!len)
+		return buf;
+	/* Dividing by 1024 is exact in a double: a whole number of bytes
+	 * gives the same digits as integer arithmetic would. */
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.2f", v);
+	p = buf + strlen(buf);
+	while (p > buf && p[-1] == '0')
+		*--p = '\0';
+	if (p > buf && p[-1] == '.')
+		*--p = '\0';
+	snprintf(p, len - (size_t)(p - buf), " %s", units[u]);
+	return buf;
 }
 
 void value_format_time(uint64_t us, char *buf, size_t len)

@@ -39,6 +39,9 @@ int value_idlist(const char *s, uint64_t *bits, unsigned nbits, const char **why
 void value_format_size(uint64_t v, char *buf, size_t len);
 /* "500ms", "10s", "90us", "2m": the largest exact unit. */
 void value_format_time(uint64_t us, char *buf, size_t len);
+/* "32 KiB", "1 MiB", "35.75 MiB" for people (labels, messages): the
+ * largest binary unit up to TiB, up to two decimals; returns buf. */
+const char *value_format_bytes(double v, char *buf, size_t len);
 /* "0,2,4-7" from a bitmap. */
 void value_format_idlist(const uint64_t *bits, unsigned nbits, char *buf, size_t len);
 

@@ -48,6 +48,15 @@ static void fail(struct thread_result *out, const char *fmt, const char *a,
 	snprintf(out->err, sizeof(out->err), fmt, a, strerror(err));
 }
 
+/* A failure the data source or the program has already described (in
+ * io->err, pr.err): the thread's result carries that text.  Returns -1. */
+static int fail_as(struct thread_result *out, const char *why)
+{
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), "%s", why);
+	return -1;
+}
+
 /* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
  * takes the clone's own CPU of that set. */
 static int bind_cpus(const struct job_spec *j, unsigned clone,
@@ -293,11 +302,8 @@ static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
 static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 		    bool data_only, struct thread_result *out)
 {
-	if ((e->drain && e->drain(io) < 0) || e->sync(io, data_only) < 0) {
-		out->status = RUN_FAILED;
-		snprintf(out->err, sizeof(out->err), "%s", io->err);
-		return -1;
-	}
+	if ((e->drain && e->drain(io) < 0) || e->sync(io, data_only) < 0)
+		return fail_as(out, io->err);
 	return 0;
 }
 
@@ -356,10 +362,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			if (r == -EINTR && atomic_load(stop))
 				goto stopped;
 			if (r < 0) {
-				out->status = RUN_FAILED;
-				snprintf(out->err, sizeof(out->err), "%s",
-					 io->err);
-				ret = -1;
+				ret = fail_as(out, io->err);
 				goto out;
 			}
 			/* for a write, the kernel runs before the block is
@@ -367,10 +370,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			k->run(ks, u.buf, u.len);
 			r = e->put(io, &u);
 			if (r < 0) {
-				out->status = RUN_FAILED;
-				snprintf(out->err, sizeof(out->err), "%s",
-					 io->err);
-				ret = -1;
+				ret = fail_as(out, io->err);
 				goto out;
 			}
 			bytes += u.len;
@@ -418,9 +418,7 @@ stopped:
 	out->status = RUN_INTERRUPTED;
 early:
 	if (e->drain && e->drain(io) < 0) {
-		out->status = RUN_FAILED;
-		snprintf(out->err, sizeof(out->err), "%s", io->err);
-		ret = -1;
+		ret = fail_as(out, io->err);
 		goto out;
 	}
 finish:
@@ -451,10 +449,9 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	out->start_ns = now_ns();
 	if (ctr)		/* an in-thread program (codewalk) */
 		counters_start(ctr);
-	if (j->kernel->program(ks, &pr)) {
-		out->status = RUN_FAILED;
-		snprintf(out->err, sizeof(out->err), "%s", pr.err);
-	} else if (pr.stopped && atomic_load(stop)) {
+	if (j->kernel->program(ks, &pr))
+		fail_as(out, pr.err);
+	else if (pr.stopped && atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 	}
 	if (ctr) {
@@ -535,8 +532,7 @@ void *worker_main(void *arg)
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
-		out->status = RUN_FAILED;
-		snprintf(out->err, sizeof(out->err), "%s", io.err);
+		fail_as(out, io.err);
 		goto setup_done;
 	}
 	io_up = true;

@@ -44,9 +44,9 @@
  */
 #include <cpuid.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <immintrin.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "ioengine.h"
+#include "mapfile.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE	0x03
@@ -74,18 +75,16 @@
  * the instruction is inside the loop. */
 typedef void (*dax_flush_fn)(uintptr_t p, uintptr_t end, size_t line);
 
+/* e->priv; begins with the mapping, for mapfile_get/sync/teardown. */
 struct dax_priv {
-	void *map;			/* what munmap() gets back */
-	size_t maplen;
-	unsigned char *buf;		/* the byte at file offset base */
-	uint64_t base, size;
+	struct mapfile mf;		/* align: device-dax's unit */
 	size_t line;			/* flush granularity, a power of 2 */
 	dax_flush_fn flush;		/* NULL: writes are not flushed */
 	bool fence_block;		/* sfence after each block's flushes */
-	bool write;
 	bool devdax;			/* a /dev/daxX.Y node */
-	uint64_t align;			/* of the mapping's start and end */
 };
+_Static_assert(offsetof(struct dax_priv, mf) == 0,
+	       "mapfile_get() takes e->priv for a struct mapfile");
 
 
 /* ---- the flush loops ------------------------------------------------ */
@@ -260,24 +259,20 @@ static int dax_dev_attr(const struct stat *st, const char *attr,
  * The file's size, and the alignment its mappings need.  device-dax has no
  * BLKGETSIZE64 and a zero st_size: its size and alignment are in sysfs.
  */
-static int dax_file_geometry(struct ioe *e, struct dax_priv *m, int fd,
+static int dax_file_geometry(struct ioe *e, struct mapfile *mf, int fd,
 			     uint64_t *fsize)
 {
+	struct dax_priv *m = e->priv;
 	struct stat st;
 	int ret;
 
-	m->align = (uint64_t)sysconf(_SC_PAGESIZE);
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		ioe_error(e, "stat %s: %s", e->path, strerror(-ret));
 		return ret;
 	}
-	if (!S_ISCHR(st.st_mode)) {
-		ret = ioe_file_size(fd, fsize);
-		if (ret)
-			ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
-		return ret;
-	}
+	if (!S_ISCHR(st.st_mode))
+		return mapfile_file_size(e, fd, fsize);
 	m->devdax = true;
 	ret = dax_dev_attr(&st, "size", fsize);
 	if (ret) {
@@ -286,29 +281,9 @@ static int dax_file_geometry(struct ioe *e, struct dax_priv *m, int fd,
 			  major(st.st_rdev), minor(st.st_rdev), strerror(-ret));
 		return ret;
 	}
-	if (dax_dev_attr(&st, "align", &m->align) || !m->align ||
-	    (m->align & (m->align - 1)))
-		m->align = DAX_DEV_ALIGN_DEFAULT;
-	return 0;
-}
-
-/* The region to map: all of it must lie inside the file (else SIGBUS). */
-static int dax_region(struct ioe *e, struct dax_priv *m, uint64_t fsize)
-{
-	m->base = e->job->offset;
-	m->size = e->job->size;
-	if (!m->size)
-		m->size = fsize > m->base ? fsize - m->base : 0;
-	if (!m->size) {
-		ioe_error(e, "%s has %" PRIu64 " bytes, nothing to map after offset %" PRIu64,
-			  e->path, fsize, m->base);
-		return -EINVAL;
-	}
-	if (m->base > fsize || m->size > fsize - m->base) {
-		ioe_error(e, "%s has %" PRIu64 " bytes, less than offset+size = %" PRIu64,
-			  e->path, fsize, m->base + m->size);
-		return -EINVAL;
-	}
+	if (dax_dev_attr(&st, "align", &mf->align) || !mf->align ||
+	    (mf->align & (mf->align - 1)))
+		mf->align = DAX_DEV_ALIGN_DEFAULT;
 	return 0;
 }
 
@@ -348,61 +323,45 @@ static int dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
  * EINVAL on kernels that predate it; device-dax always supports it, so
  * there EINVAL means a misaligned range.
  */
-static int dax_map(struct ioe *e, struct dax_priv *m, int fd, uint64_t start,
-		   size_t len)
+static int dax_map(struct ioe *e, struct mapfile *mf, int fd, uint64_t start,
+		   size_t len, void **map)
 {
-	int prot = PROT_READ | (m->write ? PROT_WRITE : 0);
+	const struct dax_priv *m = e->priv;
+	int prot = PROT_READ | (mf->write ? PROT_WRITE : 0);
 	void *p;
-	int err, ret;
+	int err;
 
 	p = mmap(NULL, len, prot, MAP_SHARED_VALIDATE | MAP_SYNC, fd,
 		 (off_t)start);
 	if (p != MAP_FAILED) {
 		snprintf(e->info, sizeof(e->info), "MAP_SYNC mapping");
-		m->map = p;
-		m->maplen = len;
+		*map = p;
 		return 0;
 	}
 	err = errno;
-	if (err == EOPNOTSUPP || (err == EINVAL && !m->devdax)) {
-		ret = dax_map_emulated(e, fd, prot, start, len, err, &p);
-		if (ret)
-			return ret;
-		m->map = p;
-		m->maplen = len;
-		return 0;
-	}
+	if (err == EOPNOTSUPP || (err == EINVAL && !m->devdax))
+		return dax_map_emulated(e, fd, prot, start, len, err, map);
 	if (m->devdax && err == EINVAL)
 		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s "
 			  "(device-dax maps whole units of its alignment, "
 			  "%" PRIu64 " bytes here)", e->path, len, start,
-			  strerror(err), m->align);
+			  strerror(err), mf->align);
 	else
 		ioe_error(e, "mmap %s with MAP_SYNC (%zu bytes at offset %" PRIu64 "): %s",
 			  e->path, len, start, strerror(err));
 	return -err;
 }
 
-static void dax_teardown(struct ioe *e)
-{
-	struct dax_priv *m = e->priv;
-
-	if (!m)
-		return;
-	if (m->map)
-		munmap(m->map, m->maplen);
-	free(m);
-	e->priv = NULL;
-	e->region = NULL;
-	e->region_len = 0;
-}
+static const struct mapfile_ops dax_file_ops = {
+	.geometry = dax_file_geometry,
+	.map = dax_map,
+};
 
 static int dax_setup(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
-	uint64_t fsize = 0, start, end;
 	struct dax_priv *m;
-	int fd, ret;
+	int ret;
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -410,9 +369,9 @@ static int dax_setup(struct ioe *e)
 		return -ENOMEM;
 	}
 	e->priv = m;
-	m->write = RW_IS_WRITE(job->rw);
+	m->mf.write = RW_IS_WRITE(job->rw);
 	m->line = dax_line_size();
-	if (m->write) {
+	if (m->mf.write) {
 		m->flush = dax_pick_flush(job->flush,
 					  job->fence == FENCE_SFENCE &&
 					  job->fence_scope == FENCE_PER_LINE);
@@ -420,45 +379,13 @@ static int dax_setup(struct ioe *e)
 				 (job->fence_scope == FENCE_PER_BLOCK ||
 				  !m->flush);
 	}
-	fd = open(e->path, (m->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
-		goto out_free;
-	}
-	ret = dax_file_geometry(e, m, fd, &fsize);
+	ret = mapfile_setup(e, &m->mf, &dax_file_ops);
 	if (ret)
-		goto out_close;
-	ret = dax_region(e, m, fsize);
-	if (ret)
-		goto out_close;
-	/* Whole pages; on device-dax, whole units of its alignment. */
-	start = m->base / m->align * m->align;
-	end = (m->base + m->size + m->align - 1) / m->align * m->align;
-	ret = dax_map(e, m, fd, start, (size_t)(end - start));
-	if (ret)
-		goto out_close;
-	m->buf = (unsigned char *)m->map + (m->base - start);
-	e->region = m->buf;
-	e->region_len = (size_t)m->size;
-	close(fd);		/* the mapping holds the file */
-	return 0;
-
-out_close:
-	close(fd);
-out_free:
-	dax_teardown(e);
+		mapfile_teardown(e);
 	return ret;
 }
 
 /* ---- the data path -------------------------------------------------- */
-
-static int dax_get(struct ioe *e, struct io_unit *u)
-{
-	struct dax_priv *m = e->priv;
-
-	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
-}
 
 /* The kernel has stored into the unit: flush its lines, then fence. */
 static int dax_put(struct ioe *e, struct io_unit *u)
@@ -466,7 +393,7 @@ static int dax_put(struct ioe *e, struct io_unit *u)
 	struct dax_priv *m = e->priv;
 	uintptr_t p = (uintptr_t)u->buf & ~(uintptr_t)(m->line - 1);
 
-	if (!m->write)
+	if (!m->mf.write)
 		return 0;
 	if (m->flush && u->len)
 		m->flush(p, (uintptr_t)u->buf + u->len, m->line);
@@ -479,15 +406,6 @@ static const char *const dax_options[] = {
 	"flush", "fence", "fence_scope", "nt", "dax_emulate", NULL
 };
 
-/* fsync=, end_fsync=: the mapping's dirty pages to the file */
-static int dax_sync(struct ioe *e, bool data_only)
-{
-	struct dax_priv *m = e->priv;
-
-	(void)data_only;
-	return ioe_msync(e, m->map, m->maplen);
-}
-
 const struct ioengine_ops ioengine_dax = {
 	.name = "dax",
 	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
@@ -496,8 +414,8 @@ const struct ioengine_ops ioengine_dax = {
 	.options = dax_options,
 	.validate = dax_validate,
 	.setup = dax_setup,
-	.get = dax_get,
+	.get = mapfile_get,
 	.put = dax_put,
-	.sync = dax_sync,
-	.teardown = dax_teardown,
+	.sync = mapfile_sync,
+	.teardown = mapfile_teardown,
 };

@@ -4,16 +4,15 @@
  * Adding a source is adding one file that exports one
  * `const struct ioengine_ops ioengine_<name>` and one line below; the
  * engine core only ever reaches a source through this table.  The small
- * helpers that several sources share live here too.
+ * helpers that several sources share live here too (those of the mapped
+ * sources in mapfile.c).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "ioengine.h"
@@ -90,40 +89,9 @@ int ioe_file_size(int fd, uint64_t *size)
 	return 0;
 }
 
-int ioe_mapped_get(struct ioe *e, struct io_unit *u, unsigned char *buf,
-		   uint64_t base, uint64_t size)
-{
-	uint64_t off;
-	size_t len;
-
-	if (!blockgen_next(e->gen, &off, &len))
-		return 0;
-	/* The planner sized the region; a block outside it is a bug, and
-	 * reported as one rather than read out of bounds. */
-	if (off < base || off - base > size || len > size - (off - base)) {
-		ioe_error(e, "block at offset %" PRIu64 " (%zu bytes) is "
-			  "outside the mapped region [%" PRIu64 ", %" PRIu64 ")",
-			  off, len, base, base + size);
-		return -EINVAL;
-	}
-	u->buf = buf + (off - base);
-	u->len = len;
-	u->off = off;
-	u->slot = 0;
-	return 1;
-}
-
 int ioe_put_nothing(struct ioe *e, struct io_unit *u)
 {
 	(void)e;
 	(void)u;
 	return 0;
-}
-
-int ioe_msync(struct ioe *e, void *map, size_t len)
-{
-	if (!msync(map, len, MS_SYNC))
-		return 0;
-	ioe_error(e, "msync %s: %s", e->path ? e->path : "", strerror(errno));
-	return -errno;
 }

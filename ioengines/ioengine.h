@@ -119,12 +119,6 @@ static inline bool ioe_stopped(const struct ioe *e)
 
 /* Size of a regular file or a block device: 0 or -errno. */
 int ioe_file_size(int fd, uint64_t *size);
-/* get() for sources whose data is one mapping of [base, base + size) of
- * the file (mem, mmap): the unit points into buf. */
-int ioe_mapped_get(struct ioe *e, struct io_unit *u, unsigned char *buf,
-		   uint64_t base, uint64_t size);
-/* sync() for mapped sources: msync(MS_SYNC) of the mapping. */
-int ioe_msync(struct ioe *e, void *map, size_t len);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
 /* Whether source e honours job option name (see .options). */

@@ -8,32 +8,26 @@
  * keep the file's offsets (they start at job->offset): the block at off
  * is buf + (off - job->offset), and it holds the same bytes the file (or
  * the pattern) has at off.  A write is whatever the kernel stores.
+ *
+ * e->priv is a struct mapfile like the file-mapping sources' (its map is
+ * the anonymous memory, align and write unused), so get() and teardown()
+ * are theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filegen.h"
 #include "ioengine.h"
+#include "mapfile.h"
 #include "sysfile.h"
 
 #define HUGE_2M		(2ULL << 20)
-
-struct mem_priv {
-	void *map;			/* what munmap() gets back */
-	size_t maplen;
-	unsigned char *buf;		/* the byte at file offset base */
-	uint64_t base, size;
-};
-
 
 /*
  * hugepage=2m|1g: one MAP_HUGETLB mapping of whole pages of that size.
@@ -42,7 +36,7 @@ struct mem_priv {
  * first touch (plan.c has checked the pool before any job started, but
  * another program may have taken pages since).
  */
-static int mem_map_hugetlb(struct ioe *e, struct mem_priv *m)
+static int mem_map_hugetlb(struct ioe *e, struct mapfile *m)
 {
 	uint64_t page = hugepage_bytes(e->job->hugepage);
 	int shift = __builtin_ctzll(page);
@@ -71,7 +65,7 @@ static int mem_map_hugetlb(struct ioe *e, struct mem_priv *m)
 	return 0;
 }
 
-static int mem_map(struct ioe *e, struct mem_priv *m)
+static int mem_map(struct ioe *e, struct mapfile *m)
 {
 	bool thp = e->job->hugepage == HUGEPAGE_THP;
 	size_t align = thp ? HUGE_2M : 1;
@@ -122,7 +116,7 @@ static int mem_map(struct ioe *e, struct mem_priv *m)
  * AnonHugePages of the VMA that is exactly the buffer (when it merged
  * with a neighbour's, the figure would not be this job's alone: none).
  */
-static void mem_tell_thp(struct ioe *e, const struct mem_priv *m)
+static void mem_tell_thp(struct ioe *e, const struct mapfile *m)
 {
 	FILE *f = fopen("/proc/self/smaps", "re");
 	char line[512];
@@ -150,7 +144,7 @@ static void mem_tell_thp(struct ioe *e, const struct mem_priv *m)
 	fclose(f);
 }
 
-static int mem_preload(struct ioe *e, struct mem_priv *m, int fd)
+static int mem_preload(struct ioe *e, struct mapfile *m, int fd)
 {
 	uint64_t done = 0;
 
@@ -179,7 +173,7 @@ static int mem_preload(struct ioe *e, struct mem_priv *m, int fd)
 	return 0;
 }
 
-static int mem_open_file(struct ioe *e, struct mem_priv *m, int *fdp)
+static int mem_open_file(struct ioe *e, struct mapfile *m, int *fdp)
 {
 	uint64_t fsize = 0;
 	int fd, ret;
@@ -190,11 +184,9 @@ static int mem_open_file(struct ioe *e, struct mem_priv *m, int *fdp)
 		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
 		return ret;
 	}
-	ret = ioe_file_size(fd, &fsize);
-	if (ret) {
-		ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
+	ret = mapfile_file_size(e, fd, &fsize);
+	if (ret)
 		goto out_close;
-	}
 	if (!m->size) {
 		if (fsize <= m->base) {
 			ret = -EINVAL;
@@ -212,21 +204,9 @@ out_close:
 	return ret;
 }
 
-static void mem_teardown(struct ioe *e)
-{
-	struct mem_priv *m = e->priv;
-
-	if (!m)
-		return;
-	if (m->map)
-		munmap(m->map, m->maplen);
-	free(m);
-	e->priv = NULL;
-}
-
 static int mem_setup(struct ioe *e)
 {
-	struct mem_priv *m;
+	struct mapfile *m;
 	int fd = -1, ret;
 
 	m = calloc(1, sizeof(*m));
@@ -268,15 +248,8 @@ out_close:
 	if (fd >= 0)
 		close(fd);
 out_free:
-	mem_teardown(e);
+	mapfile_teardown(e);
 	return ret;
-}
-
-static int mem_get(struct ioe *e, struct io_unit *u)
-{
-	struct mem_priv *m = e->priv;
-
-	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
 }
 
 static const char *const mem_options[] = { "hugepage", NULL };
@@ -287,7 +260,7 @@ const struct ioengine_ops ioengine_mem = {
 	.flags = IOE_FILE_OPT | IOE_MAPPED,
 	.options = mem_options,
 	.setup = mem_setup,
-	.get = mem_get,
+	.get = mapfile_get,
 	.put = ioe_put_nothing,
-	.teardown = mem_teardown,
+	.teardown = mapfile_teardown,
 };

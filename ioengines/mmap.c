@@ -12,55 +12,38 @@
  * cache, and the writeback cost shows up where the kernel puts it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ioengine.h"
+#include "mapfile.h"
 
-struct mmap_priv {
-	void *map;
-	size_t maplen;
-	unsigned char *buf;		/* the byte at file offset base */
-	uint64_t base, size;
-};
-
-
-/* The region to map: all of it must lie inside the file (else SIGBUS). */
-static int mmap_region(struct ioe *e, struct mmap_priv *m, int fd)
+static int mmap_map(struct ioe *e, struct mapfile *m, int fd, uint64_t start,
+		    size_t len, void **map)
 {
-	uint64_t fsize = 0;
+	void *p;
 	int ret;
 
-	ret = ioe_file_size(fd, &fsize);
-	if (ret) {
-		ioe_error(e, "size of %s: %s", e->path, strerror(-ret));
+	p = mmap(NULL, len, PROT_READ | (m->write ? PROT_WRITE : 0),
+		 MAP_SHARED | (e->job->populate ? MAP_POPULATE : 0), fd,
+		 (off_t)start);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		ioe_error(e, "mmap %s (%" PRIu64 " bytes at offset %" PRIu64 "): %s",
+			  e->path, m->size, m->base, strerror(-ret));
 		return ret;
 	}
-	m->base = e->job->offset;
-	m->size = e->job->size;
-	if (!m->size)
-		m->size = fsize > m->base ? fsize - m->base : 0;
-	if (!m->size) {
-		ioe_error(e, "%s has %" PRIu64 " bytes, nothing to map after offset %" PRIu64,
-			  e->path, fsize, m->base);
-		return -EINVAL;
-	}
-	if (m->base > fsize || m->size > fsize - m->base) {
-		ioe_error(e, "%s has %" PRIu64 " bytes, less than offset+size = %" PRIu64,
-			  e->path, fsize, m->base + m->size);
-		return -EINVAL;
-	}
+	*map = p;
 	return 0;
 }
 
-static int mmap_advise(struct ioe *e, struct mmap_priv *m)
+static const struct mapfile_ops mmap_file_ops = {
+	.map = mmap_map,
+};
+
+static int mmap_advise(struct ioe *e, struct mapfile *m)
 {
 	static const struct { int advice; const char *name; } how[] = {
 		[MADV_MODE_NORMAL] = { MADV_NORMAL, "MADV_NORMAL" },
@@ -81,26 +64,10 @@ static int mmap_advise(struct ioe *e, struct mmap_priv *m)
 	return -err;
 }
 
-static void mmap_teardown(struct ioe *e)
-{
-	struct mmap_priv *m = e->priv;
-
-	if (!m)
-		return;
-	if (m->map)
-		munmap(m->map, m->maplen);
-	free(m);
-	e->priv = NULL;
-}
-
 static int mmap_setup(struct ioe *e)
 {
-	bool write = RW_IS_WRITE(e->job->rw);
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	struct mmap_priv *m;
-	uint64_t start;
-	void *p;
-	int fd, ret;
+	struct mapfile *m;
+	int ret;
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -108,61 +75,16 @@ static int mmap_setup(struct ioe *e)
 		return -ENOMEM;
 	}
 	e->priv = m;
-	fd = open(e->path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
-		goto out_free;
-	}
-	ret = mmap_region(e, m, fd);
+	m->write = RW_IS_WRITE(e->job->rw);
+	ret = mapfile_setup(e, m, &mmap_file_ops);
+	if (!ret)
+		ret = mmap_advise(e, m);
 	if (ret)
-		goto out_close;
-	start = m->base / page * page;
-	p = mmap(NULL, (size_t)(m->size + (m->base - start)),
-		 PROT_READ | (write ? PROT_WRITE : 0),
-		 MAP_SHARED | (e->job->populate ? MAP_POPULATE : 0), fd,
-		 (off_t)start);
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		ioe_error(e, "mmap %s (%" PRIu64 " bytes at offset %" PRIu64 "): %s",
-			  e->path, m->size, m->base, strerror(-ret));
-		goto out_close;
-	}
-	m->map = p;
-	m->maplen = (size_t)(m->size + (m->base - start));
-	m->buf = (unsigned char *)p + (m->base - start);
-	e->region = m->buf;
-	e->region_len = (size_t)m->size;
-	ret = mmap_advise(e, m);
-	if (ret)
-		goto out_close;
-	close(fd);		/* the mapping holds the file */
-	return 0;
-
-out_close:
-	close(fd);
-out_free:
-	mmap_teardown(e);
+		mapfile_teardown(e);
 	return ret;
 }
 
-static int mmap_get(struct ioe *e, struct io_unit *u)
-{
-	struct mmap_priv *m = e->priv;
-
-	return ioe_mapped_get(e, u, m->buf, m->base, m->size);
-}
-
 static const char *const mmap_options[] = { "populate", "madvise", NULL };
-
-/* fsync=, end_fsync=: the mapping's dirty pages to the file */
-static int mmap_sync(struct ioe *e, bool data_only)
-{
-	struct mmap_priv *m = e->priv;
-
-	(void)data_only;
-	return ioe_msync(e, m->map, m->maplen);
-}
 
 const struct ioengine_ops ioengine_mmap = {
 	.name = "mmap",
@@ -170,8 +92,8 @@ const struct ioengine_ops ioengine_mmap = {
 	.flags = IOE_FILE | IOE_MAPPED,
 	.options = mmap_options,
 	.setup = mmap_setup,
-	.get = mmap_get,
+	.get = mapfile_get,
 	.put = ioe_put_nothing,
-	.sync = mmap_sync,
-	.teardown = mmap_teardown,
+	.sync = mapfile_sync,
+	.teardown = mapfile_teardown,
 };

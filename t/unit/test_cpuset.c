@@ -19,39 +19,9 @@
 #include <cmocka.h>
 
 #include "cpuset.h"
+#include "fixture.h"
 
 #define WORDS	TOPO_WORDS
-
-static void load_fixture(struct topo *t, const char *name)
-{
-	const char *src = getenv("SRCDIR");
-	char root[4096], err[512];
-
-	if (src && *src)
-		snprintf(root, sizeof(root), "%s/t/fixtures/%s", src, name);
-	else
-		snprintf(root, sizeof(root), "t/fixtures/%s", name);
-	if (topo_load(t, root, err, sizeof(err)))
-		fail_msg("topo_load(%s): %s", root, err);
-}
-
-static int setup_seed004(void **state)
-{
-	struct topo *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return -1;
-	load_fixture(t, "seed004");
-	*state = t;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	topo_free(*state);
-	free(*state);
-	return 0;
-}
 
 static bool has(const uint64_t *bits, unsigned cpu)
 {
@@ -193,7 +163,7 @@ static void test_seed000(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed000");
+	fixture_load_topo(&t, "seed000");
 	parse_is(&t, "llc-of:2,!core-of:2", (const int[]){ 0, 1, 3, 4, 5, 7, -1 });
 	parse_is(&t, "siblings-of:1", (const int[]){ 1, 5, -1 });
 	parse_range(&t, "node:0", 0, 7, 1, NULL);
@@ -263,7 +233,7 @@ static void test_unknown_parts(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed000");
+	fixture_load_topo(&t, "seed000");
 	memset(t.cpus[1].caches[3].shared, 0, sizeof(t.cpus[1].caches[3].shared));
 	memset(t.cpus[3].siblings, 0, sizeof(t.cpus[3].siblings));
 	t.cpus[5].package_id = -1;
@@ -319,5 +289,6 @@ int main(void)
 		cmocka_unit_test(test_count_nth),
 	};
 
-	return cmocka_run_group_tests(tests, setup_seed004, teardown);
+	return cmocka_run_group_tests(tests, fixture_setup_seed004,
+				      fixture_teardown_topo);
 }

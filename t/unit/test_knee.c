@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "knee.h"
 #include "plotdata.h"
 
@@ -384,16 +385,11 @@ static void test_print(void **state)
 static void test_levels(void **state)
 {
 	const struct topo_cache *lv[KNEE_MAX_LEVELS];
-	const char *src = getenv("SRCDIR");
-	char root[4096], err[256];
 	struct topo t;
 	unsigned n;
 
 	(void)state;
-	snprintf(root, sizeof(root), "%s/t/fixtures/seed000",
-		 src && *src ? src : ".");
-	if (topo_load(&t, root, err, sizeof(err)))
-		fail_msg("%s", err);
+	fixture_load_topo(&t, "seed000");
 	n = knee_levels(&t, 0, lv, KNEE_MAX_LEVELS);
 	assert_int_equal(n, 3);
 	assert_int_equal(lv[0]->size, 48 * KiB);
@@ -415,13 +411,11 @@ static void test_real_sweep(void **state)
 	static const struct topo_cache vl3 = { .level = 3, .type = 'u',
 					       .size = 37486592 };
 	const struct topo_cache *const vm[] = { &l1d, &l2, &vl3 };
-	const char *src = getenv("SRCDIR");
 	struct plot_data pd;
 	char path[4096], err[512];
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/t/fixtures/cache-sweep/vm-2cpu.csv",
-		 src && *src ? src : ".");
+	fixture_path("cache-sweep/vm-2cpu.csv", path, sizeof(path));
 	if (plot_data_load(&pd, path, "size", "ns_per_item", false, err,
 			   sizeof(err)))
 		fail_msg("%s", err);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "sizeexpr.h"
 
 #define KiB	1024ULL
@@ -24,37 +25,6 @@
 #define GiB	(1024 * MiB)
 #define SEED004_RAM	(192 * GiB)
 #define SEED000_RAM	(7729028 * KiB)
-
-static void load_fixture(struct topo *t, const char *name)
-{
-	const char *src = getenv("SRCDIR");
-	char root[4096], err[512];
-
-	if (src && *src)
-		snprintf(root, sizeof(root), "%s/t/fixtures/%s", src, name);
-	else
-		snprintf(root, sizeof(root), "t/fixtures/%s", name);
-	if (topo_load(t, root, err, sizeof(err)))
-		fail_msg("topo_load(%s): %s", root, err);
-}
-
-static int setup_seed004(void **state)
-{
-	struct topo *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return -1;
-	load_fixture(t, "seed004");
-	*state = t;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	topo_free(*state);
-	free(*state);
-	return 0;
-}
 
 static void eval_is(const struct topo *t, unsigned cpu, const char *s,
 		    uint64_t want)
@@ -137,7 +107,7 @@ static void test_seed000(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed000");
+	fixture_load_topo(&t, "seed000");
 	eval_is(&t, 1, "l1d", 48 * KiB);
 	eval_is(&t, 1, "l1i", 32 * KiB);
 	eval_is(&t, 1, "l2", 512 * KiB);
@@ -245,5 +215,6 @@ int main(void)
 		cmocka_unit_test(test_errors),
 	};
 
-	return cmocka_run_group_tests(tests, setup_seed004, teardown);
+	return cmocka_run_group_tests(tests, fixture_setup_seed004,
+				      fixture_teardown_topo);
 }

@@ -9,7 +9,7 @@
  * (and as much read from its device), reading it again warm almost none,
  * and the library's figures must lie within the same figures read from
  * /proc/vmstat by an independent parser just outside its window.
- * Fixtures are found below $SRCDIR, or the current directory.
+ * Fixtures are found below $SRCDIR, or the current directory (fixture.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,19 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "sysstat.h"
 
 #define MiB	(1024 * 1024)
-
-static void fixture_root(char *buf, size_t len)
-{
-	const char *src = getenv("SRCDIR");
-
-	if (src && *src)
-		snprintf(buf, len, "%s/t/fixtures/sysstat", src);
-	else
-		snprintf(buf, len, "t/fixtures/sysstat");
-}
 
 static void init_ok(struct sysstat *s, const char *root)
 {
@@ -58,7 +49,7 @@ static void init_fixture(struct sysstat *s)
 {
 	char root[4096];
 
-	fixture_root(root, sizeof(root));
+	fixture_path("sysstat", root, sizeof(root));
 	init_ok(s, root);
 }
 
@@ -1140,7 +1131,7 @@ static void test_drop_caches_fixture(void **state)
 	char err[512] = "", want[4200], root[4096];
 
 	(void)state;
-	fixture_root(root, sizeof(root));
+	fixture_path("sysstat", root, sizeof(root));
 	init_ok(&s, root);
 	assert_int_equal(sysstat_drop_caches(&s, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "cannot drop the page cache: writing "

@@ -7,7 +7,7 @@
  * go on and say "unknown"), from trees with no CPU list (the load must
  * fail and say where it looked), and from this machine's own /sys, checked
  * against what the C library and the kernel say by other routes.
- * Fixtures are found below $SRCDIR, or the current directory.
+ * Fixtures are found below $SRCDIR, or the current directory (fixture.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,19 +25,10 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "topology.h"
 
 #define CPU_DIR	"/sys/devices/system/cpu"
-
-static void fixture_path(const char *name, char *buf, size_t len)
-{
-	const char *src = getenv("SRCDIR");
-
-	if (src && *src)
-		snprintf(buf, len, "%s/t/fixtures/%s", src, name);
-	else
-		snprintf(buf, len, "t/fixtures/%s", name);
-}
 
 static void load_ok(struct topo *t, const char *root)
 {
@@ -45,14 +36,6 @@ static void load_ok(struct topo *t, const char *root)
 
 	if (topo_load(t, root, err, sizeof(err)))
 		fail_msg("topo_load(%s) failed: %s", root, err);
-}
-
-static void load_fixture(struct topo *t, const char *name)
-{
-	char root[4096];
-
-	fixture_path(name, root, sizeof(root));
-	load_ok(t, root);
 }
 
 static bool has(const uint64_t *bits, unsigned cpu)
@@ -110,7 +93,7 @@ static void test_seed004_cpus(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed004");
+	fixture_load_topo(&t, "seed004");
 	assert_int_equal(t.ncpus, 64);
 	assert_set(t.online, 0, 63, 1, "online");
 	for (unsigned c = 0; c < 64; c++) {
@@ -138,7 +121,7 @@ static void test_seed004_caches(void **state)
 	char name[16];
 
 	(void)state;
-	load_fixture(&t, "seed004");
+	fixture_load_topo(&t, "seed004");
 	for (unsigned cpu = 0; cpu < 64; cpu++) {
 		unsigned first = cpu % 32;
 
@@ -177,7 +160,7 @@ static void test_seed004_nodes_ram(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed004");
+	fixture_load_topo(&t, "seed004");
 	assert_int_equal(t.nnodes, 2);
 	assert_true(topo_has_node(&t, 0));
 	assert_true(topo_has_node(&t, 1));
@@ -196,7 +179,7 @@ static void test_seed000(void **state)
 	struct topo t;
 
 	(void)state;
-	load_fixture(&t, "seed000");
+	fixture_load_topo(&t, "seed000");
 	assert_int_equal(t.ncpus, 8);
 	for (unsigned cpu = 0; cpu < 8; cpu++) {
 		assert_int_equal(t.cpus[cpu].core_id, cpu % 4);
@@ -531,7 +514,7 @@ static void test_print_normal(void **state)
 	char *text;
 
 	(void)state;
-	load_fixture(&t, "seed004");
+	fixture_load_topo(&t, "seed004");
 	text = print_to_string(&t, false);
 	want_line(text, "\n64 CPUs (0-63): 2 packages, 32 cores, 2 threads per core\n");
 	want_line(text, "\n  L1 data 32 KiB, 64 B lines, 8-way, 64 sets: 32 instances, shared by\n"
@@ -556,7 +539,7 @@ static void test_print_normal(void **state)
 	free(text);
 	topo_free(&t);
 
-	load_fixture(&t, "seed000");
+	fixture_load_topo(&t, "seed000");
 	text = print_to_string(&t, false);
 	want_line(text, "\n8 CPUs (0-7): 1 package, 4 cores, 2 threads per core\n");
 	want_line(text, "\n  L1 data 48 KiB, 64 B lines, 12-way, 64 sets: 4 instances, shared by\n"
@@ -620,7 +603,7 @@ static void test_print_csv(void **state)
 	size_t len;
 
 	(void)state;
-	load_fixture(&t, "seed004");
+	fixture_load_topo(&t, "seed004");
 	text = print_to_string(&t, true);
 	len = strlen(text);
 	assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);

@@ -686,6 +686,36 @@ static void test_time_round_trip(void **state)
 	}
 }
 
+/* The label plots, knees and --topology print; what knee.c, plot.c and
+ * topoprint.c each had as their own. */
+static void test_format_bytes(void **state)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} cases[] = {
+		{ 0, "0 B" }, { 0.5, "0.5 B" }, { 1023, "1023 B" },
+		{ 1024, "1 KiB" }, { 1536, "1.5 KiB" }, { 48 * 1024, "48 KiB" },
+		{ 1 << 20, "1 MiB" }, { 37486592, "35.75 MiB" },
+		{ 1000000, "976.56 KiB" }, { 1099511627776.0 * 1.5, "1.5 TiB" },
+		{ 1099511627776.0 * 4096, "4096 TiB" },
+	};
+	char buf[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(value_format_bytes(cases[i].v, buf,
+						       sizeof(buf)),
+				    cases[i].text);
+	/* cut to the buffer, and nothing written into none */
+	value_format_bytes(37486592, buf, 6);
+	assert_string_equal(buf, "35.75");
+	buf[0] = 'x';
+	value_format_bytes(1024, buf, 0);
+	assert_int_equal(buf[0], 'x');
+}
+
 static void test_distance(void **state)
 {
 	char a[101], b[102];
@@ -766,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_size_round_trip),
 		cmocka_unit_test(test_format_time),
 		cmocka_unit_test(test_time_round_trip),
+		cmocka_unit_test(test_format_bytes),
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_near),
 	};
