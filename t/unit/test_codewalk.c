@@ -21,6 +21,7 @@
 
 #include "codewalk.h"
 #include "kernel.h"
+#include "kvalidate.h"
 
 #define PROBE	0x0123456789abcdefull
 
@@ -167,35 +168,20 @@ static void test_code_size(void **state)
 	assert_int_equal(codewalk_funcs_for(UINT64_MAX), codewalk_nfuncs);
 }
 
-static unsigned validate(const struct job_spec *job, char *msg, size_t len)
-{
-	struct diag d;
-	FILE *f = fmemopen(msg, len, "w");
-	int ret;
-
-	assert_non_null(f);
-	memset(msg, 0, len);
-	diag_init(&d, f);
-	ret = codewalk()->validate(job, &d);
-	fclose(f);
-	assert_true(d.errors ? ret == -EINVAL : ret == 0);
-	return d.errors;
-}
-
 static void test_validate(void **state)
 {
 	struct job_spec job = make_job(64, 1, 1, 0);
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
 	job.code_size = 4 << 20;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
 	job.code_size = 63;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk needs at least one function (64 bytes), got 63\n");
 	job.code_size = (4 << 20) + 64;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk has 4194304 bytes of code (65536 functions of 64 bytes), got 4194368\n");
 }
 

@@ -19,6 +19,7 @@
 
 #include "ioengine.h"
 #include "kernel.h"
+#include "kvalidate.h"
 
 #define GUARD	0xee
 
@@ -155,37 +156,22 @@ static void test_prepare_errors(void **state)
 	free(mem);
 }
 
-static unsigned validate(const struct job_spec *job, char *msg, size_t len)
-{
-	struct diag d;
-	FILE *f = fmemopen(msg, len, "w");
-	int ret;
-
-	assert_non_null(f);
-	memset(msg, 0, len);
-	diag_init(&d, f);
-	ret = triad()->validate(job, &d);
-	fclose(f);
-	assert_true(d.errors ? ret == -EINVAL : ret == 0);
-	return d.errors;
-}
-
 static void test_validate(void **state)
 {
 	struct job_spec job = make_job("mem", 1 << 20);
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
 	job.size = 23;
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:5: option 'size': kernel=triad needs room for one element of each of its three arrays of doubles (24 bytes), got 23\n");
 	job = make_job("psync", 1 << 20);
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:5: option 'kernel': kernel=triad needs a mapped data source (ioengine=mem): it writes its three arrays into the job's memory, which ioengine=psync does not map\n");
 	job = make_job("mmap", 1 << 20);
-	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "which ioengine=mmap maps from a file"));
 }
 
