@@ -20,6 +20,7 @@
 
 #include "ioengine.h"
 #include "kernel.h"
+#include "kernel_validate.h"
 
 #define PAGE	4096
 
@@ -412,17 +413,7 @@ static void test_unaligned_region(void **state)
 
 static unsigned validate(const struct job_spec *job, char *msg, size_t len)
 {
-	struct diag d;
-	FILE *f = fmemopen(msg, len, "w");
-	int ret;
-
-	assert_non_null(f);
-	memset(msg, 0, len);
-	diag_init(&d, f);
-	ret = chase()->validate(job, &d);
-	fclose(f);
-	assert_true(d.errors ? ret == -EINVAL : ret == 0);
-	return d.errors;
+	return kernel_validate_msg(chase(), job, msg, len);
 }
 
 static void test_validate(void **state)

@@ -21,6 +21,7 @@
 
 #include "codewalk.h"
 #include "kernel.h"
+#include "kernel_validate.h"
 
 #define PROBE	0x0123456789abcdefull
 
@@ -169,17 +170,7 @@ static void test_code_size(void **state)
 
 static unsigned validate(const struct job_spec *job, char *msg, size_t len)
 {
-	struct diag d;
-	FILE *f = fmemopen(msg, len, "w");
-	int ret;
-
-	assert_non_null(f);
-	memset(msg, 0, len);
-	diag_init(&d, f);
-	ret = codewalk()->validate(job, &d);
-	fclose(f);
-	assert_true(d.errors ? ret == -EINVAL : ret == 0);
-	return d.errors;
+	return kernel_validate_msg(codewalk(), job, msg, len);
 }
 
 static void test_validate(void **state)

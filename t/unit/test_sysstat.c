@@ -590,6 +590,19 @@ static void info_csv(const struct sysstat_info *in, char **names,
 	assert_int_equal(fclose(f), 0);
 }
 
+/* The run header's text, through sysstat_info_print. */
+static char *print_info(const struct sysstat_info *in)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	sysstat_info_print(in, f);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
 static const char info_names[] =
 	"kernel,vm.dirty_ratio,vm.dirty_background_ratio,vm.dirty_bytes,"
 	"vm.dirty_background_bytes,vm.dirty_expire_centisecs,"
@@ -601,9 +614,7 @@ static void test_info_fixture(void **state)
 	struct sysstat s;
 	struct sysstat_info in;
 	uint64_t pk = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
-	char want[256], *names = NULL, *values = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char want[256], *names = NULL, *values = NULL, *text;
 
 	(void)state;
 	init_fixture(&s);
@@ -621,10 +632,7 @@ static void test_info_fixture(void **state)
 	free(names);
 	free(values);
 
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	sysstat_info_print(&in, f);
-	assert_int_equal(fclose(f), 0);
+	text = print_info(&in);
 	if (pk == 4)
 		assert_string_equal(text,
 			"system: kernel 5.10.0-28-amd64, RAM 15.6 GiB; dirty "
@@ -643,9 +651,7 @@ static void test_info_missing(void **state)
 {
 	struct sysstat s;
 	struct sysstat_info in;
-	char root[4096], *names = NULL, *values = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char root[4096], *names = NULL, *values = NULL, *text;
 
 	(void)state;
 	if (scratch_dir(root, sizeof(root), "sysstat"))
@@ -668,10 +674,7 @@ static void test_info_missing(void **state)
 	assert_string_equal(values, ",40,,,,,,,,,\n");
 	free(names);
 	free(values);
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	sysstat_info_print(&in, f);
-	assert_int_equal(fclose(f), 0);
+	text = print_info(&in);
 	assert_string_equal(text, "system: kernel unknown\n"
 			    "sysctl: vm.dirty_ratio=40\n");
 	free(text);
