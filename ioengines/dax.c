@@ -48,7 +48,6 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -363,12 +362,9 @@ static int dax_setup(struct ioe *e)
 	struct dax_priv *m;
 	int ret;
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		ioe_error(e, "out of memory");
+	m = ioe_priv_alloc(e, sizeof(*m));
+	if (!m)
 		return -ENOMEM;
-	}
-	e->priv = m;
 	m->mf.write = RW_IS_WRITE(job->rw);
 	m->line = dax_line_size();
 	if (m->mf.write) {

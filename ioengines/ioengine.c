@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -87,6 +88,16 @@ int ioe_file_size(int fd, uint64_t *size)
 		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
 	*size = (uint64_t)st.st_size;
 	return 0;
+}
+
+void *ioe_priv_alloc(struct ioe *e, size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		ioe_error(e, "out of memory");
+	e->priv = p;
+	return p;
 }
 
 int ioe_put_nothing(struct ioe *e, struct io_unit *u)

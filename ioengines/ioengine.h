@@ -119,6 +119,9 @@ static inline bool ioe_stopped(const struct ioe *e)
 
 /* Size of a regular file or a block device: 0 or -errno. */
 int ioe_file_size(int fd, uint64_t *size);
+/* The source's state: size zeroed bytes, set as e->priv; NULL, after
+ * ioe_error(), when there is no memory (setup() then returns -ENOMEM). */
+void *ioe_priv_alloc(struct ioe *e, size_t size);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
 /* Whether source e honours job option name (see .options). */

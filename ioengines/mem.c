@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -209,12 +208,9 @@ static int mem_setup(struct ioe *e)
 	struct mapfile *m;
 	int fd = -1, ret;
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		ioe_error(e, "out of memory");
+	m = ioe_priv_alloc(e, sizeof(*m));
+	if (!m)
 		return -ENOMEM;
-	}
-	e->priv = m;
 	m->base = e->job->offset;
 	m->size = e->job->size;
 	if (e->path) {

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -69,12 +68,9 @@ static int mmap_setup(struct ioe *e)
 	struct mapfile *m;
 	int ret;
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		ioe_error(e, "out of memory");
+	m = ioe_priv_alloc(e, sizeof(*m));
+	if (!m)
 		return -ENOMEM;
-	}
-	e->priv = m;
 	m->write = RW_IS_WRITE(e->job->rw);
 	ret = mapfile_setup(e, m, &mmap_file_ops);
 	if (!ret)

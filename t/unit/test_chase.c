@@ -20,7 +20,7 @@
 
 #include "ioengine.h"
 #include "kernel.h"
-#include "kvalidate.h"
+#include "kernel_validate.h"
 
 #define PAGE	4096
 
@@ -411,44 +411,49 @@ static void test_unaligned_region(void **state)
 
 /* ---- validate ------------------------------------------------------- */
 
+static unsigned validate(const struct job_spec *job, char *msg, size_t len)
+{
+	return kernel_validate_msg(chase(), job, msg, len);
+}
+
 static void test_validate(void **state)
 {
 	struct job_spec job = make_job(64, CHASE_RANDOM, 1);
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
 	job.stride = 8;
 	job.size = 16;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 
 	job.stride = 12;
 	job.size = 1 << 20;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:4: option 'stride': kernel=chase lays a pointer every stride bytes; stride must be a multiple of 8, got 12\n");
 	job.stride = 4;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 
 	job.stride = 64;
 	job.size = 127;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:4: option 'stride': kernel=chase needs at least 2 pointers, so size/stride must be at least 2; got size=127 stride=64\n");
 	job.size = 0;			/* the file's size: known at run time */
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 
 	job.size = 1 << 20;
 	job.ioengine = ioengine_find("psync");
 	assert_non_null(job.ioengine);
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:4: option 'kernel': kernel=chase needs a mapped data source (ioengine=mem): it writes its pointers into the job's memory, which ioengine=psync does not map\n");
 	job.ioengine = ioengine_find("mmap");
 	assert_non_null(job.ioengine);
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "ioengine=mmap maps from a file"));
 
 	job.stride = 20;		/* both at once */
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 2);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 2);
 }
 
 static void test_registered(void **state)

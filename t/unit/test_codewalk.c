@@ -21,7 +21,7 @@
 
 #include "codewalk.h"
 #include "kernel.h"
-#include "kvalidate.h"
+#include "kernel_validate.h"
 
 #define PROBE	0x0123456789abcdefull
 
@@ -168,20 +168,25 @@ static void test_code_size(void **state)
 	assert_int_equal(codewalk_funcs_for(UINT64_MAX), codewalk_nfuncs);
 }
 
+static unsigned validate(const struct job_spec *job, char *msg, size_t len)
+{
+	return kernel_validate_msg(codewalk(), job, msg, len);
+}
+
 static void test_validate(void **state)
 {
 	struct job_spec job = make_job(64, 1, 1, 0);
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 	job.code_size = 4 << 20;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 	job.code_size = 63;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk needs at least one function (64 bytes), got 63\n");
 	job.code_size = (4 << 20) + 64;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk has 4194304 bytes of code (65536 functions of 64 bytes), got 4194368\n");
 }
 

@@ -32,6 +32,7 @@
 
 #include "blockgen.h"
 #include "ioengine.h"
+#include "scratch.h"
 
 #define KIB		1024ULL
 #define FILE_SIZE	(1024 * KIB + 4 * KIB)
@@ -91,13 +92,10 @@ static bool map_sync_works(const char *path)
 
 static int setup_files(void **state)
 {
-	const char *base = getenv("TMPDIR");
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 
 	(void)state;
-	snprintf(fx.dir, sizeof(fx.dir), "%s/memjob-dax-XXXXXX",
-		 base && *base ? base : "/tmp");
-	if (!mkdtemp(fx.dir))
+	if (scratch_dir(fx.dir, sizeof(fx.dir), "dax"))
 		return -1;
 	snprintf(fx.data, sizeof(fx.data), "%s/data", fx.dir);
 	snprintf(fx.write, sizeof(fx.write), "%s/write", fx.dir);
@@ -122,10 +120,8 @@ static int setup_files(void **state)
 static int remove_files(void **state)
 {
 	(void)state;
-	unlink(fx.data);
-	unlink(fx.write);
 	free(fx.bytes);
-	return rmdir(fx.dir);
+	return scratch_remove(fx.dir);
 }
 
 static void job_init(struct job_spec *job, enum rw_mode rw)

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "filegen.h"
+#include "scratch.h"
 
 #define MIB	(1u << 20)
 
@@ -188,48 +189,14 @@ static char tmpdir[256];
 
 static int setup_dir(void **state)
 {
-	const char *base = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/memjob-filegen-XXXXXX",
-		 base && *base ? base : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return scratch_dir(tmpdir, sizeof(tmpdir), "filegen");
 }
 
 static int remove_dir(void **state)
 {
-	static const char *const names[] = { "data", "existing", "partial" };
-	char path[320];
-
 	(void)state;
-	/* Also what a failed test left behind. */
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
-		unlink(path);
-	}
-	return rmdir(tmpdir);
-}
-
-static unsigned char *read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	unsigned char *buf;
-	size_t done = 0;
-	int fd = open(path, O_RDONLY);
-
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	buf = malloc((size_t)st.st_size + 1);
-	assert_non_null(buf);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		assert_true(n > 0);
-		done += (size_t)n;
-	}
-	close(fd);
-	*len = done;
-	return buf;
+	return scratch_remove(tmpdir);
 }
 
 static void test_create(void **state)
@@ -246,7 +213,7 @@ static void test_create(void **state)
 	snprintf(path, sizeof(path), "%s/data", tmpdir);
 	assert_int_equal(filegen_create(path, size, &randint_0_20, 5, err,
 					sizeof(err)), 0);
-	got = read_file(path, &len);
+	got = scratch_read(path, &len);
 	assert_int_equal(len, size);
 	pattern_fill(&randint_0_20, 5, 0, want, size);
 	assert_memory_equal(got, want, size);
@@ -258,13 +225,13 @@ static void test_create(void **state)
 		struct pattern b = { .kind = PATTERN_BYTE, .byte = 0xa5 };
 
 		assert_int_equal(filegen_create(path, 0, &b, 5, err, sizeof(err)), 0);
-		got = read_file(path, &len);
+		got = scratch_read(path, &len);
 		assert_int_equal(len, 0);
 		free(got);
 		assert_int_equal(unlink(path), 0);
 		assert_int_equal(filegen_create(path, 5 * MIB + 3, &b, 5, err,
 						sizeof(err)), 0);
-		got = read_file(path, &len);
+		got = scratch_read(path, &len);
 		assert_int_equal(len, 5 * MIB + 3);
 		for (size_t i = 0; i < len; i++)
 			if (got[i] != 0xa5)
@@ -293,7 +260,7 @@ static void test_create_refuses_existing(void **state)
 					sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, path));
 	assert_non_null(strstr(err, strerror(EEXIST)));
-	got = read_file(path, &len);
+	got = scratch_read(path, &len);
 	assert_int_equal(len, 8);
 	assert_memory_equal(got, "precious", 8);
 	free(got);

@@ -26,6 +26,7 @@
 #include "blockgen.h"
 #include "filegen.h"
 #include "ioengine.h"
+#include "scratch.h"
 
 #define KIB		1024ULL
 #define MIB		(1024 * KIB)
@@ -60,28 +61,6 @@ struct run {
 	struct pattern pattern;
 };
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	unsigned char *buf;
-	size_t done = 0;
-	int fd = open(path, O_RDONLY);
-
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	buf = malloc((size_t)st.st_size + 1);
-	assert_non_null(buf);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-
-		assert_true(n > 0);
-		done += (size_t)n;
-	}
-	close(fd);
-	*len = done;
-	return buf;
-}
-
 /* The oracle: the 10s in a file, counted over read(2) into a buffer. */
 static uint64_t count_tens_read(const char *path)
 {
@@ -113,14 +92,11 @@ static uint64_t count_tens(const void *buf, size_t len)
 
 static int setup_files(void **state)
 {
-	const char *base = getenv("TMPDIR");
 	char err[512];
 	size_t len;
 
 	(void)state;
-	snprintf(fx.dir, sizeof(fx.dir), "%s/memjob-ioe-XXXXXX",
-		 base && *base ? base : "/tmp");
-	if (!mkdtemp(fx.dir))
+	if (scratch_dir(fx.dir, sizeof(fx.dir), "ioe"))
 		return -1;
 	snprintf(fx.data, sizeof(fx.data), "%s/data", fx.dir);
 	snprintf(fx.odd, sizeof(fx.odd), "%s/odd", fx.dir);
@@ -131,26 +107,18 @@ static int setup_files(void **state)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	fx.data_bytes = slurp(fx.data, &len);
-	fx.odd_bytes = slurp(fx.odd, &len);
+	fx.data_bytes = scratch_read(fx.data, &len);
+	fx.odd_bytes = scratch_read(fx.odd, &len);
 	fx.data_tens = count_tens_read(fx.data);
 	return 0;
 }
 
 static int remove_files(void **state)
 {
-	static const char *const names[] = { "data", "odd", "write", "pat" };
-	char path[400];
-
 	(void)state;
-	/* Also what a failed test left behind. */
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", fx.dir, names[i]);
-		unlink(path);
-	}
 	free(fx.data_bytes);
 	free(fx.odd_bytes);
-	return rmdir(fx.dir);
+	return scratch_remove(fx.dir);
 }
 
 static struct run data_run(const char *engine)
@@ -415,7 +383,7 @@ static void drive_write(struct run *r, bool random)
 		fail_msg("%s get: %s", r->engine, e.err);
 	job.ioengine->teardown(&e);
 
-	got = slurp(path, &len);
+	got = scratch_read(path, &len);
 	assert_int_equal(len, size);
 	want = malloc(size);
 	assert_non_null(want);
@@ -488,7 +456,7 @@ static void test_write_pattern(void **state)
 			assert_int_equal(job.ioengine->put(&e, &u), 0);
 		assert_int_equal(ret, 0);
 		job.ioengine->teardown(&e);
-		got = slurp(path, &len);
+		got = scratch_read(path, &len);
 		assert_int_equal(len, size);
 		for (size_t b = 0; b < len; b++)
 			if (got[b] != 0x5a)

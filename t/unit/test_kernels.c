@@ -16,6 +16,7 @@
 
 #include "filegen.h"
 #include "kernel.h"
+#include "kernel_validate.h"
 
 #define GUARD	0xab
 
@@ -557,18 +558,8 @@ static unsigned validate_bs(const char *name, uint64_t bs, char *msg, size_t len
 		.name = "j", .where = { "t.ini", 7 }, .rw = RW_READ, .bs = bs,
 		.kernel = ops,
 	};
-	struct diag d;
-	FILE *f = fmemopen(msg, len, "w");
-	int ret = 0;
 
-	assert_non_null(f);
-	memset(msg, 0, len);
-	diag_init(&d, f);
-	if (ops->validate)
-		ret = ops->validate(&job, &d);
-	fclose(f);
-	assert_true(d.errors ? ret < 0 : ret == 0);
-	return d.errors;
+	return kernel_validate_msg(ops, &job, msg, len);
 }
 
 static void test_validate(void **state)

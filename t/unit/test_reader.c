@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,6 +27,7 @@
 
 #include "diag.h"
 #include "reader.h"
+#include "scratch.h"
 
 #define MAX_RECS 64
 
@@ -228,23 +228,13 @@ static void check_diag(struct fix *f, const char *want)
 		fail_msg("diagnostics lack '%s':\n%s", buf, f->diag);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int setup(void **state)
 {
 	struct fix *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/memjob-reader-XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (scratch_dir(f->dir, sizeof(f->dir), "reader")) {
 		free(f);
 		return -1;
 	}
@@ -258,7 +248,7 @@ static int teardown(void **state)
 	int ret;
 
 	free_recs(f);
-	ret = nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	ret = scratch_remove(f->dir);
 	free(f);
 	return ret;
 }

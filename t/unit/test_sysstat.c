@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "scratch.h"
 #include "sysstat.h"
 
 #define MiB	(1024 * 1024)
@@ -59,44 +60,6 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* ---- temporary roots written by the tests ---- */
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[4096], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			fail_msg("mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f)
-		fail_msg("create %s: %s", path, strerror(errno));
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static void make_root(char *buf, size_t len)
-{
-	const char *tmp = getenv("TEST_TMP");
-
-	snprintf(buf, len, "%s/sysstat-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(buf))
-		fail_msg("mkdtemp %s: %s", buf, strerror(errno));
-}
-
-static void remove_root(const char *root)
-{
-	char cmd[4200];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* ---- the fixture machine ---- */
@@ -335,11 +298,12 @@ static void test_no_mountinfo_and_full_table(void **state)
 	char root[4096], rel[128], err[512];
 
 	(void)state;
-	make_root(root, sizeof(root));
-	put(root, "proc/vmstat", "pgpgin 1\n");
+	if (scratch_dir(root, sizeof(root), "sysstat"))
+		fail_msg("scratch_dir: %s", strerror(errno));
+	scratch_put(root, "proc/vmstat", "pgpgin 1\n");
 	for (unsigned i = 0; i <= SYSSTAT_MAX_DEVS; i++) {
 		snprintf(rel, sizeof(rel), "sys/dev/block/7:%u/stat", i);
-		put(root, rel, "1 0 2 0 3 0 4 0 0 5 6\n");
+		scratch_put(root, rel, "1 0 2 0 3 0 4 0 0 5 6\n");
 	}
 	init_ok(&s, root);
 	for (unsigned i = 0; i < SYSSTAT_MAX_DEVS; i++) {
@@ -360,7 +324,7 @@ static void test_no_mountinfo_and_full_table(void **state)
 	/* one already followed is still found */
 	assert_int_equal(sysstat_device_of_devno(&s, 7, 3, "/f", &m, err,
 						 sizeof(err)), 3);
-	remove_root(root);
+	assert_int_equal(scratch_remove(root), 0);
 }
 
 static void test_init_errors(void **state)
@@ -469,13 +433,13 @@ static void write_counters(const char *root, unsigned pgpgin,
 
 	snprintf(text, sizeof(text), "nr_dirty 17\npgpgin %u\npgpgout 9\n",
 		 pgpgin);
-	put(root, "proc/vmstat", text);
+	scratch_put(root, "proc/vmstat", text);
 	snprintf(text, sizeof(text), "MemTotal: 1000 kB\nDirty:  %u kB\n",
 		 dirty_kb);
-	put(root, "proc/meminfo", text);
+	scratch_put(root, "proc/meminfo", text);
 	snprintf(text, sizeof(text), "3 0 %u 4 0 0 0 0 0 %u 8\n", rd_sectors,
 		 io_ticks);
-	put(root, "sys/dev/block/9:1/stat", text);
+	scratch_put(root, "sys/dev/block/9:1/stat", text);
 }
 
 /* Snapshots of files that change in between, end to end. */
@@ -488,9 +452,10 @@ static void test_delta_from_files(void **state)
 	char root[4096];
 
 	(void)state;
-	make_root(root, sizeof(root));
+	if (scratch_dir(root, sizeof(root), "sysstat"))
+		fail_msg("scratch_dir: %s", strerror(errno));
 	write_counters(root, 100, 50, 2000, 10);
-	put(root, "sys/dev/block/9:1/uevent",
+	scratch_put(root, "sys/dev/block/9:1/uevent",
 	    "MAJOR=9\nMINOR=1\nDEVNAME=md1\n");
 	init_ok(&s, root);
 	assert_int_equal(sysstat_device_of_devno(&s, 9, 1, "/x", &m, NULL, 0),
@@ -523,7 +488,7 @@ static void test_delta_from_files(void **state)
 	assert_int_equal(sysstat_snap(&s, &b), -1);
 	*strrchr(root, '/') = '\0';
 	*strrchr(root, '/') = '\0';
-	remove_root(root);
+	assert_int_equal(scratch_remove(root), 0);
 }
 
 static char *print_delta(const struct sysstat *s,
@@ -625,6 +590,19 @@ static void info_csv(const struct sysstat_info *in, char **names,
 	assert_int_equal(fclose(f), 0);
 }
 
+/* The run header's text, through sysstat_info_print. */
+static char *print_info(const struct sysstat_info *in)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	sysstat_info_print(in, f);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
 static const char info_names[] =
 	"kernel,vm.dirty_ratio,vm.dirty_background_ratio,vm.dirty_bytes,"
 	"vm.dirty_background_bytes,vm.dirty_expire_centisecs,"
@@ -636,9 +614,7 @@ static void test_info_fixture(void **state)
 	struct sysstat s;
 	struct sysstat_info in;
 	uint64_t pk = (uint64_t)sysconf(_SC_PAGESIZE) / 1024;
-	char want[256], *names = NULL, *values = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char want[256], *names = NULL, *values = NULL, *text;
 
 	(void)state;
 	init_fixture(&s);
@@ -656,10 +632,7 @@ static void test_info_fixture(void **state)
 	free(names);
 	free(values);
 
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	sysstat_info_print(&in, f);
-	assert_int_equal(fclose(f), 0);
+	text = print_info(&in);
 	if (pk == 4)
 		assert_string_equal(text,
 			"system: kernel 5.10.0-28-amd64, RAM 15.6 GiB; dirty "
@@ -678,15 +651,14 @@ static void test_info_missing(void **state)
 {
 	struct sysstat s;
 	struct sysstat_info in;
-	char root[4096], *names = NULL, *values = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char root[4096], *names = NULL, *values = NULL, *text;
 
 	(void)state;
-	make_root(root, sizeof(root));
-	put(root, "proc/vmstat", "pgpgin 5\n");
-	put(root, "proc/sys/vm/dirty_ratio", "40\n");
-	put(root, "proc/sys/vm/swappiness", "not a number\n");
+	if (scratch_dir(root, sizeof(root), "sysstat"))
+		fail_msg("scratch_dir: %s", strerror(errno));
+	scratch_put(root, "proc/vmstat", "pgpgin 5\n");
+	scratch_put(root, "proc/sys/vm/dirty_ratio", "40\n");
+	scratch_put(root, "proc/sys/vm/swappiness", "not a number\n");
 	init_ok(&s, root);
 	sysstat_info(&s, &in);
 	assert_string_equal(in.kernel, "");
@@ -702,14 +674,11 @@ static void test_info_missing(void **state)
 	assert_string_equal(values, ",40,,,,,,,,,\n");
 	free(names);
 	free(values);
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	sysstat_info_print(&in, f);
-	assert_int_equal(fclose(f), 0);
+	text = print_info(&in);
 	assert_string_equal(text, "system: kernel unknown\n"
 			    "sysctl: vm.dirty_ratio=40\n");
 	free(text);
-	remove_root(root);
+	assert_int_equal(scratch_remove(root), 0);
 }
 
 /* ---- the sampler ---- */

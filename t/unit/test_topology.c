@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "scratch.h"
 #include "topology.h"
 
 #define CPU_DIR	"/sys/devices/system/cpu"
@@ -221,14 +222,6 @@ static void test_root_slash(void **state)
 
 /* ---- trees built for the test ---- */
 
-static void make_tmp(char *dir, size_t len)
-{
-	const char *base = getenv("TMPDIR");
-
-	snprintf(dir, len, "%s/memjob-topo-XXXXXX", base && *base ? base : "/tmp");
-	assert_non_null(mkdtemp(dir));
-}
-
 static void run(const char *fmt, ...)
 {
 	char cmd[8192];
@@ -239,20 +232,6 @@ static void run(const char *fmt, ...)
 	va_end(ap);
 	if (system(cmd) != 0)
 		fail_msg("command failed: %s", cmd);
-}
-
-/* Write text to root/rel, making the directories on the way. */
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	run("mkdir -p \"$(dirname '%s')\"", path);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 static void rm(const char *root, const char *rel)
@@ -270,7 +249,7 @@ static void test_degraded(void **state)
 	FILE *f;
 
 	(void)state;
-	make_tmp(dir, sizeof(dir));
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "topo"), 0);
 	fixture_path("seed000", src, sizeof(src));
 	run("cp -r '%s/sys' '%s/proc' '%s/'", src, src, dir);
 	rm(dir, CPU_DIR "/online");	/* present is read instead */
@@ -278,10 +257,10 @@ static void test_degraded(void **state)
 	rm(dir, CPU_DIR "/cpu1/cache/index0/number_of_sets");
 	rm(dir, CPU_DIR "/cpu3/cache");
 	rm(dir, CPU_DIR "/cpu5/topology/thread_siblings_list");
-	put(dir, CPU_DIR "/cpu5/topology/core_cpus_list", "1,5\n");
+	scratch_put(dir, CPU_DIR "/cpu5/topology/core_cpus_list", "1,5\n");
 	rm(dir, CPU_DIR "/cpu6/topology");
 	rm(dir, CPU_DIR "/cpu7/cache/index3/shared_cpu_list");
-	put(dir, CPU_DIR "/cpu2/cache/index2/size", "lots\n");
+	scratch_put(dir, CPU_DIR "/cpu2/cache/index2/size", "lots\n");
 	rm(dir, "sys/devices/system/node");
 	rm(dir, "proc/meminfo");
 
@@ -322,7 +301,7 @@ static void test_degraded(void **state)
 	assert_non_null(strstr(text, "8 CPUs (0-7)\n"));
 	free(text);
 	topo_free(&t);
-	run("rm -rf '%s'", dir);
+	assert_int_equal(scratch_remove(dir), 0);
 }
 
 /* Holes in the CPU list, a memory-only node, sparse node ids. */
@@ -332,13 +311,13 @@ static void test_holes(void **state)
 	struct topo t;
 
 	(void)state;
-	make_tmp(dir, sizeof(dir));
-	put(dir, CPU_DIR "/online", "0,2\n");
-	put(dir, CPU_DIR "/cpu0/topology/core_id", "0\n");
-	put(dir, CPU_DIR "/cpu2/topology/core_id", "7\n");
-	put(dir, "sys/devices/system/node/node0/cpulist", "0-2\n");
-	put(dir, "sys/devices/system/node/node3/cpulist", "\n");
-	put(dir, "proc/meminfo", "MemFree: 5 kB\nMemTotal:  1024 kB\n");
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "topo"), 0);
+	scratch_put(dir, CPU_DIR "/online", "0,2\n");
+	scratch_put(dir, CPU_DIR "/cpu0/topology/core_id", "0\n");
+	scratch_put(dir, CPU_DIR "/cpu2/topology/core_id", "7\n");
+	scratch_put(dir, "sys/devices/system/node/node0/cpulist", "0-2\n");
+	scratch_put(dir, "sys/devices/system/node/node3/cpulist", "\n");
+	scratch_put(dir, "proc/meminfo", "MemFree: 5 kB\nMemTotal:  1024 kB\n");
 	assert_int_equal(topo_load(&t, dir, err, sizeof(err)), 0);
 	assert_int_equal(t.ncpus, 3);
 	assert_true(topo_has_cpu(&t, 2));
@@ -355,7 +334,7 @@ static void test_holes(void **state)
 	assert_int_equal(t.cpus[0].node, 0);
 	assert_int_equal(t.ram, 1024 * 1024);
 	topo_free(&t);
-	run("rm -rf '%s'", dir);
+	assert_int_equal(scratch_remove(dir), 0);
 }
 
 /* No CPU list: an error that says where memjob looked. */
@@ -365,7 +344,7 @@ static void test_missing_tree(void **state)
 	struct topo t;
 
 	(void)state;
-	make_tmp(dir, sizeof(dir));
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "topo"), 0);
 	memset(&t, 0x5a, sizeof(t));
 	assert_int_equal(topo_load(&t, dir, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s" CPU_DIR "/online", dir);
@@ -382,17 +361,17 @@ static void test_missing_tree(void **state)
 		fail_msg("'%s' lacks '%s'", err, want);
 
 	/* a CPU list that lists nothing, or garbage */
-	put(dir, CPU_DIR "/online", "\n");
+	scratch_put(dir, CPU_DIR "/online", "\n");
 	assert_int_equal(topo_load(&t, dir, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot read the CPU topology"));
-	put(dir, CPU_DIR "/online", "zero-one\n");
+	scratch_put(dir, CPU_DIR "/online", "zero-one\n");
 	assert_int_equal(topo_load(&t, dir, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "zero-one"));
-	put(dir, CPU_DIR "/online", "0-1\n");
+	scratch_put(dir, CPU_DIR "/online", "0-1\n");
 	assert_int_equal(topo_load(&t, dir, err, sizeof(err)), 0);
 	assert_int_equal(t.ncpus, 2);
 	topo_free(&t);
-	run("rm -rf '%s'", dir);
+	assert_int_equal(scratch_remove(dir), 0);
 }
 
 /* ---- this machine ---- */
@@ -631,14 +610,14 @@ static void test_fixtures_current(void **state)
 	static const char *const names[] = { "seed004", "seed000" };
 
 	(void)state;
-	make_tmp(dir, sizeof(dir));
+	assert_int_equal(scratch_dir(dir, sizeof(dir), "topo"), 0);
 	fixture_path("mkfixture.sh", script, sizeof(script));
 	for (unsigned i = 0; i < 2; i++) {
 		fixture_path(names[i], tree, sizeof(tree));
 		run("sh '%s' %s '%s/%s'", script, names[i], dir, names[i]);
 		run("diff -r '%s' '%s/%s' >&2", tree, dir, names[i]);
 	}
-	run("rm -rf '%s'", dir);
+	assert_int_equal(scratch_remove(dir), 0);
 }
 
 int main(void)
