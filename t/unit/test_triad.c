@@ -19,7 +19,7 @@
 
 #include "ioengine.h"
 #include "kernel.h"
-#include "kvalidate.h"
+#include "kernel_validate.h"
 
 #define GUARD	0xee
 
@@ -162,16 +162,16 @@ static void test_validate(void **state)
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 0);
+	assert_int_equal(kernel_validate_msg(triad(), &job, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
 	job.size = 23;
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kernel_validate_msg(triad(), &job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:5: option 'size': kernel=triad needs room for one element of each of its three arrays of doubles (24 bytes), got 23\n");
 	job = make_job("psync", 1 << 20);
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kernel_validate_msg(triad(), &job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:5: option 'kernel': kernel=triad needs a mapped data source (ioengine=mem): it writes its three arrays into the job's memory, which ioengine=psync does not map\n");
 	job = make_job("mmap", 1 << 20);
-	assert_int_equal(kvalidate(&job, msg, sizeof(msg)), 1);
+	assert_int_equal(kernel_validate_msg(triad(), &job, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "which ioengine=mmap maps from a file"));
 }
 
