@@ -127,12 +127,8 @@ esac
 
 bench_pin "$CPU"
 
-tmp=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-"$CC" -std=gnu11 -O2 -o "$tmp/chase_plain" "$here/chase_plain.c" ||
-	die "cannot build $here/chase_plain.c with $CC -O2"
+bench_tmp
+bench_cc chase_plain -O2
 
 thp_ok=1
 thp_mode=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)

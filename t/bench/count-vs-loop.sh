@@ -47,12 +47,8 @@ BENCH=count-vs-loop
 bench_check
 size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
 
-tmp=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-"$CC" -std=gnu11 -O3 -o "$tmp/count_loop" "$here/count_loop.c" ||
-	die "cannot build $here/count_loop.c with $CC -O3"
+bench_tmp
+bench_cc count_loop -O3
 
 impls=$IMPL
 for i in $EXTRA_IMPLS; do

@@ -126,3 +126,19 @@ bench_pin() {
 	# shellcheck disable=SC2034 # read by the script that sources this
 	pin="taskset -c $1"
 }
+
+# bench_tmp: a temporary directory in tmp, removed on exit (an interrupt
+# exits 130).
+bench_tmp() {
+	tmp=$(mktemp -d) || die "cannot make a temporary directory"
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+# bench_cc NAME OPT: build the reference $here/NAME.c into $tmp/NAME with
+# $CC -std=gnu11 OPT (after bench_tmp).
+bench_cc() {
+	# shellcheck disable=SC2154 # here: set by the script that sources this
+	"$CC" -std=gnu11 "$2" -o "$tmp/$1" "$here/$1.c" ||
+		die "cannot build $here/$1.c with $CC $2"
+}

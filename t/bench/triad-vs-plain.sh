@@ -43,12 +43,8 @@ bench_check
 size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
 bench_pin "$CPU"
 
-tmp=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-"$CC" -std=gnu11 -O3 -o "$tmp/triad_plain" "$here/triad_plain.c" ||
-	die "cannot build $here/triad_plain.c with $CC -O3"
+bench_tmp
+bench_cc triad_plain -O3
 
 echo "memjob kernel=triad vs triad_plain.c ($CC -O3): size=$SIZE bs=$BS" \
 	"loops=$LOOPS rounds=$ROUNDS cpu=${CPU:-any}"
