@@ -79,4 +79,12 @@ const struct kernel_ops *kernel_find(const char *name);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
 
+/* For kernels with nothing of their own to do there (kernel_registry.c):
+ * an init() that only zeroes the result, a run() that computes nothing
+ * (kernel=none; KERN_PROGRAM kernels, whose run() is never called), a
+ * fini() with nothing to free. */
+int kernel_init_result(struct kstate *k);
+void kernel_run_nothing(struct kstate *k, void *buf, size_t len);
+void kernel_fini_nothing(struct kstate *k);
+
 #endif

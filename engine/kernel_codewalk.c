@@ -175,13 +175,6 @@ static int codewalk_init(struct kstate *k)
 	return 0;
 }
 
-static void codewalk_run(struct kstate *k, void *buf, size_t len)
-{
-	(void)k;
-	(void)buf;
-	(void)len;
-}
-
 /* The thread's resource use since *ru0, into *out. */
 static void rusage_since(const struct rusage *ru0, struct rusage *out)
 {
@@ -271,7 +264,7 @@ const struct kernel_ops kernel_codewalk_ops = {
 	.flags = KERN_PROGRAM | KERN_ITEMS | KERN_RESULT,
 	.validate = codewalk_validate,
 	.init = codewalk_init,
-	.run = codewalk_run,
+	.run = kernel_run_nothing,
 	.fini = codewalk_fini,
 	.program = codewalk_program,
 };

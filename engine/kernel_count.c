@@ -317,12 +317,6 @@ static int count_validate(const struct job_spec *job, struct diag *d)
 	return ret;
 }
 
-static int count_init(struct kstate *k)
-{
-	k->result = 0;
-	return 0;
-}
-
 static void count_run(struct kstate *k, void *buf, size_t len)
 {
 	const int32_t *p = buf;
@@ -344,11 +338,6 @@ static void count_run(struct kstate *k, void *buf, size_t len)
 	}
 }
 
-static void count_fini(struct kstate *k)
-{
-	(void)k;
-}
-
 static const char *const count_options[] = { "value", NULL };
 
 const struct kernel_ops kernel_count_ops = {
@@ -359,7 +348,7 @@ const struct kernel_ops kernel_count_ops = {
 	.impls = count_impls,
 	.flags = KERN_RESULT | KERN_INT32,
 	.validate = count_validate,
-	.init = count_init,
+	.init = kernel_init_result,
 	.run = count_run,
-	.fini = count_fini,
+	.fini = kernel_fini_nothing,
 };

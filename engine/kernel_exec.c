@@ -31,24 +31,6 @@ static int exec_validate(const struct job_spec *job, struct diag *d)
 	return -1;
 }
 
-static int exec_init(struct kstate *k)
-{
-	k->result = 0;
-	return 0;
-}
-
-static void exec_run(struct kstate *k, void *buf, size_t len)
-{
-	(void)k;
-	(void)buf;
-	(void)len;
-}
-
-static void exec_fini(struct kstate *k)
-{
-	(void)k;
-}
-
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { 0, (long)ms * 1000000L };
@@ -157,8 +139,8 @@ const struct kernel_ops kernel_exec_ops = {
 	.result_name = "exit status",
 	.flags = KERN_PROGRAM | KERN_SUBPROCESS,
 	.validate = exec_validate,
-	.init = exec_init,
-	.run = exec_run,
-	.fini = exec_fini,
+	.init = kernel_init_result,
+	.run = kernel_run_nothing,
+	.fini = kernel_fini_nothing,
 	.program = exec_program,
 };

@@ -35,33 +35,15 @@ static int check_bs_int32(const struct job_spec *job, struct diag *d,
 	return -EINVAL;
 }
 
-static int kstate_reset(struct kstate *k)
-{
-	k->result = 0;
-	return 0;
-}
-
-static void kstate_nothing(struct kstate *k)
-{
-	(void)k;
-}
-
 /* ---- none ---------------------------------------------------------- */
-
-static void none_run(struct kstate *k, void *buf, size_t len)
-{
-	(void)k;
-	(void)buf;
-	(void)len;
-}
 
 const struct kernel_ops kernel_none_ops = {
 	.name = "none",
 	.help = "compute nothing: the data is only moved",
 	.flags = 0,
-	.init = kstate_reset,
-	.run = none_run,
-	.fini = kstate_nothing,
+	.init = kernel_init_result,
+	.run = kernel_run_nothing,
+	.fini = kernel_fini_nothing,
 };
 
 /* ---- sum ----------------------------------------------------------- */
@@ -93,9 +75,9 @@ const struct kernel_ops kernel_sum_ops = {
 	.result_name = "sum",
 	.flags = KERN_RESULT | KERN_INT32 | KERN_SIGNED,
 	.validate = sum_validate,
-	.init = kstate_reset,
+	.init = kernel_init_result,
 	.run = sum_run,
-	.fini = kstate_nothing,
+	.fini = kernel_fini_nothing,
 };
 
 /* ---- copy ---------------------------------------------------------- */
@@ -241,7 +223,7 @@ const struct kernel_ops kernel_fill_ops = {
 	.impls = fill_impls,
 	.flags = KERN_STORES | KERN_INT32,
 	.validate = fill_validate,
-	.init = kstate_reset,
+	.init = kernel_init_result,
 	.run = fill_run,
-	.fini = kstate_nothing,
+	.fini = kernel_fini_nothing,
 };

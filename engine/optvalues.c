@@ -166,22 +166,41 @@ void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,
 	pattern_format(&j->pattern, buf, len);
 }
 
+/* "unknown kernel 'x'; expected one of: none count ..." in buf, the
+ * names from name_at(0), name_at(1)... up to NULL.  Returns -1. */
+static int unknown_choice(const char **why, char *buf, size_t buflen,
+			  const char *what, const char *val,
+			  const char *(*name_at)(size_t i))
+{
+	size_t n = snprintf(buf, buflen, "unknown %s '%s'; expected one of:",
+			    what, val);
+	const char *name;
+
+	for (size_t i = 0; n < buflen && (name = name_at(i)); i++)
+		n += snprintf(buf + n, buflen - n, " %s", name);
+	*why = buf;
+	return -1;
+}
+
+static const char *ioengine_name_at(size_t i)
+{
+	return ioengine_registry[i] ? ioengine_registry[i]->name : NULL;
+}
+
+static const char *kernel_name_at(size_t i)
+{
+	return kernel_registry[i] ? kernel_registry[i]->name : NULL;
+}
+
 int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
 			const char *val, const char **why, char *buf, size_t buflen)
 {
 	const struct ioengine_ops *e = ioengine_find(val);
 
 	(void)o;
-	if (!e) {
-		size_t n = snprintf(buf, buflen, "unknown data source '%s'; "
-				    "expected one of:", val);
-
-		for (size_t i = 0; ioengine_registry[i] && n < buflen; i++)
-			n += snprintf(buf + n, buflen - n, " %s",
-				      ioengine_registry[i]->name);
-		*why = buf;
-		return -1;
-	}
+	if (!e)
+		return unknown_choice(why, buf, buflen, "data source", val,
+				      ioengine_name_at);
 	j->ioengine = e;
 	return 0;
 }
@@ -199,16 +218,9 @@ int optv_parse_kernel(const struct opt_def *o, struct job_spec *j,
 	const struct kernel_ops *k = kernel_find(val);
 
 	(void)o;
-	if (!k) {
-		size_t n = snprintf(buf, buflen, "unknown kernel '%s'; "
-				    "expected one of:", val);
-
-		for (size_t i = 0; kernel_registry[i] && n < buflen; i++)
-			n += snprintf(buf + n, buflen - n, " %s",
-				      kernel_registry[i]->name);
-		*why = buf;
-		return -1;
-	}
+	if (!k)
+		return unknown_choice(why, buf, buflen, "kernel", val,
+				      kernel_name_at);
 	j->kernel = k;
 	return 0;
 }
