@@ -400,11 +400,9 @@ static int uring_setup(struct ioe *e)
 	struct uring_priv *p;
 	int ret;
 
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		ioe_error(e, "out of memory");
+	p = ioe_priv_alloc(e, sizeof(*p));
+	if (!p)
 		return -ENOMEM;
-	}
 	p->job = job;
 	p->path = e->path;
 	p->fd = -1;
@@ -415,7 +413,6 @@ static int uring_setup(struct ioe *e)
 	/* With I/O threads, as many slots again as can be in flight hold
 	 * reads that wait for the job's kernel. */
 	p->nslots = job->ioworkers ? 2 * depth : depth;
-	e->priv = p;
 	if (depth > MAX_DEPTH) {	/* validate() refuses it; the tests don't */
 		ioe_error(e, "iodepth %u: io_uring_queue_init takes at most %d "
 			  "entries", depth, MAX_DEPTH);

@@ -73,15 +73,12 @@ static int psync_setup(struct ioe *e)
 	void *buf;
 	int ret;
 
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		ioe_error(e, "out of memory");
+	p = ioe_priv_alloc(e, sizeof(*p));
+	if (!p)
 		return -ENOMEM;
-	}
 	p->fd = -1;
 	p->bs = job->bs;
 	p->direct = job->direct;
-	e->priv = p;
 	/* Room for a direct read of the last block rounded up to 4096. */
 	ret = posix_memalign(&buf, BUF_ALIGN,
 			     (p->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
