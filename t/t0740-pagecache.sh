@@ -32,7 +32,7 @@ test_expect_success BLOCKDEV 'pgpgin of a cold read agrees with /proc/vmstat aro
 	test "$(csv_col out.csv dev_read_kb)" -ge $((64 * 1024 * 9 / 10))
 '
 
-test_expect_success BLOCKDEV 'preread=1 after a cold start: the job reads nothing from the device' '
+test_expect_success BLOCKDEV,ROOT 'preread=1 after a cold start: the job reads nothing from the device' '
 	"$MEMJOB" --output-format=csv --name=warm --ioengine=psync \
 		--filename=f1 --bs=1m --drop_caches=1 --preread=1 >out.csv &&
 	got=$(csv_col out.csv pgpgin_kb) &&
@@ -138,8 +138,7 @@ test_expect_success 'an existing sample_log is refused unless overwrite=1' '
 	grep "log.csv" err && test "$(cat log.csv)" = mine
 '
 
-test_expect_success 'drop_caches=1 empties the page cache before the job (root)' '
-	test "$(id -u)" = 0 || { echo "skip: not root"; return 0; }
+test_expect_success ROOT 'drop_caches=1 empties the page cache before the job' '
 	"$MEMJOB" --name=mk --ioengine=psync --rw=write --filename=f11 \
 		--size=32m --bs=1m --end_fsync=1 --keep_files=1 >/dev/null &&
 	cat f11 >/dev/null &&
@@ -150,9 +149,9 @@ test_expect_success 'drop_caches=1 empties the page cache before the job (root)'
 	fi
 '
 
-test_expect_success 'drop_caches=1 is refused at parse time when not root' '
-	command -v setpriv >/dev/null || { echo "skip: no setpriv"; return 0; }
-	test "$(id -u)" = 0 || { echo "skip: not root"; return 0; }
+test_lazy_prereq SETPRIV 'command -v setpriv'
+
+test_expect_success ROOT,SETPRIV 'drop_caches=1 is refused at parse time when not root' '
 	expect_exit 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$MEMJOB" --parse-only --name=r --size=1m --drop_caches=1 2>err &&
 	grep "drop_caches.: dropping the page cache needs root" err
