@@ -86,5 +86,7 @@ int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 int kernel_init_result(struct kstate *k);
 void kernel_run_nothing(struct kstate *k, void *buf, size_t len);
 void kernel_fini_nothing(struct kstate *k);
+/* fini() of a kernel whose state is one allocation in k->priv. */
+void kernel_fini_free(struct kstate *k);
 
 #endif

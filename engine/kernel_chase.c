@@ -277,13 +277,6 @@ static void chase_run(struct kstate *k, void *buf, size_t len)
 	k->items += n;
 }
 
-static void chase_fini(struct kstate *k)
-{
-	free(k->priv);
-	k->priv = NULL;
-	k->priv_len = 0;
-}
-
 static const char *const chase_options[] = { "stride", "chase_layout", NULL };
 
 const struct kernel_ops kernel_chase_ops = {
@@ -296,5 +289,5 @@ const struct kernel_ops kernel_chase_ops = {
 	.init = chase_init,
 	.prepare = chase_prepare,
 	.run = chase_run,
-	.fini = chase_fini,
+	.fini = kernel_fini_free,
 };

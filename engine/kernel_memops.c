@@ -121,20 +121,13 @@ static void copy_run(struct kstate *k, void *buf, size_t len)
 		memcpy(k->priv, buf, n);
 }
 
-static void copy_fini(struct kstate *k)
-{
-	free(k->priv);
-	k->priv = NULL;
-	k->priv_len = 0;
-}
-
 const struct kernel_ops kernel_copy_ops = {
 	.name = "copy",
 	.help = "copy each block into a private buffer (writes: from it)",
 	.flags = 0,
 	.init = copy_init,
 	.run = copy_run,
-	.fini = copy_fini,
+	.fini = kernel_fini_free,
 };
 
 /* ---- fill ---------------------------------------------------------- */

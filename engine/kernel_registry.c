@@ -8,6 +8,7 @@
  * several kernels share live here too.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ioengine.h"
@@ -87,4 +88,11 @@ void kernel_run_nothing(struct kstate *k, void *buf, size_t len)
 void kernel_fini_nothing(struct kstate *k)
 {
 	(void)k;
+}
+
+void kernel_fini_free(struct kstate *k)
+{
+	free(k->priv);
+	k->priv = NULL;
+	k->priv_len = 0;
 }

@@ -163,13 +163,6 @@ static void triad_run(struct kstate *k, void *buf, size_t len)
 		triad_plain(t->a + lo, t->b + lo, t->c + lo, hi - lo);
 }
 
-static void triad_fini(struct kstate *k)
-{
-	free(k->priv);
-	k->priv = NULL;
-	k->priv_len = 0;
-}
-
 const struct kernel_ops kernel_triad_ops = {
 	.name = "triad",
 	.help = "STREAM triad a = b + 3c: the job's memory (ioengine=mem) "
@@ -182,5 +175,5 @@ const struct kernel_ops kernel_triad_ops = {
 	.init = triad_init,
 	.prepare = triad_prepare,
 	.run = triad_run,
-	.fini = triad_fini,
+	.fini = kernel_fini_free,
 };
