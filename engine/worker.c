@@ -172,6 +172,21 @@ static int invalidate(const char *path, struct thread_result *out)
 }
 
 /*
+ * Whether clone is the first of its job on its file (clones share the
+ * job's file unless filename_format gives each its own): a file shared
+ * by several is preread once, by the first, before any clone starts.
+ */
+static bool first_on_file(const struct planned_job *pj, unsigned clone)
+{
+	if (!pj->paths || !pj->paths[clone])
+		return false;
+	for (unsigned c = 0; c < clone; c++)
+		if (pj->paths[c] && !strcmp(pj->paths[c], pj->paths[clone]))
+			return false;
+	return true;
+}
+
+/*
  * preread=1: read [off, off + len) of the file (to its end when len is
  * 0) once, through the page cache, so the job starts warm.  How many
  * bytes and how long go to *bytes and *ns for the report.
@@ -483,6 +498,7 @@ void *worker_main(void *arg)
 	bool io_up = false, k_up = false;
 	struct counters *ctr = NULL;
 	uint64_t pre_bytes = 0, pre_ns = 0;
+	bool pre = false;
 	int ret;
 
 	out->status = RUN_OK;
@@ -527,7 +543,8 @@ void *worker_main(void *arg)
 	}
 	if (j->invalidate && io.path && invalidate(io.path, out))
 		goto setup_done;
-	if (j->preread && io.path &&
+	pre = j->preread && first_on_file(pj, w->clone);
+	if (pre &&
 	    preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
 		goto setup_done;
 	ret = e->setup(&io);
@@ -537,7 +554,7 @@ void *worker_main(void *arg)
 	}
 	io_up = true;
 	out->emulated = io.emulated;
-	tell_info(out, &io, j->preread && io.path, pre_bytes, pre_ns);
+	tell_info(out, &io, pre, pre_bytes, pre_ns);
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
@@ -580,7 +597,7 @@ setup_done:
 			   ctr, out);
 	out->result = ks.result;
 	/* what the source saw while running, after what it chose at setup */
-	tell_info(out, &io, j->preread && io.path, pre_bytes, pre_ns);
+	tell_info(out, &io, pre, pre_bytes, pre_ns);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);
