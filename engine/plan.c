@@ -464,8 +464,7 @@ static void check_hugepages(struct plan *p, struct diag *d)
 			}
 			if (!big)
 				continue;
-			snprintf(sz, sizeof(sz), "%s", page == 2ULL << 20 ?
-				 "2 MiB" : "1 GiB");
+			value_format_bytes((double)page, sz, sizeof(sz));
 			if (sysfile_hugepages(path, sizeof(path),
 					      root ? root : "", page,
 					      "free_hugepages") ||

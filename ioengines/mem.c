@@ -25,6 +25,7 @@
 #include "ioengine.h"
 #include "mapfile.h"
 #include "sysfile.h"
+#include "value.h"
 
 #define HUGE_2M		(2ULL << 20)
 
@@ -41,6 +42,9 @@ static int mem_map_hugetlb(struct ioe *e, struct mapfile *m)
 	int shift = __builtin_ctzll(page);
 	size_t len = (m->size + page - 1) / page * page;
 	unsigned char *p;
+	char sz[32];
+
+	value_format_bytes((double)page, sz, sizeof(sz));
 
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
@@ -53,14 +57,13 @@ static int mem_map_hugetlb(struct ioe *e, struct mapfile *m)
 				  "free_hugepages");
 		sysfile_text(path, free_now, sizeof(free_now));
 		ioe_error(e, "mmap of %zu bytes in %s huge pages (MAP_HUGETLB): %s; %s free now (%s)",
-			  len, page == HUGE_2M ? "2 MiB" : "1 GiB",
-			  strerror(err), free_now, path);
+			  len, sz, strerror(err), free_now, path);
 		return -err;
 	}
 	m->map = m->buf = p;
 	m->maplen = len;
 	snprintf(e->info, sizeof(e->info), "%zu huge pages of %s (MAP_HUGETLB)",
-		 len / page, page == HUGE_2M ? "2 MiB" : "1 GiB");
+		 len / page, sz);
 	return 0;
 }
 
