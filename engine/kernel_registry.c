@@ -63,7 +63,7 @@ int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 {
 	const struct ioengine_ops *e = job->ioengine;
 
-	if (!e || ((e->flags & IOE_MAPPED) && !(e->flags & IOE_FILE)))
+	if (!e || ioe_own_memory(e))
 		return 0;
 	diag_error(d, job_loc(job, "kernel"), "kernel",
 		   "kernel=%s needs a mapped data source (ioengine=mem): it writes %s into the job's memory, which ioengine=%s %s",

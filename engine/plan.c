@@ -398,8 +398,7 @@ static void check_memory(struct plan *p, struct diag *d)
 			per = j->bs * j->iodepth;
 			/* (hugetlb pages come from their own pool, which
 			 * MemAvailable leaves out: check_hugepages) */
-			if (j->ioengine->flags & IOE_MAPPED &&
-			    !(j->ioengine->flags & IOE_FILE) &&
+			if (ioe_own_memory(j->ioengine) &&
 			    !hugepage_bytes(j->hugepage))
 				per += pj->size;
 			need += per * j->numjobs;
@@ -451,8 +450,7 @@ static void check_hugepages(struct plan *p, struct diag *d)
 				uint64_t n;
 
 				if (!j || j->hugepage != modes[m] ||
-				    !(j->ioengine->flags & IOE_MAPPED) ||
-				    (j->ioengine->flags & IOE_FILE))
+				    !ioe_own_memory(j->ioengine))
 					continue;
 				n = (p->jobs[i].size + page - 1) / page *
 				    j->numjobs;

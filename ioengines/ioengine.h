@@ -103,6 +103,13 @@ struct ioengine_ops {
 	void (*teardown)(struct ioe *e);
 };
 
+/* Whether the source's region is memory of the job's own (mem): mapped,
+ * and not a file's mapping that stores would change. */
+static inline bool ioe_own_memory(const struct ioengine_ops *e)
+{
+	return (e->flags & IOE_MAPPED) && !(e->flags & IOE_FILE);
+}
+
 /* Record a failure: "pread at offset 4096: Input/output error".  Returns
  * -1; sources return their own -errno. */
 __attribute__((format(printf, 2, 3)))
