@@ -83,8 +83,9 @@ static bool any_has(const struct cmp_src *src, unsigned n, const char *col)
 	return false;
 }
 
-/* job, phase (when some table has it), then every sweep_* column in the
- * order first seen; never the column runs are told apart by. */
+/* job, phase (when some table has it), machine_type (with --by, when
+ * some table has it), then every sweep_* column in the order first seen;
+ * never the column runs are told apart by. */
 static int default_key(struct cmp *c, const struct cmp_src *src, unsigned n,
 		       const char *by)
 {
@@ -100,6 +101,10 @@ static int default_key(struct cmp *c, const struct cmp_src *src, unsigned n,
 		key[nkey++] = "job";
 	if (any_has(src, n, "phase") && (!by || strcmp(by, "phase")))
 		key[nkey++] = "phase";
+	/* a fleet's hosts are set against their own machine type's */
+	if (by && strcmp(by, "machine_type") &&
+	    any_has(src, n, "machine_type"))
+		key[nkey++] = "machine_type";
 	for (unsigned k = 0; k < n; k++)
 		for (unsigned i = 0; i < src[k].t->ncols; i++) {
 			const char *h = src[k].t->head[i];
