@@ -5,7 +5,9 @@
  * The table is built whole as strings first, so that every column can be
  * as wide as its widest cell; a key column that is empty at every point
  * (phase, for jobs without victims) is left out of it, never out of the
- * rows, whose columns stay the same whatever the data.
+ * rows, whose columns stay the same whatever the data.  A fleet's table
+ * (--by) has no line for a run without any row at a point (a host of
+ * another machine type); its rows do.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -240,9 +242,20 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 	}
 	tt_add_row(tt, head);
 	free(head);
-	for (unsigned k = 0; k < c->npoints; k++)
-		for (unsigned i = 0; i < c->nruns; i++)
-			table_row(tt, c, &c->point[k], cmp_run_at(c, i), i == 0);
+	for (unsigned k = 0; k < c->npoints; k++) {
+		bool first = true;
+
+		for (unsigned i = 0; i < c->nruns; i++) {
+			unsigned j = cmp_run_at(c, i);
+			const struct cmp_cell *x = &c->point[k].cell[j];
+
+			/* a fleet's hosts of other machine types: no line */
+			if (c->fleet && !x->s.n && !x->left_out)
+				continue;
+			table_row(tt, c, &c->point[k], j, first);
+			first = false;
+		}
+	}
 	return tt->oom ? -1 : 0;
 }
 
