@@ -59,6 +59,10 @@ struct cmp_cell {
 struct cmp_point {
 	const char **key;	/* nkey values */
 	struct cmp_cell *cell;	/* one per run (in cmp's cells) */
+	/* the job_hash of its first row that has one, and whether another
+	 * row's differs (its rows ran different jobs) */
+	const char *job_hash;
+	bool jobs_differ;
 	/* set by fleet_judge: judged when FLEET_MIN_RUNS runs have a value */
 	bool judged;
 	unsigned fleet_runs;

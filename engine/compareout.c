@@ -329,6 +329,32 @@ static void print_outliers(FILE *f, const struct cmp *c)
 		}
 }
 
+/* After a fleet's table: the points whose rows ran different jobs. */
+static void print_job_notes(FILE *f, const struct cmp *c)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < c->npoints; k++) {
+		const struct cmp_point *p = &c->point[k];
+
+		if (!p->jobs_differ)
+			continue;
+		if (!n++)
+			fputs("\nnote: the rows of these points ran different "
+			      "jobs (their job_hash differs):\n", f);
+		if (n > 3)
+			continue;
+		fputs(" ", f);
+		for (unsigned i = 0; i < c->nkey; i++)
+			if (*p->key[i])
+				fprintf(f, " %s=%s", key_title(c->key[i]),
+					p->key[i]);
+		fputc('\n', f);
+	}
+	if (n > 3)
+		fprintf(f, "  and %u more\n", n - 3);
+}
+
 int cmp_print_normal(FILE *f, const struct cmp *c)
 {
 	struct text_table tt = { 0 };
@@ -353,8 +379,10 @@ int cmp_print_normal(FILE *f, const struct cmp *c)
 	fputc('\n', f);
 	tt_print(f, &tt);
 	tt_free(&tt);
-	if (c->fleet)
+	if (c->fleet) {
 		print_outliers(f, c);
+		print_job_notes(f, c);
+	}
 	return 0;
 }
 

@@ -178,7 +178,20 @@ test_expect_success 'report --by=host: the fleet median, deviations, the slow ho
 	grep -x "  h5 at job=a machine_type=x: gbps 7, fleet 10 (-30.0%)" by.txt &&
 	grep -E "^ +h5 +1 +7 +7 +7 .* -30\.0% +stands out\$" by.txt &&
 	# the table has no line for a host at a point of another type
-	test "$(grep -cE "^ *(a +(x|y) +)?(h[1-5]|o[12]) +[0-9]" by.txt)" = 7
+	test "$(grep -cE "^ *(a +(x|y) +)?(h[1-5]|o[12]) +[0-9]" by.txt)" = 7 &&
+	# one job everywhere: no note about jobs
+	! grep "ran different jobs" by.txt
+'
+
+test_expect_success 'report --by=host notes the points whose hosts ran different jobs' '
+	fleet_csv &&
+	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
+		NR > 1 && \$c[\"host\"] == \"o2\" { \$c[\"job_hash\"] = \"0123456789ab\" }
+		{ print }" fleet.csv >mixed.csv &&
+	"$MEMJOB" report --by=host mixed.csv >mixed.txt &&
+	cat mixed.txt &&
+	grep -x "note: the rows of these points ran different jobs (their job_hash differs):" mixed.txt &&
+	test "$(sed -n "/^note: the rows/,\$p" mixed.txt | sed 1d)" = "  job=a machine_type=y"
 '
 
 test_expect_success JQ 'report --by=host as JSON: the fleet figures of the CSV' '
