@@ -27,7 +27,7 @@ const char *const cmp_verdict_names[] = {
 
 /* The columns of one table that grouping reads; -1 when absent. */
 struct src_cols {
-	int by, status, metric, metric_name, ns_per_item, gbps;
+	int by, status, metric, metric_name, ns_per_item, gbps, job_hash;
 	int *key;
 };
 
@@ -83,8 +83,9 @@ static bool any_has(const struct cmp_src *src, unsigned n, const char *col)
 	return false;
 }
 
-/* job, phase (when some table has it), then every sweep_* column in the
- * order first seen; never the column runs are told apart by. */
+/* job, phase (when some table has it), machine_type (with --by, when
+ * some table has it), then every sweep_* column in the order first seen;
+ * never the column runs are told apart by. */
 static int default_key(struct cmp *c, const struct cmp_src *src, unsigned n,
 		       const char *by)
 {
@@ -100,6 +101,10 @@ static int default_key(struct cmp *c, const struct cmp_src *src, unsigned n,
 		key[nkey++] = "job";
 	if (any_has(src, n, "phase") && (!by || strcmp(by, "phase")))
 		key[nkey++] = "phase";
+	/* a fleet's hosts are set against their own machine type's */
+	if (by && strcmp(by, "machine_type") &&
+	    any_has(src, n, "machine_type"))
+		key[nkey++] = "machine_type";
 	for (unsigned k = 0; k < n; k++)
 		for (unsigned i = 0; i < src[k].t->ncols; i++) {
 			const char *h = src[k].t->head[i];
@@ -129,6 +134,7 @@ static int find_cols(struct grouping *g, const struct cmp *c)
 		sc->metric_name = csv_table_col(t, "metric_name");
 		sc->ns_per_item = csv_table_col(t, "ns_per_item");
 		sc->gbps = csv_table_col(t, "gbps");
+		sc->job_hash = csv_table_col(t, "job_hash");
 		sc->key = calloc(c->nkey + 1, sizeof(*sc->key));
 		if (!sc->key)
 			return -1;
@@ -297,6 +303,17 @@ static int add_row(struct grouping *g, struct cmp_cell *cell, unsigned k,
 	return cell_add(cell, name, v);
 }
 
+/* A row's job_hash (empty: unknown) against its point's first. */
+static void note_job(struct cmp_point *p, const char *hash)
+{
+	if (!*hash)
+		return;
+	if (!p->job_hash)
+		p->job_hash = hash;
+	else if (strcmp(p->job_hash, hash))
+		p->jobs_differ = true;
+}
+
 /* Where each row goes: its point and run. */
 struct place {
 	unsigned point, run;
@@ -317,7 +334,7 @@ static int group(struct grouping *g, struct cmp *c)
 		return -1;
 	at = calloc(total + 1, sizeof(*at));
 	g->keys = malloc((total + 1) * sizeof(*g->keys));
-	c->point = malloc((total + 1) * sizeof(*c->point));
+	c->point = calloc(total + 1, sizeof(*c->point));
 	c->run = malloc((total + 1) * sizeof(*c->run));
 	c->run_rows = calloc(total + 1, sizeof(*c->run_rows));
 	if (!at || !g->keys || !c->point || !c->run || !c->run_rows)
@@ -339,6 +356,9 @@ static int group(struct grouping *g, struct cmp *c)
 			size_t i = (size_t)at[row].point * c->nruns +
 				   at[row].run;
 
+			note_job(&c->point[at[row].point],
+				 csv_table_cell(g->src[k].t, r,
+						g->cols[k].job_hash));
 			ret = add_row(g, &c->cells[i], k, r);
 			if (ret)
 				goto out;

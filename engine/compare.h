@@ -50,11 +50,23 @@ struct cmp_cell {
 	bool has_change;	/* false: no change to give (see verdict) */
 	double change_pct;
 	enum cmp_verdict verdict;
+	/* set by fleet_judge (fleet.h) where the point was judged */
+	bool has_deviation;
+	double deviation_pct;	/* from the fleet's median, in % */
+	bool outlier;		/* stands out by the MAD rule */
 };
 
 struct cmp_point {
 	const char **key;	/* nkey values */
 	struct cmp_cell *cell;	/* one per run (in cmp's cells) */
+	/* the job_hash of its first row that has one, and whether another
+	 * row's differs (its rows ran different jobs) */
+	const char *job_hash;
+	bool jobs_differ;
+	/* set by fleet_judge: judged when FLEET_MIN_RUNS runs have a value */
+	bool judged;
+	unsigned fleet_runs;
+	double fleet_median, fleet_mad;
 };
 
 /* One input: a table, and the run it is when runs are by file. */
@@ -81,6 +93,7 @@ struct cmp {
 	struct cmp_point *point;	/* in the order first seen */
 	unsigned npoints;
 	struct cmp_cell *cells;		/* npoints x nruns, by point */
+	bool fleet;			/* fleet_judge ran (--by) */
 };
 
 /*

@@ -5,13 +5,16 @@
  * The table is built whole as strings first, so that every column can be
  * as wide as its widest cell; a key column that is empty at every point
  * (phase, for jobs without victims) is left out of it, never out of the
- * rows, whose columns stay the same whatever the data.
+ * rows, whose columns stay the same whatever the data.  A fleet's table
+ * (--by) has no line for a run without any row at a point (a host of
+ * another machine type); its rows do.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compareout.h"
+#include "fleet.h"
 
 /* What the table calls a verdict. */
 static const char *const verdict_words[] = {
@@ -154,7 +157,7 @@ static const char *key_title(const char *col)
 }
 
 enum { K_METRIC, K_RUN, K_ROWS, K_MEDIAN, K_MIN, K_MAX, K_CHANGE,
-       K_VERDICT, K_FIXED };
+       K_VERDICT, K_FLEET, K_DEVIATION, K_OUTLIER, K_FIXED };
 
 static void table_row(struct text_table *tt, const struct cmp *c,
 		      const struct cmp_point *p, unsigned j, bool first)
@@ -195,6 +198,14 @@ static void table_row(struct text_table *tt, const struct cmp *c,
 			 x->mixed ? "mixed" : x->metric);
 		fx[K_VERDICT] = b[K_VERDICT];
 	}
+	if (p->judged && first)
+		fx[K_FLEET] = fmt_num(p->fleet_median, b[K_FLEET]);
+	if (x->has_deviation) {
+		snprintf(b[K_DEVIATION], CELL_MAX, "%+.1f%%",
+			 x->deviation_pct);
+		fx[K_DEVIATION] = b[K_DEVIATION];
+	}
+	fx[K_OUTLIER] = x->outlier ? "stands out" : "";
 	tt_add_row(tt, row);
 	free(row);
 }
@@ -203,7 +214,7 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 {
 	static const char *const titles[K_FIXED] = {
 		"metric", "run", "rows", "median", "min", "max", "change",
-		"verdict"
+		"verdict", "fleet", "deviation", "outlier"
 	};
 	const char **head;
 
@@ -224,14 +235,27 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 		head[c->nkey + i] = titles[i];
 		tt->shown[c->nkey + i] = i == K_METRIC ? !one_metric(c) :
 					 i == K_RUN || i == K_CHANGE ||
-					 i == K_VERDICT ? c->nruns > 1 : true;
-		tt->right[c->nkey + i] = i >= K_MEDIAN && i <= K_CHANGE;
+					 i == K_VERDICT ? c->nruns > 1 :
+					 i >= K_FLEET ? c->fleet : true;
+		tt->right[c->nkey + i] = (i >= K_MEDIAN && i <= K_CHANGE) ||
+					 i == K_FLEET || i == K_DEVIATION;
 	}
 	tt_add_row(tt, head);
 	free(head);
-	for (unsigned k = 0; k < c->npoints; k++)
-		for (unsigned i = 0; i < c->nruns; i++)
-			table_row(tt, c, &c->point[k], cmp_run_at(c, i), i == 0);
+	for (unsigned k = 0; k < c->npoints; k++) {
+		bool first = true;
+
+		for (unsigned i = 0; i < c->nruns; i++) {
+			unsigned j = cmp_run_at(c, i);
+			const struct cmp_cell *x = &c->point[k].cell[j];
+
+			/* a fleet's hosts of other machine types: no line */
+			if (c->fleet && !x->s.n && !x->left_out)
+				continue;
+			table_row(tt, c, &c->point[k], j, first);
+			first = false;
+		}
+	}
 	return tt->oom ? -1 : 0;
 }
 
@@ -281,6 +305,56 @@ static void print_runs(FILE *f, const struct cmp *c)
 	fputc('\n', f);
 }
 
+/* After a fleet's table: the runs that stand out, and where. */
+static void print_outliers(FILE *f, const struct cmp *c)
+{
+	unsigned n = fleet_outliers(c);
+
+	fprintf(f, "\n%u run%s stand%s out%s\n", n, n == 1 ? "" : "s",
+		n == 1 ? "s" : "", n ? ":" : "");
+	for (unsigned k = 0; n && k < c->npoints; k++)
+		for (unsigned j = 0; j < c->nruns; j++) {
+			const struct cmp_point *p = &c->point[k];
+
+			if (!p->cell[j].outlier)
+				continue;
+			fprintf(f, "  %s at", *c->run[j] ? c->run[j] : "(none)");
+			for (unsigned i = 0; i < c->nkey; i++)
+				if (*p->key[i])
+					fprintf(f, " %s=%s", key_title(c->key[i]),
+						p->key[i]);
+			fprintf(f, ": %s %.4g, fleet %.4g (%+.1f%%)\n",
+				cmp_point_metric(c, p), p->cell[j].s.median,
+				p->fleet_median, p->cell[j].deviation_pct);
+		}
+}
+
+/* After a fleet's table: the points whose rows ran different jobs. */
+static void print_job_notes(FILE *f, const struct cmp *c)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < c->npoints; k++) {
+		const struct cmp_point *p = &c->point[k];
+
+		if (!p->jobs_differ)
+			continue;
+		if (!n++)
+			fputs("\nnote: the rows of these points ran different "
+			      "jobs (their job_hash differs):\n", f);
+		if (n > 3)
+			continue;
+		fputs(" ", f);
+		for (unsigned i = 0; i < c->nkey; i++)
+			if (*p->key[i])
+				fprintf(f, " %s=%s", key_title(c->key[i]),
+					p->key[i]);
+		fputc('\n', f);
+	}
+	if (n > 3)
+		fprintf(f, "  and %u more\n", n - 3);
+}
+
 int cmp_print_normal(FILE *f, const struct cmp *c)
 {
 	struct text_table tt = { 0 };
@@ -296,9 +370,19 @@ int cmp_print_normal(FILE *f, const struct cmp *c)
 		      "median, in %;\nbetter or worse when the two runs' "
 		      "min..max ranges do not overlap,\nelse within spread\n",
 		      f);
+	if (c->fleet)
+		fprintf(f, "fleet: the median of the runs' medians at each "
+			"point of %u+ runs;\ndeviation from it in %%; a run "
+			"stands out when |x - fleet| > %g x %g x MAD\n(MAD at "
+			"least %g%% of the fleet median)\n", FLEET_MIN_RUNS,
+			FLEET_MAD_K, FLEET_MAD_SCALE, FLEET_MAD_FLOOR * 100);
 	fputc('\n', f);
 	tt_print(f, &tt);
 	tt_free(&tt);
+	if (c->fleet) {
+		print_outliers(f, c);
+		print_job_notes(f, c);
+	}
 	return 0;
 }
 
@@ -321,6 +405,13 @@ void cmp_cells(struct row_emitter *e, const struct cmp *c,
 	row_put(e, "change_pct",
 		x->has_change ? cell_fixed(x->change_pct, 4) : none);
 	row_str(e, "verdict", cmp_verdict_names[x->verdict]);
+	row_put(e, "fleet_median",
+		p->judged ? cell_exact(p->fleet_median) : none);
+	row_put(e, "fleet_mad", p->judged ? cell_exact(p->fleet_mad) : none);
+	row_put(e, "deviation_pct",
+		x->has_deviation ? cell_fixed(x->deviation_pct, 4) : none);
+	row_put(e, "outlier", p->judged && x->s.n ? cell_u64(x->outlier)
+						  : none);
 }
 
 void cmp_key_cells(struct row_emitter *e, const struct cmp *c,

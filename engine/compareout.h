@@ -7,7 +7,9 @@
  * point.  The CSV's header is
  *
  *	run,metric_name,rows,left_out,median,min,max,baseline,change_pct,
- *	verdict, then the key columns by their names in the input
+ *	verdict,fleet_median,fleet_mad,deviation_pct,outlier, then the key
+ *	columns by their names in the input (the fleet's four are empty
+ *	unless fleet_judge ran: --by)
  *
  * (a contract, documented in memjob(1), REPORTS); numbers are written
  * with as few digits as give back the same double, change_pct with 4
@@ -26,7 +28,7 @@ int cmp_print_normal(FILE *f, const struct cmp *c);
 
 /* The CSV's rows: one per point and run; arg is the struct cmp. */
 void cmp_rows(struct row_emitter *e, const void *arg);
-/* The cells of run j at point p: the CSV's first ten columns. */
+/* The cells of run j at point p: the CSV's first fourteen columns. */
 void cmp_cells(struct row_emitter *e, const struct cmp *c,
 	       const struct cmp_point *p, unsigned j);
 /* Point p's key: a cell per key column. */

@@ -6,6 +6,8 @@
  * was stopped by a signal; 2 the job file or the command line is wrong
  * (nothing was started, nothing was created).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@
 #include "version.h"
 #include "exec.h"
 #include "help.h"
+#include "machine.h"
 #include "options.h"
+#include "outname.h"
 #include "parse.h"
 #include "plan.h"
 #include "plot.h"
@@ -70,7 +74,10 @@ static void usage(FILE *f)
 	      "the command line, and reports what they measured.\n"
 	      "\n"
 	      "  --output-format=LIST  normal, csv, json, or several: normal,json\n"
-	      "  --output=FILE         write the report to FILE\n"
+	      "  --output=FILE         write the report to FILE; %h (host),\n"
+	      "                        %j, %A, %a, %t (Slurm job, array job,\n"
+	      "                        array task, task rank), %p (pid), %%\n"
+	      "                        make a new file per host or task\n"
 	      "  --section=NAME        run only this job (repeatable)\n"
 	      "  --parse-only          check the jobs and exit\n"
 	      "  --dump                print the resolved jobs as a job file\n"
@@ -159,9 +166,13 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 						 sizeof(why)))
 				diag_error(d, &loc, "output-format", "%s", why);
 		} else if (!strcmp(key, "output")) {
+			char why[512];
+
 			if (!val || !*val)
 				diag_error(d, &loc, "output", "expected "
 					   "--output=FILE");
+			else if (outname_check(val, why, sizeof(why)))
+				diag_error(d, &loc, "output", "%s", why);
 			cl->output = val;
 			cl->output_arg = i;
 		} else if (!strcmp(key, "progress")) {
@@ -221,6 +232,26 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 	return 0;
 }
 
+/* The identity of the run's rows: the machine, and the jobs as --dump
+ * prints them (before the sweeps expand them). */
+static void machine_of_run(struct machine_id *m, const struct topo *t,
+			   const struct jobset *js)
+{
+	const char *root = getenv("MEMJOB_SYSROOT");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	machine_id_init(m, t, root ? root : "/");
+	f = open_memstream(&text, &len);
+	if (f) {
+		help_dump(f, js);
+		fclose(f);
+	}
+	machine_job_hash(m, text ? text : "", text ? len : 0);
+	free(text);
+}
+
 /* --topology in each format asked for, in the order of the report. */
 static int print_topology(const struct topo *t, unsigned formats,
 			  struct diag *d)
@@ -253,9 +284,49 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/*
+ * --output: FILE as given (truncated), or the name its pattern makes for
+ * this host and task, created and never written over (outname.h).  NULL
+ * after a message.
+ */
+static FILE *open_output(const struct cmdline *cl, const char *host,
+			 struct diag *d)
+{
+	struct srcloc loc = { "command line", cl->output_arg };
+	char name[4096], why[512];
+	const char *path = cl->output;
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fd;
+	FILE *f;
+
+	if (outname_is_pattern(cl->output)) {
+		if (outname_expand(cl->output, host, name, sizeof(name), why,
+				   sizeof(why))) {
+			diag_error(d, &loc, "output", "%s", why);
+			return NULL;
+		}
+		path = name;
+		flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+	}
+	fd = open(path, flags, 0666);
+	if (fd < 0 && errno == EEXIST) {
+		diag_error(d, &loc, "output", "'%s' (from '%s') exists: "
+			   "memjob does not write over a file it did not "
+			   "create; remove it or change the pattern", path,
+			   cl->output);
+		return NULL;
+	}
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		diag_error(d, &loc, "output", "cannot write '%s': %m", path);
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 static int run(struct cmdline *cl, struct jobset *js,
 	       const struct sweep_notes *notes, const struct topo *topo,
-	       struct diag *d)
+	       const struct machine_id *machine, struct diag *d)
 {
 	struct plan plan;
 	struct results res;
@@ -273,13 +344,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 		plan_free(&plan);
 		return EXIT_RAN;
 	}
+	gethostname(host, sizeof(host) - 1);
 	if (cl->output) {
-		out = fopen(cl->output, "w");
+		out = open_output(cl, host, d);
 		if (!out) {
-			struct srcloc loc = { "command line", cl->output_arg };
-
-			diag_error(d, &loc, "output", "cannot write '%s': %m",
-				   cl->output);
 			plan_free(&plan);
 			return EXIT_USAGE;
 		}
@@ -289,10 +357,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 		status = EXIT_JOBFAIL;
 		goto out_plan;
 	}
-	gethostname(host, sizeof(host) - 1);
 	rc.out = out;
 	rc.formats = cl->formats;
 	rc.host = host;
+	rc.machine = machine;
 	rc.notes = notes;
 	rc.topo = topo;
 	x.plan = &plan;
@@ -346,6 +414,7 @@ int main(int argc, char **argv)
 	struct jobset js = { 0 }, runs = { 0 };
 	struct sweep_notes notes = { 0 };
 	struct topo topo, *t = NULL;
+	struct machine_id machine;
 	char terr[512];
 	int status = EXIT_USAGE;
 
@@ -438,7 +507,8 @@ int main(int argc, char **argv)
 			   d.errors == 1 ? "" : "s");
 		goto out;
 	}
-	status = run(&cl, &runs, &notes, t, &d);
+	machine_of_run(&machine, t, &js);
+	status = run(&cl, &runs, &notes, t, &machine, &d);
 	if (status == EXIT_USAGE)
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");

@@ -50,6 +50,8 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		"%u group%s\n", memjob_version, rc->host, f->cpus, f->release,
 		f->njobs, f->njobs == 1 ? "" : "s", f->ngroups,
 		f->ngroups == 1 ? "" : "s");
+	if (rc->machine)
+		machine_id_print(rc->out, rc->machine);
 	if (f->have_info)
 		sysstat_info_print(&f->info, rc->out);
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
@@ -419,7 +421,8 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		knee_report(rc->out, r, rc->topo);
 	}
 	if (rc->formats & REPORT_CSV) {
-		struct report_table t = { .host = rc->host, .r = r };
+		struct report_table t = { .host = rc->host,
+					  .machine = rc->machine, .r = r };
 
 		report_separate(rc->out, rc->formats, REPORT_CSV);
 		report_cols_init(&t.cols, r);

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 
+#include "machine.h"
 #include "result.h"
 #include "sweep.h"
 #include "sysstat.h"
@@ -37,6 +38,7 @@ struct report_ctx {
 	FILE *out;
 	unsigned formats;
 	const char *host;
+	const struct machine_id *machine;	/* rows' identity, or NULL */
 	const struct sweep_notes *notes;	/* printed with the report */
 	const struct sysstat *ss;		/* for the run header */
 	const struct topo *topo;		/* for the knees, or NULL */

@@ -37,6 +37,7 @@ void report_cols_free(struct report_cols *c);
 struct report_table {
 	struct report_cols cols;
 	const char *host;
+	const struct machine_id *machine;	/* or NULL */
 	const struct results *r;
 };
 

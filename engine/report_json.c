@@ -59,6 +59,8 @@ static json_t *header(const struct report_ctx *rc)
 	row_str(e, "linux", f->release);
 	row_u64(e, "jobs", f->njobs);
 	row_u64(e, "groups", f->ngroups);
+	if (rc->machine)
+		machine_id_cells(e, rc->machine);
 	return json_emitter_take(&je);
 }
 
@@ -88,7 +90,8 @@ static json_t *notes(const struct sweep_notes *n)
 int report_json(const struct report_ctx *rc, const struct results *r)
 {
 	struct json_doc d = { .obj = header(rc) };
-	struct report_table rt = { .host = rc->host, .r = r };
+	struct report_table rt = { .host = rc->host, .machine = rc->machine,
+				   .r = r };
 	struct json_table t;
 	int ret = -1;
 

@@ -32,7 +32,10 @@
 	X(baseline) X(slowdown_pct) X(file_system) X(pgpgin_kb)		\
 	X(pgpgout_kb) X(pgmajfault) X(nr_dirtied) X(nr_written) X(dirty_kb)	\
 	X(writeback_kb) X(cached_kb) X(dev) X(dev_read_kb) X(dev_write_kb)	\
-	X(dev_util_pct) X(cpu_ns_per_item) X(write_bytes)
+	X(dev_util_pct) X(cpu_ns_per_item) X(write_bytes) X(cpu_model)	\
+	X(cpu_topology) X(kernel_release) X(memjob_version) X(job_hash)	\
+	X(machine_type) X(slurm_job_id) X(slurm_array_job_id)		\
+	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -55,7 +58,10 @@ const char *const report_csv_columns[NFIXED + 1] = {
 #define TEXT_COLUMNS(X)							\
 	X(host) X(job) X(ioengine) X(rw) X(kernel) X(impl) X(status)		\
 	X(result_name) X(error) X(source_info) X(role) X(phase) X(point)	\
-	X(metric_name) X(file_system) X(dev)
+	X(metric_name) X(file_system) X(dev) X(cpu_model) X(cpu_topology)	\
+	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
+	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
+	X(slurm_procid) X(slurm_nodename)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -325,6 +331,39 @@ static void row_counters(struct row_emitter *e, const struct report_cols *c,
 	}
 }
 
+/* machine_id_cells() into the fixed cells, by name: the machine's
+ * columns are listed once, in machine.c. */
+struct fixed_capture {
+	struct row_emitter base;
+	struct cell *c;
+};
+
+static void capture_cell(struct row_emitter *e, const char *name,
+			 const struct cell *cell)
+{
+	struct fixed_capture *fc = (struct fixed_capture *)e;
+
+	for (unsigned i = 0; i < NFIXED; i++)
+		if (!strcmp(name, report_csv_columns[i]))
+			fc->c[i] = *cell;
+}
+
+static void capture_end(struct row_emitter *e)
+{
+	(void)e;
+}
+
+static void fill_machine(struct cell *c, const struct machine_id *m)
+{
+	static const struct row_emitter_ops ops = {
+		.cell = capture_cell, .end_row = capture_end,
+	};
+	struct fixed_capture fc = { .base = { &ops }, .c = c };
+
+	if (m)
+		machine_id_cells(&fc.base, m);
+}
+
 static void fill_fixed(struct cell *c, const char *host,
 		       const struct results *r, const struct job_result *jr)
 {
@@ -386,12 +425,13 @@ static void fill_fixed(struct cell *c, const char *host,
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,
-		       const char *host, const struct results *r,
-		       const struct job_result *jr)
+		       const char *host, const struct machine_id *m,
+		       const struct results *r, const struct job_result *jr)
 {
 	struct cell fixed[NFIXED] = { 0 };	/* all absent */
 
 	fill_fixed(fixed, host, r, jr);
+	fill_machine(fixed, m);
 	for (unsigned i = 0; i < NFIXED; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
 	row_counters(e, c, jr);
@@ -414,7 +454,7 @@ void report_rows(struct row_emitter *e, const void *arg)
 		unsigned reps = p->segments[p->jobs[i].segment].repeat;
 
 		for (unsigned k = 0; k < reps; k++)
-			report_row(e, &t->cols, t->host, t->r,
+			report_row(e, &t->cols, t->host, t->machine, t->r,
 				   results_get(t->r, i, k));
 	}
 }

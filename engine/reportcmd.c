@@ -20,6 +20,7 @@
 #include "compareout.h"
 #include "csvmerge.h"
 #include "csvtable.h"
+#include "fleet.h"
 #include "report.h"
 #include "reportcmd.h"
 #include "reportcmd_json.h"
@@ -68,7 +69,9 @@ static void report_usage(FILE *f)
 	      "                        and every sweep_* column)\n"
 	      "  --by=COL              what makes a run: a column, such as host\n"
 	      "                        for a fleet's merged CSV (default: file,\n"
-	      "                        each input is a run)\n"
+	      "                        each input is a run); with it, the\n"
+	      "                        runs that stand out from the fleet's\n"
+	      "                        median (MAD rule) are flagged\n"
 	      "  --metric=COL          the column to compare (default: each\n"
 	      "                        row's own metric, named by metric_name)\n"
 	      "  --baseline=RUN        the run the others are set against\n"
@@ -435,6 +438,8 @@ static int compare(struct report_args *a, const struct inputs *in)
 	}
 	if (cmp_against(&c, a->baseline))
 		no_such_run(a, &c);
+	else if (a->by && fleet_judge(&c))
+		say(&a->errors, "out of memory");
 	else
 		ret = print(a, in, &c, &o);
 	cmp_free(&c);

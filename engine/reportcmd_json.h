@@ -19,7 +19,7 @@
  * {"memjob", "inputs": [{file, rows}], "key": [column...], "by",
  *  "metric", "baseline", "runs": [{run, rows}],
  *  "points": [{"key": {column: value}, "metric_name", "better",
- *              "runs": [the CSV's first ten columns]}]}
+ *              "runs": [the CSV's first fourteen columns]}]}
  * with the runs in the CSV's order, the baseline first.  src are the
  * inputs as given (run: the name on the command line), o what was asked.
  * 0, or -1 when out of memory (nothing is written then).

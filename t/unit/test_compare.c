@@ -302,13 +302,14 @@ static void test_csv(void **state)
 	(void)state;
 	assert_string_equal(text,
 		"run,metric_name,rows,left_out,median,min,max,baseline,"
-		"change_pct,verdict,job,phase,sweep_bs\n"
-		"base.csv,gbps,3,0,2,1,3,2,,baseline,a,,4k\n"
-		"new.csv,gbps,2,0,4.5,4,5,2,125.0000,better,a,,4k\n"
-		"base.csv,gbps,1,1,10,10,10,10,,baseline,a,,64k\n"
-		"new.csv,,0,0,,,,10,,missing,a,,64k\n"
-		"base.csv,,0,0,,,,,,missing,a,,1m\n"
-		"new.csv,gbps,1,0,7,7,7,,,no_baseline,a,,1m\n");
+		"change_pct,verdict,fleet_median,fleet_mad,deviation_pct,"
+		"outlier,job,phase,sweep_bs\n"
+		"base.csv,gbps,3,0,2,1,3,2,,baseline,,,,,a,,4k\n"
+		"new.csv,gbps,2,0,4.5,4,5,2,125.0000,better,,,,,a,,4k\n"
+		"base.csv,gbps,1,1,10,10,10,10,,baseline,,,,,a,,64k\n"
+		"new.csv,,0,0,,,,10,,missing,,,,,a,,64k\n"
+		"base.csv,,0,0,,,,,,missing,,,,,a,,1m\n"
+		"new.csv,gbps,1,0,7,7,7,,,no_baseline,,,,,a,,1m\n");
 	free(text);
 }
 
