@@ -52,6 +52,12 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		f->ngroups == 1 ? "" : "s");
 	if (f->have_info)
 		sysstat_info_print(&f->info, rc->out);
+	if (rc->topo) {
+		char line[768];
+
+		topo_summary(rc->topo, line, sizeof(line));
+		fprintf(rc->out, "%s\n", line);
+	}
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
 		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }
