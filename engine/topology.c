@@ -64,6 +64,16 @@ static const char *const SRC_SYNTH = "hwloc synthetic description";
 
 enum origin { ORIGIN_MACHINE, ORIGIN_XML, ORIGIN_SYNTH };
 
+/* hwloc's own variables can stand a file in for this machine */
+static const char *hwloc_env_file(void)
+{
+	if (getenv("HWLOC_XMLFILE"))
+		return "HWLOC_XMLFILE (hwloc XML)";
+	if (getenv("HWLOC_SYNTHETIC"))
+		return "HWLOC_SYNTHETIC (hwloc synthetic description)";
+	return NULL;
+}
+
 /* On this machine: whether sysfs lists caches for cpu (hwloc read them
  * there), else hwloc took them from CPUID on x86 or the device tree. */
 static const char *machine_cache_source(unsigned cpu, bool linux_backend)
@@ -71,6 +81,8 @@ static const char *machine_cache_source(unsigned cpu, bool linux_backend)
 	char path[96];
 	struct stat st;
 
+	if (hwloc_env_file())
+		return hwloc_env_file();
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%u/cache/index0", cpu);
 	if (linux_backend && !stat(path, &st))
@@ -101,7 +113,12 @@ static void set_sources(struct topo *t, hwloc_topology_t h, enum origin o,
 		return;
 	}
 	snprintf(s->origin, sizeof(s->origin), "this machine (read by hwloc)");
-	if (backend && !strcmp(backend, "Linux")) {
+	if (hwloc_env_file()) {
+		snprintf(s->origin, sizeof(s->origin), "this machine as %s "
+			 "describes it", hwloc_env_file());
+		snprintf(s->cpus, sizeof(s->cpus), "%s", hwloc_env_file());
+		snprintf(s->numa, sizeof(s->numa), "%s", hwloc_env_file());
+	} else if (backend && !strcmp(backend, "Linux")) {
 		snprintf(s->cpus, sizeof(s->cpus), "%s", SRC_SYSFS);
 		snprintf(s->numa, sizeof(s->numa), "%s", SRC_SYSFS);
 	} else {

@@ -22,9 +22,10 @@ SYSCPU=/sys/devices/system/cpu
 export SEED004 SEED000 SYSCPU
 
 test_lazy_prereq SYSFS_CACHES '
-	test -r "$SYSCPU/cpu0/cache/index0/size" &&
-	test -r "$SYSCPU/cpu0/cache/index0/level" &&
-	taskset -c 0 true
+	{ test -r "$SYSCPU/cpu0/cache/index0/size" &&
+	  test -r "$SYSCPU/cpu0/cache/index0/level"; } ||
+		{ echo "sysfs lists no cache for CPU 0 here (t0725 covers CPUID)"; exit 1; }
+	taskset -c 0 true || { echo "CPU 0 is not ours to use"; exit 1; }
 '
 
 # sysfs_bytes TEXT: a sysfs cache size (32K, 1024K, 36608K, 2M) in bytes.

@@ -224,6 +224,19 @@ test_expect_success TWO_CPUS 'taskset -c 1: CPU 0 is refused, named and explaine
 	grep "^  clone 0: CPU 1," plan
 '
 
+test_expect_success TWO_CPUS 'llc-noisy runs on the VM shape (HWLOC_XMLFILE): the table and the note' '
+	in_fresh_dir vmrun &&
+	HWLOC_XMLFILE=$TOPO/vm-2cpu.xml VICTIM_TIME=100ms REPEAT=1 \
+		WRITE_SIZE=4m "$MEMJOB" "$JOBS/llc-noisy.ini" >out 2>err &&
+	cat err &&
+	grep "^topology: this machine as HWLOC_XMLFILE (hwloc XML) describes it;" out &&
+	grep "^note: job ${SQ}aggressor${SQ}: cpus_allowed: ${SQ}llc-of:0,!core-of:0${SQ} leaves no CPU; using the fallback ${SQ}!core-of:0${SQ} (CPU 1): .* not LLC sharing" out &&
+	grep "^note: job ${SQ}aggressor${SQ}: numjobs=4 left out" out &&
+	grep "^  flush=clflush numjobs=1 " out &&
+	grep "^  flush=clwb numjobs=1 " out &&
+	! grep "numjobs=4  " out
+'
+
 test_expect_success ROOT,UNSHARE,X86 'no caches in sysfs: hwloc reads CPUID; every level, labelled' '
 	unshare -m sh -c "for d in /sys/devices/system/cpu/cpu*/cache; do mount -t tmpfs none \$d || exit 1; done; \"\$MEMJOB\" --topology" >out &&
 	cat out &&
