@@ -270,10 +270,15 @@ test_expect_success 'seed000: siblings are c and c+4' '
 '
 
 test_expect_success 'words on this machine: llc-of:0,!core-of:0 for a split sweep' '
-	llc=$(llc_of 0) && test -n "$llc" &&
-	core=$(cat "$SYSCPU/cpu0/topology/thread_siblings_list") &&
+	# the last-level cache and the core of CPU 0, as --topology lists them
+	# (from sysfs, or CPUID where sysfs lists no cache)
+	"$MEMJOB" --topology --output-format=csv >topo.csv &&
+	lvl=$(awk -F, "\$1 == 0 && \$7 != \"instruction\" { l = \$6 } END { print l }" topo.csv) &&
+	test -n "$lvl" &&
+	shared=$(csv_at topo.csv shared_cpus cpu=0 level=$lvl) &&
+	core=$(csv_at topo.csv siblings cpu=0 level=1) &&
 	# how many CPUs share the LLC of CPU 0, its own core left out
-	all=$(cat "$llc/shared_cpu_list" | tr , "\n" |
+	all=$(echo "$shared" | tr , "\n" |
 	      awk -F- "{ if (NF == 2) n += \$2 - \$1 + 1; else n++ } END { print n }") &&
 	mine=$(echo "$core" | tr , "\n" |
 	      awk -F- "{ if (NF == 2) n += \$2 - \$1 + 1; else n++ } END { print n }") &&
