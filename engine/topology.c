@@ -11,6 +11,7 @@
  * topoprint.c prints the result for --topology.
  */
 #include "topology.h"
+#include "topofile.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -21,8 +22,6 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 
-#define SYNTH_PREFIX	"synthetic:"
-#define SYNTH_MAX	65536	/* a synthetic description file, bytes */
 
 static bool bit_test(const uint64_t *bits, unsigned i)
 {
@@ -62,7 +61,6 @@ static const char *const SRC_CPUID = "CPUID (x86)";
 static const char *const SRC_XML = "hwloc XML file";
 static const char *const SRC_SYNTH = "hwloc synthetic description";
 
-enum origin { ORIGIN_MACHINE, ORIGIN_XML, ORIGIN_SYNTH };
 
 /* hwloc's own variables can stand a file in for this machine */
 static const char *hwloc_env_file(void)
@@ -94,7 +92,7 @@ static const char *machine_cache_source(unsigned cpu, bool linux_backend)
 #endif
 }
 
-static void set_sources(struct topo *t, hwloc_topology_t h, enum origin o,
+static void set_sources(struct topo *t, hwloc_topology_t h, enum topo_origin o,
 			const char *file)
 {
 	const char *backend =
@@ -188,7 +186,7 @@ static int obj_id(hwloc_obj_t o)
 	return (int)o->logical_index;
 }
 
-static void load_cpu(struct topo *t, hwloc_obj_t pu, enum origin o,
+static void load_cpu(struct topo *t, hwloc_obj_t pu, enum topo_origin o,
 		     bool linux_backend)
 {
 	struct topo_cpu *p = &t->cpus[pu->os_index];
@@ -327,7 +325,7 @@ static void load_allowed(struct topo *t, hwloc_topology_t h)
 			t->allowed[c / 64] &= ~(1ULL << (c % 64));
 }
 
-static int fill(struct topo *t, hwloc_topology_t h, enum origin o,
+static int fill(struct topo *t, hwloc_topology_t h, enum topo_origin o,
 		const char *file, char *err, size_t errlen)
 {
 	const char *backend =
@@ -373,110 +371,9 @@ out_nomem:
 	return -1;
 }
 
-/* A file holding a synthetic description, as one line: '#' comment
- * lines dropped, line ends made blanks. */
-static char *read_synthetic(FILE *f, char *err, size_t errlen,
-			    const char *file)
-{
-	char *buf = malloc(SYNTH_MAX + 1), line[4096];
-	size_t n = 0, len;
-
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	buf[0] = '\0';
-	while (fgets(line, sizeof(line), f)) {
-		const char *s = line + strspn(line, " \t");
-
-		if (*s == '#')
-			continue;
-		len = strcspn(s, "\r\n");
-		if (n + len + 1 > SYNTH_MAX) {
-			snprintf(err, errlen, "%s: longer than %d bytes for a "
-				 "synthetic description", file, SYNTH_MAX);
-			free(buf);
-			return NULL;
-		}
-		memcpy(buf + n, s, len);
-		n += len;
-		buf[n++] = ' ';
-		buf[n] = '\0';
-	}
-	return buf;
-}
-
-/* Point h at the file: XML when it starts with '<', else a synthetic
- * description; "synthetic:DESC" is one without a file. */
-static int set_input(hwloc_topology_t h, const char *file, enum origin *o,
-		     char *err, size_t errlen)
-{
-	char *desc = NULL;
-	int c, saved;
-	FILE *f;
-
-	/* hwloc says what is wrong with a file only when asked to */
-	setenv("HWLOC_XML_VERBOSE", "1", 0);
-	setenv("HWLOC_SYNTHETIC_VERBOSE", "1", 0);
-	if (!strncmp(file, SYNTH_PREFIX, strlen(SYNTH_PREFIX))) {
-		*o = ORIGIN_SYNTH;
-		if (hwloc_topology_set_synthetic(h, file + strlen(SYNTH_PREFIX)))
-			goto out_synth;
-		return 0;
-	}
-	f = fopen(file, "re");
-	if (!f) {
-		snprintf(err, errlen, "cannot read the topology file '%s': %s",
-			 file, strerror(errno));
-		return -1;
-	}
-	do
-		c = getc(f);
-	while (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-	if (c == '<') {
-		fclose(f);
-		*o = ORIGIN_XML;
-		if (hwloc_topology_set_xml(h, file)) {
-			saved = errno;
-			snprintf(err, errlen, "the topology file '%s' is not an "
-				 "hwloc XML topology hwloc can read (%s); write "
-				 "one with `lstopo --of xml FILE`", file,
-				 strerror(saved));
-			return -1;
-		}
-		return 0;
-	}
-	if (c != EOF)
-		ungetc(c, f);
-	*o = ORIGIN_SYNTH;
-	desc = read_synthetic(f, err, errlen, file);
-	fclose(f);
-	if (!desc)
-		return -1;
-	if (!desc[strspn(desc, " ")]) {
-		snprintf(err, errlen, "the topology file '%s' is empty: expected "
-			 "hwloc XML or a synthetic description such as "
-			 "'pack:2 core:16 pu:2'", file);
-		free(desc);
-		return -1;
-	}
-	if (hwloc_topology_set_synthetic(h, desc)) {
-		free(desc);
-		goto out_synth;
-	}
-	free(desc);
-	return 0;
-out_synth:
-	snprintf(err, errlen, "the topology file '%s' is neither hwloc XML "
-		 "(which starts with '<') nor a valid hwloc synthetic "
-		 "description such as 'pack:2 l3:1(size=32MiB) core:16 "
-		 "pu:2' (see hwloc's synthetic topology documentation)", file);
-	return -1;
-}
-
 int topo_load(struct topo *t, const char *file, char *err, size_t errlen)
 {
-	enum origin o = ORIGIN_MACHINE;
+	enum topo_origin o = ORIGIN_MACHINE;
 	hwloc_topology_t h;
 	int ret = -1;
 
@@ -490,7 +387,7 @@ int topo_load(struct topo *t, const char *file, char *err, size_t errlen)
 	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	/* hwloc leaves instruction caches out unless asked */
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
-	if (file && set_input(h, file, &o, err, errlen))
+	if (file && topo_set_input(h, file, &o, err, errlen))
 		goto out;
 	t->from_file = file != NULL;
 	if (hwloc_topology_load(h)) {
