@@ -456,7 +456,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.plan) {
-		status = plan_list(stdout, &runs, t) ? EXIT_JOBFAIL : EXIT_RAN;
+		status = plan_list(stdout, &runs, &notes, t) ? EXIT_JOBFAIL :
+			 EXIT_RAN;
 		goto out;
 	}
 	if (t && t->from_file && !cl.parse_only) {

@@ -75,8 +75,10 @@ static void clone_memory(const struct job_spec *j, const struct topo *t,
 	};
 	uint64_t nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)] = { 0 };
 	char list[LIST_LEN];
-	unsigned c;
+	unsigned c, ncpus = 0;
 
+	for (c = 0; c < MEMJOB_MAX_CPUS; c++)
+		ncpus += bit_test(cpus, c);
 	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
 	    j->mem_policy.kind != MEMPOL_LOCAL) {
 		value_format_idlist(j->mem_policy.nodes, MEMJOB_MAX_NODES,
@@ -95,7 +97,7 @@ static void clone_memory(const struct job_spec *j, const struct topo *t,
 	else
 		snprintf(buf, len, "node%s %s (local to its CPU%s)",
 			 strpbrk(list, ",-") ? "s" : "", list,
-			 j->cpus_policy == CPUS_SPLIT ? "" : "s");
+			 ncpus == 1 ? "" : "s");
 }
 
 static const char *phase_word(enum job_phase p)
@@ -111,12 +113,15 @@ static const char *phase_word(enum job_phase p)
 	return "";
 }
 
-int plan_list(FILE *f, const struct jobset *runs, const struct topo *t)
+int plan_list(FILE *f, const struct jobset *runs,
+	      const struct sweep_notes *notes, const struct topo *t)
 {
 	uint64_t all[TOPO_WORDS], mine[TOPO_WORDS];
 	char list[LIST_LEN], mem[LIST_LEN + 64], size[32];
 
 	fprintf(f, "plan on %s\n", t ? t->src.origin : "an unknown topology");
+	for (unsigned i = 0; notes && i < notes->n; i++)
+		fprintf(f, "note: %s\n", notes->text[i]);
 	for (size_t i = 0; i < runs->njobs; i++) {
 		const struct job_spec *j = &runs->jobs[i];
 
