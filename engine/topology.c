@@ -12,6 +12,7 @@
  */
 #include "topology.h"
 #include "topofile.h"
+#include "value.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -523,8 +524,16 @@ void topo_summary(const struct topo *t, char *buf, size_t len)
 				mixed = true;
 			caches = caches ? caches : s;
 		}
-	snprintf(buf, len, "topology: %s; CPUs from %s, caches from %s%s",
+	char list[160] = "", allowed[256] = "";
+
+	if (topo_restricted(t)) {
+		value_format_idlist(t->allowed, MEMJOB_MAX_CPUS, list,
+				    sizeof(list));
+		snprintf(allowed, sizeof(allowed), "; memjob may use CPUs %s "
+			 "only (taskset or a cgroup cpuset)", list);
+	}
+	snprintf(buf, len, "topology: %s; CPUs from %s, caches from %s%s%s",
 		 t->src.origin, t->src.cpus,
 		 caches ? caches : "nowhere (none known)",
-		 mixed ? " and others" : "");
+		 mixed ? " and others" : "", allowed);
 }

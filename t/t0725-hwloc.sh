@@ -237,7 +237,10 @@ test_expect_success TWO_CPUS 'taskset -c 1: CPU 0 is refused, named and explaine
 	grep "^  clone 0: CPU 1," plan &&
 	taskset -c 1 "$MEMJOB" --plan --name=a --size=64k --cpus_allowed=all \
 		>plan &&
-	grep "^  clone 0: CPU 1," plan
+	grep "^  clone 0: CPU 1," plan &&
+	taskset -c 1 "$MEMJOB" --name=a --size=64k --runtime=20ms \
+		--time_based >out &&
+	grep "^topology: .*; memjob may use CPUs 1 only (taskset or a cgroup cpuset)$" out
 '
 
 test_expect_success TWO_CPUS 'llc-noisy runs on the VM shape (HWLOC_XMLFILE): the table and the note' '
