@@ -69,7 +69,9 @@ static int resolve_cpus(struct job_spec *j, const char *opt,
 			const char *expr, uint64_t *bits, const struct topo *t,
 			struct diag *d)
 {
-	unsigned want = j->cpus_policy == CPUS_SPLIT && j->numjobs &&
+	/* the clones' own CPUs; I/O threads only need one */
+	unsigned want = !strcmp(opt, "cpus_allowed") &&
+			j->cpus_policy == CPUS_SPLIT && j->numjobs &&
 			!sweeps_numjobs(j) ? j->numjobs : 1;
 	char have[256], err[1024], note[sizeof(j->cpus_note)];
 	uint64_t usable[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
