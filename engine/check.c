@@ -46,24 +46,50 @@ static void set_impl(struct job_spec *j, struct diag *d)
 		   k->name, list, j->impl_name);
 }
 
-/* Resolve a CPU expression (lists and topology words) into bits, then
- * check every CPU against the ones this process may use (cgroup limits
- * do not show in sysfs). */
-static int resolve_cpus(const struct job_spec *j, const char *opt,
+/* Whether the job sweeps numjobs: then counts beyond a CPU set are grid
+ * points left out (sweep.c), not a reason to fall back to another set. */
+static bool sweeps_numjobs(const struct job_spec *j)
+{
+	int numjobs = opt_index("numjobs");
+
+	if (j->swept_numjobs)
+		return true;
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (j->sweeps[i].opt == numjobs)
+			return true;
+	return false;
+}
+
+/* Resolve a CPU expression (lists, topology words, fallbacks) into
+ * bits.  A split job with a fixed numjobs needs a CPU per clone, so a
+ * set with fewer falls back.  The topology knows which CPUs this
+ * process may use (cgroup cpusets, taskset); without it, check them
+ * against the affinity. */
+static int resolve_cpus(struct job_spec *j, const char *opt,
 			const char *expr, uint64_t *bits, const struct topo *t,
 			struct diag *d)
 {
-	cpu_set_t online;
-	char have[256], err[512];
+	/* the clones' own CPUs; I/O threads only need one */
+	unsigned want = !strcmp(opt, "cpus_allowed") &&
+			j->cpus_policy == CPUS_SPLIT && j->numjobs &&
+			!sweeps_numjobs(j) ? j->numjobs : 1;
+	char have[256], err[1024], note[sizeof(j->cpus_note)];
 	uint64_t usable[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
+	size_t used = strlen(j->cpus_note);
+	cpu_set_t online;
 
 	memset(bits, 0, BITMAP_WORDS(MEMJOB_MAX_CPUS) * sizeof(*bits));
-	if (cpuset_parse(expr, t, bits, err, sizeof(err))) {
+	if (cpuset_resolve(expr, t, want, bits, note, sizeof(note), err,
+			   sizeof(err))) {
 		diag_error(d, job_loc(j, opt), opt, "%s", err);
 		return -1;
 	}
+	if (note[0] && used + 1 < sizeof(j->cpus_note) &&
+	    snprintf(j->cpus_note + used, sizeof(j->cpus_note) - used,
+		     "%s%s: %s", used ? "; " : "", opt, note) < 0)
+		j->cpus_note[used] = '\0';
 	CPU_ZERO(&online);
-	if (sched_getaffinity(0, sizeof(online), &online))
+	if (t || sched_getaffinity(0, sizeof(online), &online))
 		return 0;
 	for (unsigned c = 0; c < MEMJOB_MAX_CPUS && c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &online))
@@ -81,13 +107,16 @@ static int resolve_cpus(const struct job_spec *j, const char *opt,
 	return 0;
 }
 
-/* The CPU whose caches a relative size refers to: the job's first. */
-static unsigned first_cpu(const struct job_spec *j)
+/* The CPU whose caches a relative size refers to: the job's first, else
+ * the first this process may use. */
+static unsigned first_cpu(const struct job_spec *j, const struct topo *t)
 {
 	cpu_set_t set;
 
 	if (j->cpus_allowed && cpuset_nth(j->cpus, 0) >= 0)
 		return (unsigned)cpuset_nth(j->cpus, 0);
+	if (t && cpuset_nth(t->allowed, 0) >= 0)
+		return (unsigned)cpuset_nth(t->allowed, 0);
 	CPU_ZERO(&set);
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
@@ -101,21 +130,37 @@ static void check_cpus(struct job_spec *j, const struct topo *t,
 {
 	char err[512];
 
+	j->cpus_note[0] = '\0';
 	if (j->cpus_allowed)
 		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, j->cpus, t, d);
 	if (j->ioworkers_cpus)
 		resolve_cpus(j, "ioworkers_cpus", j->ioworkers_cpus,
 			     j->ioworkers_cpuset, t, d);
-	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j),
+	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j, t),
 					  &j->size, err, sizeof(err)))
 		diag_error(d, job_loc(j, "size"), "size", "%s", err);
 }
 
 static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
-			const char *opt, struct diag *d)
+			const char *opt, const struct topo *t, struct diag *d)
 {
+	char have[256];
 	int max;
 
+	if (t && t->from_file) {
+		/* planning for a topology file: its nodes, not this machine's */
+		value_format_idlist(t->nodes, MEMJOB_MAX_NODES, have,
+				    sizeof(have));
+		for (unsigned n = 0; n < MEMJOB_MAX_NODES; n++)
+			if (nodes[n / 64] & (1ULL << (n % 64)) &&
+			    !topo_has_node(t, n)) {
+				diag_error(d, job_loc(j, opt), opt, "NUMA node "
+					   "%u does not exist (the topology has "
+					   "nodes %s)", n, have);
+				return;
+			}
+		return;
+	}
 	if (numa_available() < 0) {
 		diag_error(d, job_loc(j, opt), opt, "NUMA is not available "
 			   "on this machine (libnuma: numa_available() failed)");
@@ -327,10 +372,11 @@ static void check_one(struct job_spec *j, const struct topo *t,
 		diag_error(d, job_loc(j, "time_based"), "time_based",
 			   "needs runtime (e.g. runtime=10s)");
 	if (j->numa_cpu_nodes)
-		check_nodes(j, j->cpu_nodes, "numa_cpu_nodes", d);
+		check_nodes(j, j->cpu_nodes, "numa_cpu_nodes", t, d);
 	if (j->mem_policy.kind != MEMPOL_DEFAULT &&
 	    j->mem_policy.kind != MEMPOL_LOCAL)
-		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", d);
+		check_nodes(j, j->mem_policy.nodes, "numa_mem_policy", t,
+			    d);
 	if ((j->fsync_every || j->fdatasync_every || j->end_fsync) &&
 	    (!RW_WRITES(j->rw) || !e->sync)) {
 		const char *o = j->end_fsync ? "end_fsync" : j->fsync_every ?

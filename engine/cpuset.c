@@ -6,7 +6,10 @@
  * the expression is a left-to-right fold of those sets, adding or removing.
  * Every failure names the item and quotes the whole expression, because
  * the reader of "option 'cpus_allowed': ..." needs to see which part of a
- * long expression is wrong.
+ * long expression is wrong.  A failure that is about this machine rather
+ * than the text (no CPU left, a CPU it lacks or may not use, a cache it
+ * does not know) is "soft": cpuset_resolve() then tries the next
+ * alternative after "else".
  */
 #include "cpuset.h"
 
@@ -50,6 +53,8 @@ struct ctx {
 	const struct topo *t;
 	char *err;
 	size_t errlen;
+	bool *soft;		/* set by a failure of this machine's */
+	uint64_t *dropped;	/* CPUs of words left out: not allowed */
 };
 
 static bool bit_test(const uint64_t *bits, unsigned i)
@@ -114,9 +119,21 @@ static int no_cpu(const struct ctx *x, unsigned long cpu)
 	if (!x->t)
 		return bad(x, "CPU %lu is beyond memjob's limit of %u CPUs",
 			   cpu, MEMJOB_MAX_CPUS);
+	*x->soft = true;
 	value_format_idlist(x->t->online, MEMJOB_MAX_CPUS, have, sizeof(have));
 	return bad(x, "CPU %lu does not exist (this machine has CPUs %s)",
 		   cpu, have);
+}
+
+static int not_allowed(const struct ctx *x, unsigned long cpu)
+{
+	char have[LIST_LEN];
+
+	*x->soft = true;
+	value_format_idlist(x->t->allowed, MEMJOB_MAX_CPUS, have, sizeof(have));
+	return bad(x, "CPU %lu is outside the CPUs this process may use "
+		   "(%s; taskset or a cgroup cpuset limits memjob to them)",
+		   cpu, have[0] ? have : "none");
 }
 
 static bool cpu_exists(const struct ctx *x, unsigned long cpu)
@@ -128,7 +145,7 @@ static bool cpu_exists(const struct ctx *x, unsigned long cpu)
 
 /* "N", "N-M" or "N-M:S". */
 static int range_set(const struct ctx *x, const char *s, const char *end,
-		     uint64_t *set)
+		     uint64_t *set, bool remove)
 {
 	unsigned long first, last, step = 1, id;
 
@@ -155,6 +172,9 @@ static int range_set(const struct ctx *x, const char *s, const char *end,
 	for (id = first; id <= last; id += step) {
 		if (!cpu_exists(x, id))
 			return no_cpu(x, id);
+		/* removing a CPU this process may not use is harmless */
+		if (x->t && !remove && !topo_cpu_allowed(x->t, (unsigned)id))
+			return not_allowed(x, id);
 		bit_set(set, (unsigned)id);
 	}
 	return 0;
@@ -200,15 +220,23 @@ static int llc_set(const struct ctx *x, unsigned cpu, uint64_t *set)
 	char name[16];
 	unsigned w;
 
+	*x->soft = true;
+	if (!c && !topo_any_cache(x->t))
+		return bad(x, "the last-level cache of CPU %u is unknown: %s",
+			   cpu, "neither sysfs nor CPUID lists a cache for this "
+			   "machine; name the CPUs instead (e.g. 0-3), or "
+			   "describe the machine with --topology-file (hwloc "
+			   "XML from `lstopo --of xml`)");
 	if (!c)
-		return bad(x, "sysfs lists no cache for CPU %u, so its "
-			   "last-level cache is unknown", cpu);
+		return bad(x, "no cache of CPU %u is known, so its last-level "
+			   "cache is unknown", cpu);
 	for (w = 0; w < TOPO_WORDS; w++)
 		set[w] = c->shared[w] & x->t->online[w];
 	if (!cpuset_count(set))
-		return bad(x, "the CPUs sharing CPU %u's %s are unknown (sysfs "
-			   "has no shared_cpu_list)", cpu,
+		return bad(x, "the CPUs sharing CPU %u's %s are unknown (the "
+			   "topology does not say)", cpu,
 			   topo_cache_name(c, name, sizeof(name)));
+	*x->soft = false;
 	return 0;
 }
 
@@ -218,9 +246,11 @@ static int siblings_set(const struct ctx *x, unsigned cpu, uint64_t *set)
 
 	for (w = 0; w < TOPO_WORDS; w++)
 		set[w] = x->t->cpus[cpu].siblings[w] & x->t->online[w];
-	if (!cpuset_count(set))
-		return bad(x, "the SMT siblings of CPU %u are unknown (sysfs "
-			   "has no thread_siblings_list)", cpu);
+	if (!cpuset_count(set)) {
+		*x->soft = true;
+		return bad(x, "the SMT siblings of CPU %u are unknown (the "
+			   "topology does not say)", cpu);
+	}
 	bit_set(set, cpu);
 	return 0;
 }
@@ -230,9 +260,11 @@ static int package_set(const struct ctx *x, unsigned cpu, uint64_t *set)
 	int pkg = x->t->cpus[cpu].package_id;
 	unsigned c;
 
-	if (pkg < 0)
-		return bad(x, "the package of CPU %u is unknown (sysfs has no "
-			   "physical_package_id)", cpu);
+	if (pkg < 0) {
+		*x->soft = true;
+		return bad(x, "the package of CPU %u is unknown (the topology "
+			   "does not say)", cpu);
+	}
 	for (c = 0; c < x->t->ncpus; c++)
 		if (x->t->cpus[c].present && x->t->cpus[c].package_id == pkg)
 			bit_set(set, c);
@@ -245,6 +277,7 @@ static int node_set(const struct ctx *x, unsigned long node, uint64_t *set)
 	unsigned n;
 
 	if (node >= MEMJOB_MAX_NODES || !topo_has_node(x->t, (unsigned)node)) {
+		*x->soft = true;
 		value_format_idlist(x->t->nodes, x->t->nnodes, have,
 				    sizeof(have));
 		return bad(x, "NUMA node %lu does not exist (this machine has "
@@ -253,9 +286,21 @@ static int node_set(const struct ctx *x, unsigned long node, uint64_t *set)
 	}
 	n = (unsigned)node;
 	memcpy(set, x->t->node_cpus[n], TOPO_WORDS * sizeof(*set));
-	if (!cpuset_count(set))
+	if (!cpuset_count(set)) {
+		*x->soft = true;
 		return bad(x, "NUMA node %u has no CPUs (a memory-only node)", n);
+	}
 	return 0;
+}
+
+/* A word's CPUs, less those this process may not use (noted). */
+static int allowed_only(const struct ctx *x, int ret, uint64_t *set)
+{
+	for (unsigned w = 0; !ret && w < TOPO_WORDS; w++) {
+		x->dropped[w] |= set[w] & ~x->t->allowed[w];
+		set[w] &= x->t->allowed[w];
+	}
+	return ret;
 }
 
 /* "word" or "word:N". */
@@ -289,17 +334,17 @@ static int word_set(const struct ctx *x, const char *s, const char *end,
 		return no_cpu(x, arg);
 	switch (w->id) {
 	case W_ALL:
-		memcpy(set, x->t->online, TOPO_WORDS * sizeof(*set));
+		memcpy(set, x->t->allowed, TOPO_WORDS * sizeof(*set));
 		return 0;
 	case W_LLC:
-		return llc_set(x, (unsigned)arg, set);
+		return allowed_only(x, llc_set(x, (unsigned)arg, set), set);
 	case W_SIBLINGS:
 	case W_CORE:
-		return siblings_set(x, (unsigned)arg, set);
+		return allowed_only(x, siblings_set(x, (unsigned)arg, set), set);
 	case W_PACKAGE:
-		return package_set(x, (unsigned)arg, set);
+		return allowed_only(x, package_set(x, (unsigned)arg, set), set);
 	case W_NODE:
-		return node_set(x, arg, set);
+		return allowed_only(x, node_set(x, arg, set), set);
 	}
 	return bad(x, "internal error: word '%s' has no meaning", w->name);
 }
@@ -322,38 +367,33 @@ static int item_set(const struct ctx *x, const char *s, const char *end,
 	}
 	if (isalpha((unsigned char)*s))
 		return word_set(x, s, end, set);
-	return range_set(x, s, end, set);
+	return range_set(x, s, end, set, *remove);
 }
 
-int cpuset_parse(const char *expr, const struct topo *t, uint64_t *bits,
-		 char *err, size_t errlen)
+/* One alternative: expr is not terminated, len long. */
+static int parse_one(struct ctx *x, const char *expr, size_t len,
+		     uint64_t *bits)
 {
 	uint64_t acc[TOPO_WORDS] = { 0 }, set[TOPO_WORDS];
-	struct ctx x = { .expr = expr, .t = t, .err = err, .errlen = errlen };
-	const char *p = expr, *b, *e, *comma;
+	const char *p = expr, *end = expr + len, *b, *e, *comma;
 	bool remove, first = true;
 	unsigned w;
 
-	if (!expr || !*expr) {
-		snprintf(err, errlen, "expected CPUs such as 0,2,4-7 or "
-			 "llc-of:2,!core-of:2, got an empty value");
-		return -1;
-	}
 	for (;;) {
-		comma = strchr(p, ',');
-		e = comma ? comma : p + strlen(p);
+		comma = memchr(p, ',', (size_t)(end - p));
+		e = comma ? comma : end;
 		for (b = p; b < e && is_blank(*b); b++)
 			;
 		while (e > b && is_blank(e[-1]))
 			e--;
-		x.item = b;
-		x.item_len = (size_t)(e - b);
-		if (item_set(&x, b, e, set, &remove))
+		x->item = b;
+		x->item_len = (size_t)(e - b);
+		if (item_set(x, b, e, set, &remove))
 			return -1;
 		if (first && remove) {
-			if (!t)
-				return no_topology(&x, "!");
-			memcpy(acc, t->online, sizeof(acc));
+			if (!x->t)
+				return no_topology(x, "!");
+			memcpy(acc, x->t->allowed, sizeof(acc));
 		}
 		for (w = 0; w < TOPO_WORDS; w++)
 			acc[w] = remove ? acc[w] & ~set[w] : acc[w] | set[w];
@@ -363,11 +403,178 @@ int cpuset_parse(const char *expr, const struct topo *t, uint64_t *bits,
 		p = comma + 1;
 	}
 	if (!cpuset_count(acc)) {
-		snprintf(err, errlen, "'%s' leaves no CPU", expr);
+		char list[LIST_LEN], have[LIST_LEN];
+
+		*x->soft = true;
+		if (!x->t || !cpuset_count(x->dropped)) {
+			snprintf(x->err, x->errlen, "'%s' leaves no CPU", x->expr);
+			return -1;
+		}
+		value_format_idlist(x->dropped, MEMJOB_MAX_CPUS, list,
+				    sizeof(list));
+		value_format_idlist(x->t->allowed, MEMJOB_MAX_CPUS, have,
+				    sizeof(have));
+		snprintf(x->err, x->errlen, "'%s' leaves no CPU: CPU%s %s %s "
+			 "outside the CPUs this process may use (%s; taskset "
+			 "or a cgroup cpuset limits memjob to them)", x->expr,
+			 strpbrk(list, ",-") ? "s" : "", list,
+			 strpbrk(list, ",-") ? "are" : "is", have);
 		return -1;
 	}
 	memcpy(bits, acc, sizeof(acc));
 	return 0;
+}
+
+/* The next " else " (blank-separated, any case) in s, or NULL. */
+static const char *find_else(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((p == s || is_blank(p[-1])) && !strncasecmp(p, "else", 4) &&
+		    (is_blank(p[4]) || !p[4]))
+			return p;
+	return NULL;
+}
+
+/* One alternative as its own terminated copy, blanks trimmed. */
+static char *alt_copy(const char *s, const char *end)
+{
+	while (s < end && is_blank(*s))
+		s++;
+	while (end > s && is_blank(end[-1]))
+		end--;
+	return strndup(s, (size_t)(end - s));
+}
+
+static void say_dropped(const uint64_t *dropped, const char *alt,
+			char *note, size_t notelen)
+{
+	char list[LIST_LEN];
+	size_t used = strlen(note);
+
+	if (!cpuset_count(dropped) || used >= notelen)
+		return;
+	value_format_idlist(dropped, MEMJOB_MAX_CPUS, list, sizeof(list));
+	snprintf(note + used, notelen - used, "%s'%s' leaves out CPU%s %s: "
+		 "outside the CPUs this process may use (taskset or a cgroup "
+		 "cpuset)", used ? "; " : "", alt, strpbrk(list, ",-") ? "s" :
+		 "", list);
+}
+
+static void say_fallback(const char *why, const char *alt,
+			 const uint64_t *bits, char *note, size_t notelen)
+{
+	char list[LIST_LEN];
+	size_t used = strlen(note);
+
+	if (used >= notelen)
+		return;
+	value_format_idlist(bits, MEMJOB_MAX_CPUS, list, sizeof(list));
+	snprintf(note + used, notelen - used, "%s%s; using the fallback '%s' "
+		 "(CPU%s %s)%s", used ? "; " : "", why, alt,
+		 strpbrk(list, ",-") ? "s" : "", list,
+		 strstr(why, "llc-of") && !strstr(alt, "llc-of") ?
+		 ": these CPUs need not share that last-level cache, so "
+		 "this measures contention in the memory system, not LLC "
+		 "sharing" : "");
+}
+
+int cpuset_resolve(const char *expr, const struct topo *t, unsigned want,
+		   uint64_t *bits, char *note, size_t notelen, char *err,
+		   size_t errlen)
+{
+	uint64_t got[TOPO_WORDS] = { 0 }, best[TOPO_WORDS] = { 0 };
+	uint64_t dropped[TOPO_WORDS];
+	char first_why[600] = "", why[512], *alt = NULL;
+	const char *p = expr, *e;
+	bool soft = false, have_best = false;
+	int ret = -1;
+
+	if (note && notelen)
+		note[0] = '\0';
+	if (!expr || !*expr) {
+		snprintf(err, errlen, "expected CPUs such as 0,2,4-7 or "
+			 "llc-of:2,!core-of:2, got an empty value");
+		return -1;
+	}
+	/* every alternative must hold something, even one never reached */
+	for (const char *q = expr, *n;; q = n + 4) {
+		n = find_else(q);
+		e = n ? n : q + strlen(q);
+		while (q < e && is_blank(*q))
+			q++;
+		if (q == e) {
+			snprintf(err, errlen, "'%s': an empty alternative "
+				 "around 'else'", expr);
+			return -1;
+		}
+		if (!n)
+			break;
+	}
+	for (;; p = e + 4) {
+		struct ctx x = { .t = t, .err = why, .errlen = sizeof(why),
+				 .soft = &soft, .dropped = dropped };
+		bool failed;
+
+		e = find_else(p);
+		free(alt);
+		/* without "else", messages quote the value as written */
+		alt = p == expr && !e ? strdup(expr) :
+		      alt_copy(p, e ? e : p + strlen(p));
+		if (!alt) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		x.expr = alt;
+		soft = false;
+		memset(dropped, 0, sizeof(dropped));
+		failed = parse_one(&x, alt, strlen(alt), got) != 0;
+		if (failed && !soft) {
+			snprintf(err, errlen, "%s", why);	/* the text */
+			goto out;
+		}
+		if (!failed && cpuset_count(got) >= want) {
+			memcpy(bits, got, sizeof(got));
+			if (note && first_why[0])
+				say_fallback(first_why, alt, got, note,
+					     notelen);
+			if (note)
+				say_dropped(dropped, alt, note, notelen);
+			ret = 0;
+			goto out;
+		}
+		if (!failed) {
+			/* too few for the clones: kept in case no
+			 * alternative has enough */
+			if (!have_best)
+				memcpy(best, got, sizeof(got));
+			have_best = true;
+			snprintf(why, sizeof(why), "'%s' gives %u CPU%s for "
+				 "%u clones", alt, cpuset_count(got),
+				 cpuset_count(got) == 1 ? "" : "s", want);
+		}
+		if (!first_why[0])
+			snprintf(first_why, sizeof(first_why), "%s", why);
+		if (!e)
+			break;
+	}
+	if (have_best) {
+		/* the caller says why the clones do not fit */
+		memcpy(bits, best, sizeof(best));
+		ret = 0;
+	} else if (strcmp(first_why, why)) {
+		snprintf(err, errlen, "%s (and the fallback %s)", first_why, why);
+	} else {
+		snprintf(err, errlen, "%s", why);
+	}
+out:
+	free(alt);
+	return ret;
+}
+
+int cpuset_parse(const char *expr, const struct topo *t, uint64_t *bits,
+		 char *err, size_t errlen)
+{
+	return cpuset_resolve(expr, t, 1, bits, NULL, 0, err, errlen);
 }
 
 unsigned cpuset_count(const uint64_t *bits)

@@ -16,6 +16,18 @@
  * but core 2.  Seed 004's aggressors are "llc-of:2,!core-of:2": the CPUs
  * sharing CPU 2's L3, less CPU 2 and its sibling 34.  Words are
  * case-insensitive; blanks around items are ignored.
+ *
+ * Only the CPUs this process may use count (taskset, cgroup cpusets): a
+ * CPU named by number outside them is an error; words and "all" leave
+ * them out.
+ *
+ * "A else B else C" is a fallback: A when it works on this machine and
+ * gives the clones enough CPUs, else B, and so on.  A fails on this
+ * machine when it leaves no CPU or too few, names a CPU or node the
+ * machine lacks or this process may not use, or needs a fact nobody
+ * knows (a CPU's caches).  A mistake in the text is an error whatever
+ * follows.  Seed 004's aggressors on any machine:
+ *	llc-of:0,!core-of:0 else !core-of:0
  */
 #ifndef MEMJOB_CPUSET_H
 #define MEMJOB_CPUSET_H
@@ -35,6 +47,16 @@
  */
 int cpuset_parse(const char *expr, const struct topo *t, uint64_t *bits,
 		 char *err, size_t errlen);
+
+/*
+ * cpuset_parse with the fallbacks: the first alternative that gives at
+ * least want CPUs (else the first that gives any, and the caller says
+ * why the clones do not fit).  note (may be NULL) gets a sentence when a
+ * fallback was taken or allowed CPUs left out, else "".
+ */
+int cpuset_resolve(const char *expr, const struct topo *t, unsigned want,
+		   uint64_t *bits, char *note, size_t notelen, char *err,
+		   size_t errlen);
 
 /* How many CPUs bits holds. */
 unsigned cpuset_count(const uint64_t *bits);

@@ -100,6 +100,7 @@ struct job_spec {
 	char *cpus_allowed;		/* as written; NULL = no binding */
 	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
 	enum cpus_policy cpus_policy;
+	char cpus_note[512];		/* a fallback taken, CPUs left out */
 	char *numa_cpu_nodes;		/* as written; NULL = unset */
 	uint64_t cpu_nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
 	struct mempolicy mem_policy;
@@ -174,6 +175,7 @@ struct job_spec {
 					   PHASE_ALONE job; else -1 */
 	bool sweeps_owner[2];		/* its point came from a sweep of
 					   ioengine ([0]) or kernel ([1]) */
+	bool swept_numjobs;		/* its numjobs came from a sweep */
 
 	/* Run control (times in microseconds) */
 	uint64_t runtime_us;

@@ -205,7 +205,7 @@ static void judge(struct knee *k)
 		say(k, "%s ns up to %s, %s ns at %s", p, e, a, x);
 	} else {
 		k->status = KNEE_FAR;
-		say(k, "knee at %s, far from the %s sysfs says (%s ns up to "
+		say(k, "knee at %s, far from the %s the topology says (%s ns up to "
 		    "%s, %s ns at %s)", x, s, p, e, a, x);
 	}
 }
@@ -301,7 +301,7 @@ void knee_print(FILE *f, const struct knee *k, unsigned n)
 {
 	unsigned i;
 
-	fprintf(f, "  %-5s %10s %10s %10s\n", "cache", "sysfs", "plateau",
+	fprintf(f, "  %-5s %10s %10s %10s\n", "cache", "size", "plateau",
 		"knee");
 	for (i = 0; i < n; i++) {
 		struct topo_cache c = { .level = k[i].level, .type = k[i].type };

@@ -140,6 +140,10 @@ static void print_series(void *user, const struct knee_series *ks)
 		ks->series[0] ? "}" : "", ks->item, ks->cpu);
 	if (ks->n)
 		knee_print(f, ks->knees, ks->n);
+	else
+		fprintf(f, "  no cache of CPU %u is known to set the sizes "
+			"against (%s)\n", ks->cpu, "neither sysfs nor CPUID "
+			"lists one; --topology-file describes the machine");
 }
 
 void knee_report(FILE *f, const struct results *r, const struct topo *t)

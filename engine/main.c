@@ -32,6 +32,7 @@
 #include "sweep.h"
 #include "sysstat.h"
 #include "topology.h"
+#include "planlist.h"
 #include "value.h"
 
 enum { EXIT_RAN = 0, EXIT_JOBFAIL = 1, EXIT_USAGE = 2 };
@@ -47,7 +48,8 @@ struct cmdline {
 	const char *output;
 	int output_arg;
 	int cmdhelp_arg;
-	bool parse_only, dump, version, help, topology;
+	bool parse_only, dump, version, help, topology, plan;
+	const char *topology_file;	/* --topology-file, or NULL */
 	const char *cmdhelp;
 	bool want_cmdhelp;
 	enum progress_when progress;
@@ -63,7 +65,8 @@ static void on_signal(int sig)
 
 static const char *const program_opts[] = {
 	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
-	"version", "help", "topology", "progress", NULL
+	"version", "help", "topology", "progress", "topology-file", "plan",
+	NULL
 };
 
 static void usage(FILE *f)
@@ -83,6 +86,10 @@ static void usage(FILE *f)
 	      "  --dump                print the resolved jobs as a job file\n"
 	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
 	      "  --topology            print caches, SMT siblings, NUMA nodes\n"
+	      "  --topology-file=FILE  plan for the machine FILE describes (hwloc\n"
+	      "                        XML or synthetic:DESC), not this one\n"
+	      "  --plan                per run and clone, the CPUs and memory\n"
+	      "                        node it would get; nothing is run\n"
 	      "  --version             print the version\n"
 	      "  --progress=WHEN       a progress line on standard error: auto\n"
 	      "                        (when it is a terminal), always, never\n"
@@ -106,7 +113,7 @@ static bool is_flag(const char *key)
 {
 	return !strcmp(key, "parse-only") || !strcmp(key, "dump") ||
 	       !strcmp(key, "version") || !strcmp(key, "help") ||
-	       !strcmp(key, "topology");
+	       !strcmp(key, "topology") || !strcmp(key, "plan");
 }
 
 /* Program options are handled here; job options go to the parser. */
@@ -209,6 +216,14 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 			cl->version = true;
 		} else if (!strcmp(key, "topology")) {
 			cl->topology = true;
+		} else if (!strcmp(key, "plan")) {
+			cl->plan = true;
+		} else if (!strcmp(key, "topology-file")) {
+			if (!val || !*val)
+				diag_error(d, &loc, "topology-file", "expected "
+					   "--topology-file=FILE (hwloc XML, or "
+					   "a synthetic description)");
+			cl->topology_file = val;
 		} else if (!strcmp(key, "help")) {
 			cl->help = true;
 		} else if (opt_find(key)) {
@@ -415,7 +430,8 @@ int main(int argc, char **argv)
 	struct sweep_notes notes = { 0 };
 	struct topo topo, *t = NULL;
 	struct machine_id machine;
-	char terr[512];
+	const char *tfile;
+	char terr[1024];
 	int status = EXIT_USAGE;
 
 	if (argc > 1 && !strcmp(argv[1], "plot"))
@@ -429,11 +445,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* The topology, for CPU words, relative sizes and --topology; a
-	 * machine without sysfs still runs plain jobs. */
-	if (!topo_load(&topo, getenv("MEMJOB_SYSROOT") ? getenv("MEMJOB_SYSROOT")
-							 : "/",
-		       terr, sizeof(terr)))
+	 * machine hwloc cannot read still runs plain jobs, but a topology
+	 * file the user named must be read. */
+	tfile = cl.topology_file ? cl.topology_file : topo_env_file();
+	if (!topo_load(&topo, tfile, terr, sizeof(terr)))
 		t = &topo;
+	else if (tfile)
+		diag_plain(&d, "%s: %s", cl.topology_file ? "--topology-file" :
+			   "MEMJOB_TOPOLOGY_FILE", terr);
 	if (cl.topology) {
 		if (d.errors) {
 			diag_plain(&d, "%u error%s; nothing was run", d.errors,
@@ -441,9 +460,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		if (!t) {
-			diag_plain(&d, "cannot read the topology: %s%s", terr,
-				   getenv("MEMJOB_SYSROOT") ? " (is "
-				   "MEMJOB_SYSROOT right?)" : "");
+			diag_plain(&d, "cannot read the topology: %s", terr);
 			goto out;
 		}
 		status = print_topology(t, cl.formats, &d);
@@ -505,6 +522,18 @@ int main(int argc, char **argv)
 	if (sweep_expand(&js, &runs, &notes, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
+		goto out;
+	}
+	if (cl.plan) {
+		status = plan_list(stdout, &runs, &notes, t) ? EXIT_JOBFAIL :
+			 EXIT_RAN;
+		goto out;
+	}
+	if (t && t->from_file && !cl.parse_only) {
+		diag_plain(&d, "the topology comes from %s: memjob plans jobs "
+			   "for it (--plan, --dump, --parse-only, --topology) "
+			   "but runs them only on this machine's own",
+			   t->src.origin);
 		goto out;
 	}
 	machine_of_run(&machine, t, &js);

@@ -65,12 +65,24 @@ const struct opt_def opt_table[] = {
 	  .parse = optv_parse_cpus, .format = optv_format_str,
 	  .help = "CPUs the job's threads may run on: a list with ranges "
 		  "(0,2,4-7, or 0-15:2 for every second CPU) and topology "
-		  "words resolved from sysfs: all, llc-of:C (the CPUs sharing "
-		  "C's last-level cache), siblings-of:C and core-of:C (C and "
-		  "its SMT siblings), package-of:C, node:N; items are joined "
-		  "with , and an item prefixed with ! removes its CPUs "
-		  "(llc-of:2,!core-of:2).  Every CPU must exist and be online, "
-		  "and the result must not be empty.  Unset: no binding." },
+		  "words resolved from the topology hwloc reads (see "
+		  "--topology): all, llc-of:C (the CPUs sharing C's "
+		  "last-level cache), siblings-of:C and core-of:C (C and its "
+		  "SMT siblings), package-of:C, node:N; items are joined with "
+		  ", and an item prefixed with ! removes its CPUs "
+		  "(llc-of:2,!core-of:2).  Only the CPUs this process may use "
+		  "count (taskset, a cgroup cpuset): a CPU named by number "
+		  "outside them is an error, and words and all leave them "
+		  "out.  A fallback: A else B (else C...) takes A when it "
+		  "works on this machine and gives every clone of a split job "
+		  "its own CPU, else B, and so on; an alternative fails when "
+		  "it leaves no CPU or too few, names a CPU or node the "
+		  "machine lacks or this process may not use, or needs a "
+		  "cache nobody knows, and a note says which was taken and "
+		  "why (llc-of:0,!core-of:0 else !core-of:0: writers on CPU "
+		  "0's LLC, or where no other CPU shares it, on the other "
+		  "cores).  A mistake in the text is an error whatever "
+		  "follows.  Unset: no binding." },
 	{ .name = "cpus_allowed_policy", .type = OPT_ENUM,
 	  .cat = CAT_PLACEMENT, .off = F(cpus_policy), .def = "shared",
 	  .words = policy_words, .arg = "shared|split",
@@ -136,9 +148,11 @@ const struct opt_def opt_table[] = {
 		  "less offset; ioengine=mem without a file needs it, and so "
 		  "does a file that memjob has to create.  Also relative to "
 		  "the machine: l1d, l1i, l2, l3 or llc (the cache of the "
-		  "job's first allowed CPU, as sysfs reports it), optionally "
-		  "with one * or / and a number (llc/2, 2*l2, llc*4), or N%ram "
-		  "of MemTotal (25%ram)." },
+		  "job's first allowed CPU, as hwloc reads it from sysfs, "
+		  "CPUID or a topology file), optionally with one * or / and "
+		  "a number (llc/2, 2*l2, llc*4), or N%ram of MemTotal "
+		  "(25%ram).  Where no cache is known, give bytes, or "
+		  "--topology-file." },
 	{ .name = "offset", .type = OPT_SIZE, .cat = CAT_SOURCE,
 	  .off = F(offset), .def = "0", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",

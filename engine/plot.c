@@ -196,12 +196,12 @@ static void put_caches(FILE *f, const struct plot_data *pd, double lo,
 		       double hi)
 {
 	const struct topo_cache *lv[KNEE_MAX_LEVELS];
-	const char *root = getenv("MEMJOB_SYSROOT");
-	char err[256], name[16], size[32], host[256] = "";
+	const char *root = topo_env_file();
+	char err[512], name[16], size[32], host[256] = "";
 	struct topo t;
 	unsigned cpu, n, i;
 
-	if (topo_load(&t, root ? root : "/", err, sizeof(err))) {
+	if (topo_load(&t, root, err, sizeof(err))) {
 		fprintf(stderr, "memjob plot: no cache sizes to mark: %s\n",
 			err);
 		return;

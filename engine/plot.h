@@ -9,8 +9,9 @@
  * hugepage=none,thp gives two lines.  Repeats of one x are drawn as their
  * median.  x defaults to size, y to ns_per_item (metric when no row has
  * ns_per_item).  A size or bs axis is log2, labelled in KiB/MiB/GiB, with
- * the cache sizes of this machine's first CPU (from sysfs; MEMJOB_SYSROOT
- * redirects it) as dashed vertical lines labelled L1d, L2, L3.
+ * the cache sizes of this machine's first CPU (as hwloc reads them;
+ * MEMJOB_TOPOLOGY_FILE names another machine's) as dashed vertical lines
+ * labelled L1d, L2, L3.
  *
  * The PNG goes to --output, or next to the CSV with .png for .csv; it is
  * written to a temporary file in the same directory and moved into place

@@ -54,6 +54,12 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		machine_id_print(rc->out, rc->machine);
 	if (f->have_info)
 		sysstat_info_print(&f->info, rc->out);
+	if (rc->topo) {
+		char line[768];
+
+		topo_summary(rc->topo, line, sizeof(line));
+		fprintf(rc->out, "%s\n", line);
+	}
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
 		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }

@@ -189,24 +189,31 @@ static int cache_size(struct span sp, const char *expr, const struct topo *t,
 		c = topo_cache(t, cpu, level,
 			       level == 1 ? (char)tolower((unsigned char)sp.s[2])
 					  : 'd');
+	if (!c && !topo_any_cache(t)) {
+		snprintf(name, sizeof(name), "%.*s", (int)sp.len, sp.s);
+		return fail(err, errlen, expr, "the size of %s is unknown: %s",
+			    name, TOPO_NO_CACHE_HINT);
+	}
 	if (!c) {
 		list_caches(t, cpu, have, sizeof(have));
 		if (!level)
-			return fail(err, errlen, expr, "sysfs lists no cache "
-				    "for CPU %u", cpu);
+			return fail(err, errlen, expr, "no cache of CPU %u is "
+				    "known", cpu);
 		if (level == 1)
 			snprintf(name, sizeof(name), "L1%c",
 				 tolower((unsigned char)sp.s[2]));
 		else
 			snprintf(name, sizeof(name), "L%u", level);
 		return fail(err, errlen, expr, "CPU %u has no %s cache (%s%s)",
-			    cpu, name, have[0] ? "it has " : "sysfs lists none",
+			    cpu, name, have[0] ? "it has " : "none is known",
 			    have);
 	}
 	if (!c->size)
 		return fail(err, errlen, expr, "the size of CPU %u's %s is "
-			    "unknown (sysfs has no size for it)", cpu,
-			    topo_cache_name(c, name, sizeof(name)));
+			    "unknown (%s gives none); give the size in bytes, "
+			    "or describe the machine with --topology-file",
+			    cpu, topo_cache_name(c, name, sizeof(name)),
+			    c->source);
 	*size = c->size;
 	return 0;
 }
@@ -243,7 +250,7 @@ static int eval_ram(struct span lhs, struct span rhs, const char *expr,
 		return bad_factor(err, errlen, expr, lhs);
 	if (!t || !t->ram)
 		return fail(err, errlen, expr, "the memory size is unknown "
-			    "(no MemTotal in /proc/meminfo)");
+			    "(the topology gives no memory sizes)");
 	return scaled(t->ram, f.num, (u128)f.den * 100, expr, out, err, errlen);
 }
 

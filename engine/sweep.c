@@ -273,7 +273,7 @@ static int push_job(struct expander *x, struct job_spec *j)
 __attribute__((format(printf, 2, 3)))
 static void add_note(struct sweep_notes *n, const char *fmt, ...)
 {
-	char buf[512], **t;
+	char buf[1024], **t;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -390,6 +390,8 @@ static int materialize(struct expander *x, unsigned a, unsigned count,
 			j->sweeps_owner[0] = true;
 		if (!strcmp(o->name, "kernel"))
 			j->sweeps_owner[1] = true;
+		if (!strcmp(o->name, "numjobs"))
+			j->swept_numjobs = true;
 		if (ln < lablen)
 			ln += snprintf(label + ln, lablen - ln, "%s%s%s%s=%s",
 				       ln ? " " : "", shared ? j->name : "",
@@ -549,6 +551,10 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 				job_free(&mats[k]);
 			continue;
 		}
+		for (unsigned k = 0; k < count; k++)
+			if (mats[k].cpus_note[0])
+				add_note(x->notes, "job '%s': %s", mats[k].name,
+					 mats[k].cpus_note);
 		if (victim < 0) {
 			if (emit(x, mats, count, false, PHASE_RUN, false))
 				goto nomem;

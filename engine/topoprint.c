@@ -3,10 +3,11 @@
  * readable summary, or as CSV or JSON rows (see topo_print in
  * topology.h).
  *
- * The one idea: sysfs lists each cache once per CPU, but a reader wants
- * each physical cache once, with the CPUs that share it (that is what
- * decides which CPUs make a noisy neighbour).  collect_instances() folds
- * the per-CPU copies into instances by their shared_cpu_list.
+ * The one idea: struct topo lists each cache once per CPU, but a reader
+ * wants each physical cache once, with the CPUs that share it (that is
+ * what decides which CPUs make a noisy neighbour).  collect_instances()
+ * folds the per-CPU copies into instances by their sharing CPUs.  Every
+ * fact says where it came from (sysfs, CPUID, a topology file).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,8 @@ static bool same_geometry(const struct topo_cache *a, const struct topo_cache *b
 {
 	return a->level == b->level && a->type == b->type &&
 	       a->size == b->size && a->line == b->line &&
-	       a->ways == b->ways && a->sets == b->sets;
+	       a->ways == b->ways && a->sets == b->sets &&
+	       !strcmp(a->source, b->source);
 }
 
 static int instance_cmp(const void *pa, const void *pb)
@@ -176,11 +178,11 @@ out_free:
 	return NULL;
 }
 
-static void print_geometry(FILE *f, const struct topo_cache *c)
+static void print_geometry(FILE *f, const struct topo_cache *c, bool mixed)
 {
-	char size[32];
+	char size[32], name[16];
 
-	fprintf(f, "  L%u %s", c->level,
+	fprintf(f, "  %s %s", topo_cache_name(c, name, sizeof(name)),
 		c->type == '?' ? "(type unknown)" : type_word(c->type));
 	if (c->size)
 		fprintf(f, " %s",
@@ -195,6 +197,8 @@ static void print_geometry(FILE *f, const struct topo_cache *c)
 		fprintf(f, ", ways unknown");
 	if (c->sets)
 		fprintf(f, ", %u sets", c->sets);
+	if (mixed)
+		fprintf(f, "; from %s", c->source);
 }
 
 static void print_caches(FILE *f, const struct topo *t)
@@ -203,17 +207,25 @@ static void print_caches(FILE *f, const struct topo *t)
 	char list[TEXT_LEN];
 	struct instance *in;
 	size_t n = 0, i, j;
+	bool mixed = false;
 
 	in = collect_instances(t, &n);
 	if (!in) {
 		fprintf(f, "caches: (out of memory)\n");
 		return;
 	}
-	fprintf(f, "caches:%s\n", n ? "" : " none listed in sysfs");
+	for (i = 1; i < n; i++)
+		mixed |= strcmp(in[i].c->source, in[0].c->source) != 0;
+	if (!n)
+		fprintf(f, "caches: none known: " TOPO_NO_CACHE_HINT "\n");
+	else if (mixed)
+		fprintf(f, "caches:\n");
+	else
+		fprintf(f, "caches, from %s:\n", in[0].c->source);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && same_geometry(in[i].c, in[j].c); j++)
 			;
-		print_geometry(f, in[i].c);
+		print_geometry(f, in[i].c, mixed);
 		fprintf(f, ": %zu instance%s, shared by\n%*s", j - i,
 			j - i == 1 ? "" : "s", (int)w.indent, "");
 		wrap_start(&w, w.indent);
@@ -260,7 +272,8 @@ static void print_cpus(FILE *f, const struct topo *t)
 	char list[TEXT_LEN];
 	unsigned c;
 
-	fprintf(f, "CPUs:\n   cpu  core  package  node  siblings\n");
+	fprintf(f, "CPUs:\n   cpu  core  package  node%s  siblings\n",
+		t->nkinds > 1 ? "  kind" : "");
 	for (c = 0; c < t->ncpus; c++) {
 		const struct topo_cpu *p = &t->cpus[c];
 
@@ -270,8 +283,60 @@ static void print_cpus(FILE *f, const struct topo *t)
 		print_id(f, 6, p->core_id);
 		print_id(f, 9, p->package_id);
 		print_id(f, 6, p->node);
+		if (t->nkinds > 1)
+			print_id(f, 6, p->kind);
 		fmt_list(p->siblings, list, sizeof(list));
-		fprintf(f, "  %s\n", list);
+		fprintf(f, "  %s%s\n", list, topo_cpu_allowed(t, c) ? "" :
+			"  (not allowed to memjob)");
+	}
+}
+
+/* The NUMA distance matrix, when there are several nodes and it is
+ * known. */
+static void print_distances(FILE *f, const struct topo *t)
+{
+	unsigned a, b;
+	bool known = false;
+
+	for (a = 0; a < t->nnodes * t->nnodes; a++)
+		known |= t->distance[a] != 0;
+	if (!known || t->nnodes < 2)
+		return;
+	fprintf(f, "NUMA distances (from\\to):\n      ");
+	for (b = 0; b < t->nnodes; b++)
+		if (topo_has_node(t, b))
+			fprintf(f, "%5u", b);
+	fputc('\n', f);
+	for (a = 0; a < t->nnodes; a++) {
+		if (!topo_has_node(t, a))
+			continue;
+		fprintf(f, "  %4u", a);
+		for (b = 0; b < t->nnodes; b++)
+			if (topo_has_node(t, b))
+				fprintf(f, "%5u", t->distance[a * t->nnodes + b]);
+		fputc('\n', f);
+	}
+}
+
+/* Hybrid CPUs: each kind with its CPUs, the fastest first. */
+static void print_kinds(FILE *f, const struct topo *t)
+{
+	struct wrap w = { .f = f, .indent = 6 };
+	char list[TEXT_LEN];
+
+	if (t->nkinds < 2)
+		return;
+	fprintf(f, "CPU kinds (hybrid; a higher efficiency is faster):\n");
+	for (unsigned k = t->nkinds; k-- > 0;) {
+		value_format_idlist(t->kinds[k].cpus, MEMJOB_MAX_CPUS, list,
+				    sizeof(list));
+		wrap_start(&w, (size_t)fprintf(f, "  kind %u %s, efficiency "
+					       "%d: CPUs ", k,
+					       t->kinds[k].name[0] ?
+					       t->kinds[k].name : "(unnamed)",
+					       t->kinds[k].efficiency));
+		wrap_item(&w, list);
+		fputc('\n', f);
 	}
 }
 
@@ -287,16 +352,26 @@ static void print_nodes(FILE *f, const struct topo *t)
 			continue;
 		value_format_idlist(t->node_cpus[n], MEMJOB_MAX_CPUS, list,
 				    sizeof(list));
-		wrap_start(&w, (size_t)fprintf(f, "  node %u: CPUs ", n));
+		int col;
+
+		if (t->node_mem[n])
+			col = fprintf(f, "  node %u: %s", n, value_format_bytes(
+					t->node_mem[n], size, sizeof(size)));
+		else
+			col = fprintf(f, "  node %u: memory unknown", n);
+		col += fprintf(f, ", CPUs ");
+		wrap_start(&w, col > 0 ? (size_t)col : 0);
 		wrap_item(&w, list[0] ? list : "none");
 		fputc('\n', f);
 	}
+	print_distances(f, t);
 	if (t->ram)
-		fprintf(f, "RAM: %s (MemTotal %llu kB)\n",
+		fprintf(f, "RAM: %s (%llu kB)\n",
 			value_format_bytes(t->ram, size, sizeof(size)),
 			(unsigned long long)(t->ram / 1024));
 	else
-		fprintf(f, "RAM: unknown (no MemTotal in /proc/meminfo)\n");
+		fprintf(f, "RAM: unknown (the topology gives no memory "
+			"sizes)\n");
 }
 
 /* "64 CPUs (0-63): 2 packages, 32 cores, 2 threads per core" */
@@ -331,14 +406,24 @@ static void print_summary(FILE *f, const struct topo *t)
 			smt = n;
 	}
 	value_format_idlist(t->online, MEMJOB_MAX_CPUS, list, sizeof(list));
-	fprintf(f, "topology of %s\n%u CPU%s (%s)", t->root, ncpu,
-		ncpu == 1 ? "" : "s", list);
+	fprintf(f, "topology of %s\n", t->src.origin);
+	fprintf(f, "sources: CPUs and cores from %s, NUMA nodes from %s;\n"
+		"  allowed CPUs from %s\n", t->src.cpus, t->src.numa,
+		t->src.allowed);
+	fprintf(f, "%u CPU%s (%s)", ncpu, ncpu == 1 ? "" : "s", list);
 	if (known)
 		fprintf(f, ": %u package%s, %u core%s", npkg,
 			npkg == 1 ? "" : "s", ncore, ncore == 1 ? "" : "s");
 	if (known && smt)
 		fprintf(f, ", %u thread%s per core", smt, smt == 1 ? "" : "s");
 	fputc('\n', f);
+	value_format_idlist(t->allowed, MEMJOB_MAX_CPUS, list, sizeof(list));
+	if (topo_restricted(t))
+		fprintf(f, "CPUs this process may use: %s (the others are "
+			"outside its taskset or cgroup cpuset)\n",
+			list[0] ? list : "none");
+	else
+		fprintf(f, "CPUs this process may use: all\n");
 }
 
 static void print_normal(FILE *f, const struct topo *t)
@@ -347,6 +432,7 @@ static void print_normal(FILE *f, const struct topo *t)
 	print_caches(f, t);
 	print_siblings(f, t);
 	print_cpus(f, t);
+	print_kinds(f, t);
 	print_nodes(f, t);
 }
 
@@ -407,12 +493,15 @@ static void topo_rows(struct row_emitter *e, const void *arg)
 				cell_list(e, "shared_cpus", tc->shared);
 			else
 				row_absent(e, "shared_cpus");
+			row_u64(e, "allowed", topo_cpu_allowed(t, c));
+			cell_id(e, "kind", t->nkinds > 1 ? p->kind : -1);
+			row_str(e, "source", tc ? tc->source : NULL);
 			row_end(e);
 		}
 	}
 }
 
-/* {"memjob", "root", "mem_total_kb", "rows": [the CSV rows]} */
+/* {"memjob", "origin", "sources", "mem_total_kb", "rows": [the CSV rows]} */
 static int print_json(FILE *f, const struct topo *t)
 {
 	struct json_emitter je;
@@ -421,7 +510,10 @@ static int print_json(FILE *f, const struct topo *t)
 
 	json_emitter_init(&je, NULL);
 	row_str(&je.base, "memjob", memjob_version);
-	row_str(&je.base, "root", t->root);
+	row_str(&je.base, "origin", t->src.origin);
+	row_str(&je.base, "cpus_source", t->src.cpus);
+	row_str(&je.base, "numa_source", t->src.numa);
+	row_str(&je.base, "allowed_source", t->src.allowed);
 	cell_num(&je.base, "mem_total_kb", (long long)(t->ram / 1024));
 	doc = json_emitter_take(&je);
 	json_emitter_init(&je, rows);

@@ -274,13 +274,13 @@ test_expect_success JQ '--topology as JSON: the CSV rows, with the root and RAM'
 	"$MEMJOB" --topology --output-format=csv >topo.csv &&
 	"$MEMJOB" --topology --output-format=json >topo.json &&
 	jq -e --argjson m "$(awk "/^MemTotal:/ { print \$2 }" /proc/meminfo)" \
-		".root == \"/\" and .mem_total_kb == \$m and
+		".origin == \"this machine (read by hwloc)\" and .mem_total_kb == \$m and
 		 (.memjob | type) == \"string\" and (.rows | length) >= 1" topo.json &&
 	same_table topo.csv topo.json .rows
 '
 
 test_expect_success JQ '--topology as JSON of a fixture: 64 CPUs, 4 caches each' '
-	MEMJOB_SYSROOT=$SRCDIR/t/fixtures/seed004 "$MEMJOB" --topology \
+	MEMJOB_TOPOLOGY_FILE=$SRCDIR/t/fixtures/topo/seed004.xml "$MEMJOB" --topology \
 		--output-format=csv,json >fix.out &&
 	csv_part fix.out >fix.csv && json_part fix.out >fix.json &&
 	test "$(jq ".rows | length" fix.json)" = 256 &&

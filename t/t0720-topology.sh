@@ -1,30 +1,31 @@
 #!/bin/bash
 # t0720-topology.sh - what memjob knows of the machine: --topology (normal
-# and CSV) on this machine, checked against sysfs, and on the fixture trees
-# of the seed machines (MEMJOB_SYSROOT=t/fixtures/seed004: 2 sockets, 64
-# CPUs, the even ones on node 0 sharing one L3, CPU 34 the SMT sibling of
-# CPU 2; seed000: 4 cores, 8 threads, one L3); cpus_allowed topology words
+# and CSV) on this machine, checked against sysfs where it lists caches,
+# and on the hwloc XML fixtures of the seed machines
+# (MEMJOB_TOPOLOGY_FILE=t/fixtures/topo/seed004.xml: 2 sockets, 64 CPUs,
+# the even ones on node 0 sharing one L3, CPU 34 the SMT sibling of CPU 2;
+# seed000.xml: 4 cores, 8 threads, one L3); cpus_allowed topology words
 # (llc-of, siblings-of, core-of, package-of, node, ! to remove) and their
 # errors; and sizes that follow the machine (l2, llc/2, N%ram).
 #
-# Jobs bound to the fixtures' CPUs cannot run here, and are checked with
-# --parse-only: memjob still resolves the words on the fixture, then
-# refuses a CPU this process may not use, so a set that resolves to CPUs
-# 0 and 1 only passes, and one that resolves to nothing says so.
+# Jobs planned for a fixture are checked with --parse-only: memjob
+# resolves the words on the fixture, so a set that resolves to nothing
+# says so.
 
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 . t/broken/helpers.sh
 
-SEED004=$SRCDIR/t/fixtures/seed004
-SEED000=$SRCDIR/t/fixtures/seed000
+SEED004=$SRCDIR/t/fixtures/topo/seed004.xml
+SEED000=$SRCDIR/t/fixtures/topo/seed000.xml
 SYSCPU=/sys/devices/system/cpu
 export SEED004 SEED000 SYSCPU
 
 test_lazy_prereq SYSFS_CACHES '
-	test -r "$SYSCPU/cpu0/cache/index0/size" &&
-	test -r "$SYSCPU/cpu0/cache/index0/level" &&
-	taskset -c 0 true
+	{ test -r "$SYSCPU/cpu0/cache/index0/size" &&
+	  test -r "$SYSCPU/cpu0/cache/index0/level"; } ||
+		{ echo "sysfs lists no cache for CPU 0 here (t0725 covers CPUID)"; exit 1; }
+	taskset -c 0 true || { echo "CPU 0 is not ours to use"; exit 1; }
 '
 
 # sysfs_bytes TEXT: a sysfs cache size (32K, 1024K, 36608K, 2M) in bytes.
@@ -96,7 +97,7 @@ parse_ok()
 {
 	local root=$1
 	shift
-	MEMJOB_SYSROOT=$root "$MEMJOB" --parse-only "$@"
+	MEMJOB_TOPOLOGY_FILE=$root "$MEMJOB" --parse-only "$@"
 }
 
 # in_word ROOT CPU WORD: on ROOT's topology, WORD holds CPU: "CPU,!WORD"
@@ -104,7 +105,7 @@ parse_ok()
 in_word()
 {
 	in_fresh_dir "in-$2-${3//[:!]/_}-${1##*/}" &&
-	MEMJOB_SYSROOT=$1 refuses --name=a --size=64k --cpus_allowed="$2,!$3" &&
+	MEMJOB_TOPOLOGY_FILE=$1 refuses --name=a --size=64k --cpus_allowed="$2,!$3" &&
 	error_at "command line:3" cpus_allowed "leaves no CPU" &&
 	errors_are 1
 }
@@ -130,19 +131,21 @@ test_expect_success SYSFS_CACHES '--topology gives cpu0 caches with their sysfs 
 		type=$(tr "[:upper:]" "[:lower:]" <"$d/type") &&
 		size=$(human "$(sysfs_bytes "$(cat "$d/size")")") &&
 		echo "want: L$lvl $type $size" &&
-		grep -F "  L$lvl $type $size, " out || exit 1
+		name=L$lvl &&
+		if [ "$lvl" = 1 ]; then name=L1$(echo "$type" | cut -c1); fi &&
+		grep -F "  $name $type $size, " out || exit 1
 		n=$((n + 1))
 	done &&
 	test "$n" -ge 3 &&
 	grep "^$(getconf _NPROCESSORS_ONLN) CPUs" out &&
-	mem=$(awk "/^MemTotal:/ { print \$2 }" /proc/meminfo) &&
-	grep -F "(MemTotal $mem kB)" out
+	grep "^caches, from sysfs:" out &&
+	grep "^RAM: " out
 '
 
 test_expect_success SYSFS_CACHES '--topology csv: a row per CPU per cache, as sysfs says' '
 	"$MEMJOB" --topology --output-format=csv >out.csv &&
 	head -n 1 out.csv &&
-	test "$(head -n 1 out.csv)" = "cpu,core,package,node,siblings,level,type,size,line,ways,sets,shared_cpus" &&
+	test "$(head -n 1 out.csv)" = "cpu,core,package,node,siblings,level,type,size,line,ways,sets,shared_cpus,allowed,kind,source" &&
 	want=$(ls -d "$SYSCPU"/cpu[0-9]*/cache/index[0-9]* | wc -l) &&
 	test "$(csv_rows out.csv)" = "$want" &&
 	for d in "$SYSCPU"/cpu0/cache/index[0-9]*; do
@@ -165,18 +168,19 @@ test_expect_success '--topology with a bad --output-format is refused' '
 	stderr_has "output-format"
 '
 
-test_expect_success 'MEMJOB_SYSROOT that holds no sysfs: exit 2, says so' '
-	MEMJOB_SYSROOT=$TEST_TMP/nothing-here &&
-	export MEMJOB_SYSROOT &&
-	in_fresh_dir nosysfs &&
+test_expect_success 'MEMJOB_TOPOLOGY_FILE that does not exist: exit 2, says so' '
+	MEMJOB_TOPOLOGY_FILE=$TEST_TMP/nothing-here &&
+	export MEMJOB_TOPOLOGY_FILE &&
+	in_fresh_dir nofile &&
 	refuses --topology &&
-	stderr_has "MEMJOB_SYSROOT"
+	stderr_has "MEMJOB_TOPOLOGY_FILE: cannot read the topology file" &&
+	stderr_has "nothing-here${SQ}: No such file"
 '
 
 # ---- --topology on the fixtures ---------------------------------------------------
 
 test_expect_success 'seed004: 64 CPUs, the L3 of the even CPUs, 2 and 34 siblings' '
-	MEMJOB_SYSROOT=$SEED004 "$MEMJOB" --topology >out &&
+	MEMJOB_TOPOLOGY_FILE=$SEED004 "$MEMJOB" --topology >out &&
 	cat out &&
 	grep "^64 CPUs (0-63): 2 packages" out &&
 	grep "2 threads per core" out &&
@@ -187,14 +191,12 @@ test_expect_success 'seed004: 64 CPUs, the L3 of the even CPUs, 2 and 34 sibling
 	test_cmp expect l3 &&
 	grep "L3 unified 22 MiB, 64 B lines, 11-way" out &&
 	sed -n "/^SMT siblings/,/^CPUs/p" out | grep -w "2,34" &&
-	grep "node 0: CPUs 0,2,4," out &&
-	grep "node 1: CPUs 1,3,5," out
+	grep "node 0: 96 GiB, CPUs 0,2,4," out &&
+	grep "node 1: 96 GiB, CPUs 1,3,5," out
 '
 
 test_expect_success 'seed004 csv: 256 rows; CPU 2 shares its L3 with the evens' '
-	MEMJOB_SYSROOT=$SEED004 "$MEMJOB" --topology --output-format=csv >out.csv &&
-	want=$(ls -d "$SEED004"/sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]* | wc -l) &&
-	test "$want" = 256 &&
+	MEMJOB_TOPOLOGY_FILE=$SEED004 "$MEMJOB" --topology --output-format=csv >out.csv &&
 	test "$(csv_rows out.csv)" = 256 &&
 	test "$(csv_at out.csv shared_cpus cpu=2 level=3)" = "$(seq -s, 0 2 62)" &&
 	test "$(csv_at out.csv shared_cpus cpu=3 level=3)" = "$(seq -s, 1 2 63)" &&
@@ -209,12 +211,12 @@ test_expect_success 'seed004 csv: 256 rows; CPU 2 shares its L3 with the evens' 
 '
 
 test_expect_success 'seed000: 8 CPUs, 4 cores, one L3 of 6 MiB for all' '
-	MEMJOB_SYSROOT=$SEED000 "$MEMJOB" --topology >out &&
+	MEMJOB_TOPOLOGY_FILE=$SEED000 "$MEMJOB" --topology >out &&
 	grep "^8 CPUs (0-7): 1 package, 4 cores, 2 threads per core" out &&
-	grep "L1 data 48 KiB" out &&
+	grep "L1d data 48 KiB" out &&
 	grep "L2 unified 512 KiB" out &&
 	grep "L3 unified 6 MiB" out &&
-	MEMJOB_SYSROOT=$SEED000 "$MEMJOB" --topology --output-format=csv >out.csv &&
+	MEMJOB_TOPOLOGY_FILE=$SEED000 "$MEMJOB" --topology --output-format=csv >out.csv &&
 	test "$(csv_rows out.csv)" = 32 &&
 	test "$(csv_at out.csv shared_cpus cpu=5 level=3)" = 0-7 &&
 	test "$(csv_at out.csv siblings cpu=1 level=1)" = "1,5"
@@ -231,7 +233,7 @@ test_expect_success 'seed004: llc-of:2 holds CPU 0 but not CPU 1' '
 '
 
 test_expect_success 'seed004: a split numjobs sweep sees the CPUs the words leave' '
-	MEMJOB_SYSROOT=$SEED004 "$MEMJOB" --parse-only --name=a --size=64k \
+	MEMJOB_TOPOLOGY_FILE=$SEED004 "$MEMJOB" --parse-only --name=a --size=64k \
 		--cpus_allowed="0-1,!llc-of:2" --cpus_allowed_policy=split \
 		--sweep=numjobs:1,2 2>err &&
 	cat err &&
@@ -268,10 +270,15 @@ test_expect_success 'seed000: siblings are c and c+4' '
 '
 
 test_expect_success 'words on this machine: llc-of:0,!core-of:0 for a split sweep' '
-	llc=$(llc_of 0) && test -n "$llc" &&
-	core=$(cat "$SYSCPU/cpu0/topology/thread_siblings_list") &&
+	# the last-level cache and the core of CPU 0, as --topology lists them
+	# (from sysfs, or CPUID where sysfs lists no cache)
+	"$MEMJOB" --topology --output-format=csv >topo.csv &&
+	lvl=$(awk -F, "\$1 == 0 && \$7 != \"instruction\" { l = \$6 } END { print l }" topo.csv) &&
+	test -n "$lvl" &&
+	shared=$(csv_at topo.csv shared_cpus cpu=0 level=$lvl) &&
+	core=$(csv_at topo.csv siblings cpu=0 level=1) &&
 	# how many CPUs share the LLC of CPU 0, its own core left out
-	all=$(cat "$llc/shared_cpu_list" | tr , "\n" |
+	all=$(echo "$shared" | tr , "\n" |
 	      awk -F- "{ if (NF == 2) n += \$2 - \$1 + 1; else n++ } END { print n }") &&
 	mine=$(echo "$core" | tr , "\n" |
 	      awk -F- "{ if (NF == 2) n += \$2 - \$1 + 1; else n++ } END { print n }") &&
@@ -297,7 +304,7 @@ test_expect_success 'words on this machine: llc-of:0,!core-of:0 for a split swee
 
 test_expect_success 'llc-of:99: the CPU does not exist' '
 	in_fresh_dir e99 &&
-	MEMJOB_SYSROOT=$SEED004 refuses --name=a --size=64k --cpus_allowed=llc-of:99 &&
+	MEMJOB_TOPOLOGY_FILE=$SEED004 refuses --name=a --size=64k --cpus_allowed=llc-of:99 &&
 	error_at "command line:3" cpus_allowed "${SQ}llc-of:99${SQ}" \
 		"CPU 99 does not exist" "0-63" &&
 	errors_are 1 &&
@@ -323,7 +330,7 @@ test_expect_success 'lcc-of:0: unknown word, did you mean llc-of' '
 
 test_expect_success 'node:7: no such NUMA node' '
 	in_fresh_dir node7 &&
-	MEMJOB_SYSROOT=$SEED004 refuses --name=a --size=64k --cpus_allowed=node:7 &&
+	MEMJOB_TOPOLOGY_FILE=$SEED004 refuses --name=a --size=64k --cpus_allowed=node:7 &&
 	error_at "command line:3" cpus_allowed "node 7 does not exist" "0-1" &&
 	errors_are 1 &&
 	refuses --name=a --size=64k --cpus_allowed=node:7 &&
@@ -373,17 +380,17 @@ test_expect_success 'size=1%ram is 1% of MemTotal' '
 '
 
 test_expect_success 'relative sizes on the fixtures: --dump says what they are' '
-	MEMJOB_SYSROOT=$SEED004 "$MEMJOB" --dump --name=a --size=llc >d4 &&
+	MEMJOB_TOPOLOGY_FILE=$SEED004 "$MEMJOB" --dump --name=a --size=llc >d4 &&
 	grep -F "size=llc is 22m (23068672 bytes)" d4 &&
-	MEMJOB_SYSROOT=$SEED000 "$MEMJOB" --dump --name=a --size=l1d \
+	MEMJOB_TOPOLOGY_FILE=$SEED000 "$MEMJOB" --dump --name=a --size=l1d \
 		--cpus_allowed=1 >d0 &&
 	grep -F "(49152 bytes)" d0 &&
 	# seed000 MemTotal is 7729028 kB
-	MEMJOB_SYSROOT=$SEED000 "$MEMJOB" --dump --name=a --size=1%ram >dr &&
+	MEMJOB_TOPOLOGY_FILE=$SEED000 "$MEMJOB" --dump --name=a --size=1%ram >dr &&
 	grep -F "($((7729028 * 1024 / 100)) bytes)" dr &&
 	# the dump keeps the expression, and reads back the same
 	grep -x "size=1%ram" dr &&
-	MEMJOB_SYSROOT=$SEED000 "$MEMJOB" --dump dr >dr2 &&
+	MEMJOB_TOPOLOGY_FILE=$SEED000 "$MEMJOB" --dump dr >dr2 &&
 	test_cmp dr dr2
 '
 

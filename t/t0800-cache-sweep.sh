@@ -4,7 +4,7 @@
 # layout (the caches' own latency: with chase_layout=random on 4 KiB pages
 # the TLB makes a knee at 256 KiB of its own) with and without huge pages,
 # short runs; the knee table memjob prints after it (the L1d and L2 knees
-# must be within a factor of 2 of the sizes this machine's sysfs gives);
+# must be within a factor of 2 of the sizes this machine's topology gives);
 # and memjob plot turning its CSV into a PNG.
 #
 # The sweep takes about 10 s on a 2-CPU VM.  Tests that need gnuplot skip
@@ -22,16 +22,12 @@ export SIZES=8k,12k,16k,24k,32k,48k,64k,96k,128k,192k,256k,384k,512k,768k,1m,153
 export LAYOUTS=page PAGES=none,thp RUNTIME=50ms REPEAT=3
 
 # sysfs_cache LEVEL: the size in bytes of CPU 0's data or unified cache at
-# LEVEL, read from sysfs directly (not through memjob); empty if none.
+# LEVEL, as memjob --topology gives it (from sysfs, or CPUID where sysfs
+# lists no cache); empty if none.
 sysfs_cache()
 {
-	local d
-	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
-		[ "$(cat "$d/level" 2>/dev/null)" = "$1" ] || continue
-		case $(cat "$d/type" 2>/dev/null) in
-		Data|Unified) to_bytes "$(cat "$d/size")"; return ;;
-		esac
-	done
+	"$MEMJOB" --topology --output-format=csv |
+	awk -F, -v lv="$1" '$1 == 0 && $6 == lv && ($7 == "data" || $7 == "unified") { print $8; exit }'
 }
 
 # to_bytes "32K" | "32 KiB" | "35.75 MiB" | "1536": bytes, as an integer.
@@ -127,7 +123,7 @@ test_expect_success TIMING 'L1 is faster than L2, and L2 faster than 4 MiB and u
 
 # The knee table, one per series (hugepage none and thp):
 #   "  L1d       32 KiB    1.51 ns     48 KiB  1.51 ns up to 32 KiB, ..."
-# (knee_print in engine/knee.c: name, sysfs size, plateau, knee, verdict).
+# (knee_print in engine/knee.c: name, size, plateau, knee, verdict).
 test_expect_success TIMING 'the L1d and L2 knees are within a factor of 2 of sysfs' '
 	cd keep &&
 	for lv in 1 2; do
@@ -182,7 +178,7 @@ test_expect_success GNUPLOT 'memjob plot reads standard input given --output' '
 
 test_expect_success '--script writes the data and the sysfs cache sizes' '
 	mkdir script && cd script &&
-	MEMJOB_SYSROOT="$SRCDIR/t/fixtures/seed000" "$MEMJOB" plot \
+	MEMJOB_TOPOLOGY_FILE="$SRCDIR/t/fixtures/topo/seed000.xml" "$MEMJOB" plot \
 		--script=s.gp "$SRCDIR/t/fixtures/cache-sweep/vm-2cpu.csv" &&
 	test "$(grep -c "^\$d[0-9]* << EOD\$" s.gp)" = 4 &&
 	# the seed000 laptop: L1d 48 KiB, L2 512 KiB, L3 6 MiB

@@ -24,11 +24,12 @@ void fixture_path(const char *name, char *buf, size_t len)
 
 void fixture_load_topo(struct topo *t, const char *name)
 {
-	char root[4096], err[512] = "";
+	char root[256], path[4096], err[1024] = "";
 
-	fixture_path(name, root, sizeof(root));
-	if (topo_load(t, root, err, sizeof(err)))
-		fail_msg("topo_load(%s) failed: %s", root, err);
+	snprintf(root, sizeof(root), "topo/%s.xml", name);
+	fixture_path(root, path, sizeof(path));
+	if (topo_load(t, path, err, sizeof(err)))
+		fail_msg("topo_load(%s) failed: %s", path, err);
 }
 
 int fixture_setup_seed004(void **state)

@@ -1,6 +1,6 @@
 /*
  * fixture.h - what the unit tests share for reaching t/fixtures: the path
- * of a fixture, and the sysfs topology trees there loaded as a struct topo.
+ * of a fixture, and the hwloc XML topologies there loaded as a struct topo.
  *
  * Fixtures are found below $SRCDIR (t/run-tests.sh sets it), else below
  * the current directory, so a test binary runs from the top of the tree
@@ -16,7 +16,8 @@
 /* The path of t/fixtures/name in buf. */
 void fixture_path(const char *name, char *buf, size_t len);
 
-/* Load the topology tree t/fixtures/name (seed000, seed004) into t. */
+/* Load the hwloc XML topology t/fixtures/topo/name.xml (seed000,
+ * seed004, vm-2cpu...) into t. */
 void fixture_load_topo(struct topo *t, const char *name);
 
 /* cmocka group setup and teardown: *state is the seed004 topology (the

@@ -246,11 +246,108 @@ static void test_unknown_parts(void **state)
 	parse_fails(&t, "core-of:3", "the SMT siblings of CPU 3 are unknown",
 		    NULL);
 	parse_fails(&t, "package-of:5", "the package of CPU 5 is unknown", NULL);
-	parse_fails(&t, "llc-of:6", "sysfs lists no cache for CPU 6", NULL);
+	parse_fails(&t, "llc-of:6", "no cache of CPU 6 is known", NULL);
 	parse_fails(&t, "node:0", "NUMA node 0 has no CPUs", NULL);
 	parse_is(&t, "siblings-of:2", (const int[]){ 2, 6, -1 });
 	/* the others still work */
 	parse_is(&t, "llc-of:0,!core-of:0", (const int[]){ 1, 2, 3, 5, 6, 7, -1 });
+	topo_free(&t);
+}
+
+/* cpuset_resolve with want clones: the CPUs (-1 ends), and the note
+ * holds every string of notes (NULL ends; "" for an empty note). */
+static void resolve_is(const struct topo *t, const char *expr, unsigned want,
+		       const int *cpus, ...)
+{
+	uint64_t bits[WORDS] = { 0 }, expect[WORDS] = { 0 };
+	char err[1024] = "", note[512];
+	const char *n;
+	va_list ap;
+
+	for (; *cpus >= 0; cpus++)
+		expect[*cpus / 64] |= 1ULL << (*cpus % 64);
+	if (cpuset_resolve(expr, t, want, bits, note, sizeof(note), err,
+			   sizeof(err)))
+		fail_msg("cpuset_resolve('%s', %u) failed: %s", expr, want, err);
+	for (unsigned c = 0; c < MEMJOB_MAX_CPUS; c++)
+		if (has(bits, c) != has(expect, c))
+			fail_msg("'%s': CPU %u is %s", expr, c,
+				 has(expect, c) ? "missing" : "there but should not be");
+	va_start(ap, cpus);
+	while ((n = va_arg(ap, const char *))) {
+		if (!n[0] && note[0])
+			fail_msg("'%s': unexpected note '%s'", expr, note);
+		if (n[0] && !strstr(note, n))
+			fail_msg("'%s': note '%s' lacks '%s'", expr, note, n);
+	}
+	va_end(ap);
+}
+
+/* "A else B": B where A leaves no CPU or too few for the clones, or
+ * needs what this machine lacks; a mistake in the text stays an error. */
+static void test_fallback(void **state)
+{
+	struct topo vm, laptop;
+
+	(void)state;
+	fixture_load_topo(&vm, "vm-2cpu");
+	fixture_load_topo(&laptop, "seed000");
+	/* the VM: CPU 0's L3 is its own, so the aggressors take CPU 1 */
+	parse_fails(&vm, "llc-of:0,!core-of:0", "leaves no CPU", NULL);
+	resolve_is(&vm, "llc-of:0,!core-of:0 else !core-of:0", 1,
+		   (const int[]){ 1, -1 }, "'llc-of:0,!core-of:0' leaves no CPU",
+		   "using the fallback '!core-of:0' (CPU 1)",
+		   "contention in the memory system, not LLC sharing", NULL);
+	/* the laptop shares its L3: no fallback, no note */
+	resolve_is(&laptop, "llc-of:0,!core-of:0 else !core-of:0", 1,
+		   (const int[]){ 1, 2, 3, 5, 6, 7, -1 }, "", NULL);
+	/* too few for 2 clones: the next alternative */
+	resolve_is(&vm, "llc-of:0 ELSE 0-1", 2, (const int[]){ 0, 1, -1 },
+		   "'llc-of:0' gives 1 CPU for 2 clones", NULL);
+	/* none has enough: the first that gives any, and no error (the
+	 * sweep leaves the point out and says why) */
+	resolve_is(&laptop, "llc-of:0,!core-of:0 else 1-2", 8,
+		   (const int[]){ 1, 2, 3, 5, 6, 7, -1 }, NULL);
+	/* a CPU or node the machine lacks falls through too */
+	resolve_is(&vm, "34 else node:3 else 1", 1, (const int[]){ 1, -1 },
+		   "CPU 34 does not exist", "using the fallback '1'", NULL);
+	/* all fail: both reasons */
+	parse_fails(&vm, "llc-of:0,!core-of:0 else 5",
+		    "'llc-of:0,!core-of:0' leaves no CPU",
+		    "and the fallback '5': CPU 5 does not exist", NULL);
+	/* the text is wrong: an error whatever follows */
+	parse_fails(&vm, "llc-off:0 else 1", "unknown word 'llc-off'", NULL);
+	parse_fails(&vm, "34 else 1-", "expected a CPU number", NULL);
+	parse_fails(&vm, "0 else ", "an empty alternative", NULL);
+	parse_fails(&vm, "else 0", "an empty alternative", NULL);
+	/* "else" inside a word is not the operator */
+	parse_fails(&vm, "elsewhere", "unknown word 'elsewhere'", NULL);
+	topo_free(&vm);
+	topo_free(&laptop);
+}
+
+/* A container allowed CPUs 1-3 and 5-7 (seed000's core 0 is not its
+ * own): nothing lands on 0 or 4, and naming them says why. */
+static void test_allowed(void **state)
+{
+	struct topo t;
+
+	(void)state;
+	fixture_load_topo(&t, "laptop-cgroup");
+	assert_true(topo_has_cpu(&t, 0));
+	assert_false(topo_cpu_allowed(&t, 0));
+	assert_true(topo_restricted(&t));
+	parse_fails(&t, "0", "CPU 0 is outside the CPUs this process may use",
+		    "(1-3,5-7; taskset or a cgroup cpuset", NULL);
+	parse_fails(&t, "2-4", "CPU 4 is outside", NULL);
+	parse_is(&t, "all", (const int[]){ 1, 2, 3, 5, 6, 7, -1 });
+	parse_is(&t, "!core-of:1", (const int[]){ 2, 3, 6, 7, -1 });
+	parse_fails(&t, "siblings-of:0", "leaves no CPU", NULL);
+	resolve_is(&t, "llc-of:1", 1, (const int[]){ 1, 2, 3, 5, 6, 7, -1 },
+		   "'llc-of:1' leaves out CPUs 0,4: outside the CPUs this "
+		   "process may use", NULL);
+	resolve_is(&t, "0 else siblings-of:0 else 1", 1, (const int[]){ 1, -1 },
+		   "CPU 0 is outside the CPUs", "using the fallback '1'", NULL);
 	topo_free(&t);
 }
 
@@ -284,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_seed000),
+		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_allowed),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_unknown_parts),
 		cmocka_unit_test(test_count_nth),

@@ -210,7 +210,7 @@ static void test_far_knee(void **state)
 	assert_int_equal(k[1].status, KNEE_FOUND);
 	expect_knee(&k[2], 3, KNEE_FAR, 6 * MiB, 4 * MiB, 20.0);
 	assert_string_equal(k[2].text, "knee at 6 MiB, far from the 36 MiB "
-			    "sysfs says (20.0 ns up to 4 MiB, 90.0 ns at 6 MiB)");
+			    "the topology says (20.0 ns up to 4 MiB, 90.0 ns at 6 MiB)");
 	/* and an L2 far above its sysfs size */
 	for (unsigned i = 0; i < c.n; i++)
 		c.ns[i] = c.size[i] <= 32 * KiB ? 1.5 :
@@ -374,10 +374,10 @@ static void test_print(void **state)
 	knee_print(f, k, 3);
 	fclose(f);
 	assert_string_equal(buf,
-		"  cache      sysfs    plateau       knee\n"
+		"  cache       size    plateau       knee\n"
 		"  L1d       32 KiB    1.50 ns     48 KiB  1.50 ns up to 32 KiB, 5.00 ns at 48 KiB\n"
 		"  L2         1 MiB    5.00 ns    1.5 MiB  5.00 ns up to 1 MiB, 20.0 ns at 1.5 MiB\n"
-		"  L3        36 MiB    20.0 ns      6 MiB  knee at 6 MiB, far from the 36 MiB sysfs says (20.0 ns up to 4 MiB, 90.0 ns at 6 MiB)\n");
+		"  L3        36 MiB    20.0 ns      6 MiB  knee at 6 MiB, far from the 36 MiB the topology says (20.0 ns up to 4 MiB, 90.0 ns at 6 MiB)\n");
 	free(buf);
 }
 

@@ -43,7 +43,7 @@ static void eval_is(const struct topo *t, unsigned cpu, const char *s,
 static void eval_fails(const struct topo *t, unsigned cpu, const char *s,
 		       const char *want)
 {
-	char err[512] = "", quoted[300];
+	char err[1024] = "", quoted[300];
 	uint64_t v = 12345;
 
 	if (!sizeexpr_eval(s, t, cpu, &v, err, sizeof(err)))
@@ -123,13 +123,47 @@ static void test_seed000(void **state)
 	eval_fails(&t, 0, "l3", "CPU 0 has no L3 cache (it has L1d, L1i, L2)");
 	eval_is(&t, 1, "l3", 6 * MiB);
 	t.cpus[0].ncaches = 0;
-	eval_fails(&t, 0, "llc", "sysfs lists no cache for CPU 0");
-	eval_fails(&t, 0, "l2", "CPU 0 has no L2 cache (sysfs lists none)");
-	/* sizes and memory sysfs did not give */
+	eval_fails(&t, 0, "llc", "no cache of CPU 0 is known");
+	eval_fails(&t, 0, "l2", "CPU 0 has no L2 cache (none is known)");
+	/* sizes and memory the topology did not give */
 	t.cpus[1].caches[3].size = 0;
 	eval_fails(&t, 1, "llc/2", "the size of CPU 1's L3 is unknown");
 	t.ram = 0;
 	eval_fails(&t, 1, "10%ram", "the memory size is unknown");
+	topo_free(&t);
+}
+
+/* size=2*l2 on each machine shape of t/fixtures/topo, and on one where
+ * nothing knows a cache: the error says what is unknown and what to do. */
+static void test_machines(void **state)
+{
+	static const struct { const char *name; unsigned cpu; uint64_t l2x2,
+			      llc; } m[] = {
+		{ "seed004", 2, 2 * MiB, 22528 * KiB },
+		{ "seed000", 0, MiB, 6 * MiB },
+		{ "epyc7313", 0, MiB, 32 * MiB },
+		{ "i5-1235u", 0, 2560 * KiB, 12 * MiB },	/* a P-core */
+		{ "i5-1235u", 4, 4 * MiB, 12 * MiB },		/* an E-core */
+		{ "vm-2cpu", 0, 2 * MiB, 508 * MiB },
+		{ "graviton3", 63, 2 * MiB, 32 * MiB },
+	};
+	struct topo t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		fixture_load_topo(&t, m[i].name);
+		eval_is(&t, m[i].cpu, "2*l2", m[i].l2x2);
+		eval_is(&t, m[i].cpu, "llc", m[i].llc);
+		topo_free(&t);
+	}
+	fixture_load_topo(&t, "vm-2cpu");
+	for (unsigned c = 0; c < t.ncpus; c++)
+		t.cpus[c].ncaches = 0;
+	eval_fails(&t, 0, "2*l2", "the size of l2 is unknown: neither sysfs "
+		   "nor CPUID lists a cache for this machine; give the size in "
+		   "bytes (e.g. 1m), or describe the machine with "
+		   "--topology-file");
+	eval_fails(&t, 1, "llc/2", "the size of llc is unknown");
 	topo_free(&t);
 }
 
@@ -210,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_caches),
 		cmocka_unit_test(test_ram),
 		cmocka_unit_test(test_seed000),
+		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_is_relative),
 		cmocka_unit_test(test_errors),
