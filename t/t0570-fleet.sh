@@ -18,10 +18,11 @@ unset SLURM_JOB_ID SLURM_ARRAY_JOB_ID SLURM_ARRAY_TASK_ID SLURM_PROCID \
 	SLURMD_NODENAME
 
 # A sysroot: fixture tree $1 with a /proc/cpuinfo saying model $2.
+# sysroot NAME MODEL: a /proc/cpuinfo naming MODEL under root-NAME; the
+# topology itself comes from t/fixtures/topo/NAME.xml (HWLOC_XMLFILE).
 sysroot()
 {
 	mkdir -p "root-$1/proc" &&
-	cp -r "$SRCDIR/t/fixtures/$1/." "root-$1/" &&
 	printf 'processor\t: 0\nmodel name\t: %s\n\n' "$2" >"root-$1/proc/cpuinfo"
 }
 
@@ -68,8 +69,8 @@ test_expect_success 'the run header names the machine, and the Slurm task under 
 test_expect_success 'the machine: model from cpuinfo, summary from the topology, type from both' '
 	sysroot seed004 "Big Server CPU" &&
 	sysroot seed000 "Small Desktop CPU" &&
-	MEMJOB_SYSROOT=$PWD/root-seed004 "$MEMJOB" --output-format=csv $JOB >a.csv &&
-	MEMJOB_SYSROOT=$PWD/root-seed000 "$MEMJOB" --output-format=csv $JOB >b.csv &&
+	HWLOC_XMLFILE=$SRCDIR/t/fixtures/topo/seed004.xml MEMJOB_SYSROOT=$PWD/root-seed004 "$MEMJOB" --output-format=csv $JOB >a.csv &&
+	HWLOC_XMLFILE=$SRCDIR/t/fixtures/topo/seed000.xml MEMJOB_SYSROOT=$PWD/root-seed000 "$MEMJOB" --output-format=csv $JOB >b.csv &&
 	test "$(csv_col a.csv cpu_model)" = "Big Server CPU" &&
 	test "$(csv_col a.csv cpu_topology)" = "2s/32c/64t L1d 32k L1i 32k L2 1m L3 22m" &&
 	test "$(csv_col b.csv cpu_topology)" = "1s/4c/8t L1d 48k L1i 32k L2 512k L3 6m" &&
@@ -78,7 +79,7 @@ test_expect_success 'the machine: model from cpuinfo, summary from the topology,
 	test "$(csv_col a.csv job_hash)" = "$(csv_col b.csv job_hash)" &&
 	# no cpuinfo: unknown, and said so
 	rm root-seed000/proc/cpuinfo &&
-	MEMJOB_SYSROOT=$PWD/root-seed000 "$MEMJOB" --output-format=csv $JOB >c.csv &&
+	HWLOC_XMLFILE=$SRCDIR/t/fixtures/topo/seed000.xml MEMJOB_SYSROOT=$PWD/root-seed000 "$MEMJOB" --output-format=csv $JOB >c.csv &&
 	test "$(csv_col c.csv cpu_model)" = unknown
 '
 
