@@ -95,7 +95,7 @@ test_expect_success 'the job hash: the same jobs hash the same, any change does 
 	# a relative size hashes as written, whatever it comes to here
 	"$MEMJOB" --output-format=csv --name=r --size=llc/2 --kernel=count \
 		>rel.csv &&
-	MEMJOB_SYSROOT="$SRCDIR/t/fixtures/seed004" "$MEMJOB" \
+	HWLOC_XMLFILE="$SRCDIR/t/fixtures/topo/seed004.xml" "$MEMJOB" \
 		--output-format=csv --name=r --size=llc/2 --kernel=count >rel2.csv &&
 	test "$(csv_col rel.csv job_hash)" = "$(csv_col rel2.csv job_hash)"
 '
