@@ -584,7 +584,9 @@ char *jobreader_gets(char *str, int num, void *stream)
 				reader_error(r, &loc, "out of memory");
 				return NULL;
 			}
-			if (s->fp && ferror(s->fp))
+			/* EINTR: a SIGINT or SIGTERM, which the caller
+			 * reports (nothing runs) */
+			if (s->fp && ferror(s->fp) && errno != EINTR)
 				reader_error(r, &loc, "read error: %s",
 					     strerror(errno));
 			pop_source(r);
