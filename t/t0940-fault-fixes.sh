@@ -174,6 +174,24 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT while the job file is read: a message
 	grep "interrupted before any job started; nothing was run" err
 '
 
+# Found by t/fuzz: a line that never ends took all memory (the OOM
+# killer ended memjob).
+test_expect_success 'include /dev/zero, or a FIFO: refused, exit 2, at once' '
+	printf "include /dev/zero\n[a]\nsize=1m\n" >zero.ini &&
+	expect_exit 2 timeout 20 "$MEMJOB" --parse-only zero.ini 2>err &&
+	grep "zero.ini:1: cannot include ./dev/zero.: not a regular file" err &&
+	mkfifo inc.fifo &&
+	printf "include inc.fifo\n[a]\nsize=1m\n" >fifo.ini &&
+	expect_exit 2 timeout 20 "$MEMJOB" --parse-only fifo.ini 2>err &&
+	grep "not a regular file" err
+'
+
+test_expect_success 'a job file line longer than 1 MiB: exit 2' '
+	head -c 2000000 /dev/zero | tr "\\0" a >long.ini &&
+	expect_exit 2 timeout 20 "$MEMJOB" --parse-only long.ini 2>err &&
+	grep "long.ini: line 1 is longer than 1048576 bytes" err
+'
+
 # ---- 5: checks that scale -------------------------------------------------------
 
 # CPU time, not wall time: a busy host slows both builds alike.  Before
