@@ -174,7 +174,7 @@ test_expect_success DEFAULT_SIGNAL 'SIGINT while the job file is read: a message
 	grep "interrupted before any job started; nothing was run" err
 '
 
-# Found by t/fuzz: a line that never ends took all memory (the OOM
+# Found writing t/fuzz: a line that never ends took all memory (the OOM
 # killer ended memjob).
 test_expect_success 'include /dev/zero, or a FIFO: refused, exit 2, at once' '
 	printf "include /dev/zero\n[a]\nsize=1m\n" >zero.ini &&
