@@ -208,7 +208,6 @@ void exec_cleanup(struct exec_ctx *x)
 
 	for (unsigned i = 0; i < x->ncreated; i++) {
 		const struct file_to_create *c = &p->creates[i];
-
 		const struct created_id *id = &x->created_ids[i];
 		struct stat st;
 
