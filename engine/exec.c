@@ -178,6 +178,7 @@ static int create_files(struct exec_ctx *x)
 	for (unsigned i = 0; i < p->ncreates; i++) {
 		const struct file_to_create *c = &p->creates[i];
 		char err[512], sz[32], pat[64];
+		int ret;
 
 		if (atomic_load(x->stop))
 			return -1;
@@ -187,14 +188,15 @@ static int create_files(struct exec_ctx *x)
 			fprintf(x->progress, "memjob: creating '%s' (%s, "
 				"pattern %s)\n", c->path, sz, pat);
 		}
-		if (c->sparse ? filegen_create_sparse(c->path, c->size, err,
-						      sizeof(err))
-			      : filegen_create(c->path, c->size, &c->pattern,
-					       c->seed, err, sizeof(err))) {
+		ret = c->sparse ? filegen_create_sparse(c->path, c->size, err,
+							sizeof(err))
+				: filegen_create(c->path, c->size, &c->pattern,
+						 c->seed, err, sizeof(err));
+		if (ret)	/* > 0: made, with a note */
 			fprintf(stderr, "memjob: job '%s': %s\n", c->by->name,
 				err);
+		if (ret < 0)
 			return -1;
-		}
 		if (!stat(c->path, &x->created_ids[x->ncreated].st))
 			x->created_ids[x->ncreated].known = true;
 		x->created[x->ncreated++] = c->path;

@@ -334,7 +334,15 @@ int filegen_create_sparse(const char *path, uint64_t size, char *err,
 	 * sparse file would get SIGBUS when the disk fills under it.  File
 	 * systems without fallocate keep the file sparse. */
 	ret = fallocate(fd, 0, 0, (off_t)size);
-	if (ret && errno != EOPNOTSUPP && errno != ENOSYS) {
+	if (ret && (errno == EOPNOTSUPP || errno == ENOSYS)) {
+		snprintf(err, errlen, "note: the file system of '%s' cannot "
+			 "reserve its blocks (fallocate: %s); a disk that fills "
+			 "during the run may end the job", path,
+			 strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (ret) {
 		snprintf(err, errlen, "cannot reserve %llu bytes for '%s': %s%s",
 			 (unsigned long long)size, path, strerror(errno),
 			 errno == ENOSPC ? " (the disk filled since memjob "

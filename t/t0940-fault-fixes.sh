@@ -110,7 +110,8 @@ for how in "mmap --rw=read --kernel=count" "mmap --rw=write --kernel=fill" \
 done
 
 # The disk fills after memjob created its file: the blocks were reserved
-# (fallocate), so the job runs on; the filler is the one refused.
+# (fallocate), so the job runs on; the filler is the one refused.  (rate=
+# keeps the job from touching all of its pages before the filler comes.)
 fill_after_create()
 {
 	local d rc
@@ -118,7 +119,7 @@ fill_after_create()
 	mount -t tmpfs -o size=20m tmpfs "$d" &&
 	{ "$MEMJOB" --output-format=csv --name=one --ioengine=mmap \
 		--rw=write --bs=64k --size=16m --filename="$d/one.dat" \
-		--time_based=1 --runtime=1s >out.csv 2>err &
+		--rate=8m --time_based=1 --runtime=1s >out.csv 2>err &
 	} &&
 	pid=$! &&
 	until_file "$d/one.dat" &&

@@ -216,7 +216,8 @@ done
 
 # disk_full SOURCE_OPTS...: a write job of 12 MiB; once its file is there,
 # a filler takes what is left.  The job must run to its end (its blocks
-# were reserved) and leave nothing; the filler must be refused.
+# were reserved) and leave nothing; the filler must be refused.  (rate=
+# keeps the job from having touched all its blocks before the filler.)
 disk_full()
 {
 	local d rc=0
@@ -225,7 +226,7 @@ disk_full()
 	# shellcheck disable=SC2068
 	"$MEMJOB" --output-format=csv --name=j $@ --rw=write --kernel=fill \
 		--bs=64k --size=12m --filename="$d/f.dat" --time_based=1 \
-		--runtime=1s >out.csv 2>err &
+		--runtime=1s --rate=6m >out.csv 2>err &
 	pid=$!
 	for _ in $(seq 200); do
 		[ -e "$d/f.dat" ] && break
