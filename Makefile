@@ -51,7 +51,7 @@ HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
 
 .PHONY: all check install lint cppcheck clang-tidy man clean distclean \
-	bench help unit-tests FORCE
+	bench help unit-tests fuzz FORCE
 .DELETE_ON_ERROR:
 
 all: memjob
@@ -200,6 +200,39 @@ build/tidy/%.ok: %.c build/%.o Makefile
 		exit $${PIPESTATUS[0]}
 	@touch $@
 
+# ---- fuzzing --------------------------------------------------------------
+
+# libFuzzer harnesses (t/fuzz/fuzz_*.c) for the job-file path and the
+# report CSV reader, built with clang whatever CC is: the engine's sources
+# again, under build/fuzz/, with the fuzzer's coverage and ASan + UBSan.
+# t/fuzz/run.sh SECONDS runs each on its seed corpus.
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -pthread -Iengine -Iioengines \
+	-fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_SRCS := $(sort $(wildcard t/fuzz/fuzz_*.c))
+FUZZERS := $(FUZZ_SRCS:t/fuzz/%.c=build/fuzz/%)
+FUZZ_OBJS := $(LIB_OBJS:build/%=build/fuzz/obj/%)
+
+fuzz: $(FUZZERS)
+
+build/fuzz/obj/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build/fuzz/obj/gen/%.o: build/gen/%.c config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: t/fuzz/fuzz_%.c $(FUZZ_OBJS) config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) \
+		$(LDFLAGS) $(LIBS)
+
+# (made by pattern rules, but kept: a second build relinks only)
+.SECONDARY: $(FUZZ_OBJS)
+-include $(FUZZ_OBJS:.o=.d)
+
 # ---- man page -------------------------------------------------------------
 
 # Replace the option reference between the markers with the one the
@@ -230,7 +263,7 @@ distclean: clean
 
 help:
 	@echo "targets: all (memjob), check, install, lint, man, bench," \
-	      "clean, distclean"
+	      "fuzz (clang), clean, distclean"
 	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
 
 -include $(DEPS)

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "busguard.h"
 #include "exec.h"
 #include "filegen.h"
 #include "progress.h"
@@ -55,13 +57,81 @@ int shared_barrier_wait(struct exec_shared *sh)
 	return 0;
 }
 
+/* CLOCK_REALTIME ms from now: the deadline of a timed wait. */
+static struct timespec realtime_in(long ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += ms % 1000 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return ts;
+}
+
+/*
+ * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
+ * writes, a read of a device that never answers).  Once the stop flag is
+ * set, the main thread sends the threads still running EXEC_SIGWAKE every
+ * KICK_MS; its handler does nothing and is installed without SA_RESTART,
+ * so the blocked call returns EINTR and the thread sees the flag.  (Sent
+ * again and again: a signal that comes just before the call blocks is
+ * otherwise lost.)
+ */
+#define KICK_MS		100
+
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+static void install_wake(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(EXEC_SIGWAKE, &sa, NULL);
+}
+
+static void kick(atomic_int *stop, const pthread_t *tids, unsigned from,
+		 unsigned to)
+{
+	if (!atomic_load(stop))
+		return;
+	for (unsigned t = from; t < to; t++)
+		pthread_kill(tids[t], EXEC_SIGWAKE);
+}
+
 /* Until every thread has set up (and waits at the gate). */
-static void wait_ready(struct exec_shared *sh, unsigned nthreads)
+static void wait_ready(struct exec_shared *sh, const pthread_t *tids,
+		       unsigned nthreads)
 {
 	pthread_mutex_lock(&sh->lock);
-	while (sh->ready < nthreads)
-		pthread_cond_wait(&sh->done, &sh->lock);
+	while (sh->ready < nthreads) {
+		struct timespec ts = realtime_in(KICK_MS);
+
+		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
+		kick(sh->stop, tids, 0, nthreads);
+	}
 	pthread_mutex_unlock(&sh->lock);
+}
+
+static void join_all(atomic_int *stop, const pthread_t *tids,
+		     unsigned nthreads)
+{
+	for (unsigned t = 0; t < nthreads; t++)
+		for (;;) {
+			struct timespec ts = realtime_in(KICK_MS);
+
+			if (pthread_timedjoin_np(tids[t], NULL, &ts) != ETIMEDOUT)
+				break;
+			kick(stop, tids, t, nthreads);
+		}
 }
 
 static void release(struct exec_shared *sh)
@@ -80,14 +150,8 @@ void job_sync_wait(struct exec_shared *sh, int job)
 	pthread_mutex_lock(&sh->lock);
 	while (sh->sync[job].remaining &&
 	       !atomic_load_explicit(sh->stop, memory_order_relaxed)) {
-		struct timespec ts;
+		struct timespec ts = realtime_in(20);
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 20 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
 		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
 	}
 	pthread_mutex_unlock(&sh->lock);
@@ -107,11 +171,14 @@ static int create_files(struct exec_ctx *x)
 	const struct plan *p = x->plan;
 
 	x->created = calloc(p->ncreates ? p->ncreates : 1, sizeof(char *));
-	if (!x->created)
+	x->created_ids = calloc(p->ncreates ? p->ncreates : 1,
+				sizeof(*x->created_ids));
+	if (!x->created || !x->created_ids)
 		return -1;
 	for (unsigned i = 0; i < p->ncreates; i++) {
 		const struct file_to_create *c = &p->creates[i];
 		char err[512], sz[32], pat[64];
+		int ret;
 
 		if (atomic_load(x->stop))
 			return -1;
@@ -121,14 +188,17 @@ static int create_files(struct exec_ctx *x)
 			fprintf(x->progress, "memjob: creating '%s' (%s, "
 				"pattern %s)\n", c->path, sz, pat);
 		}
-		if (c->sparse ? filegen_create_sparse(c->path, c->size, err,
-						      sizeof(err))
-			      : filegen_create(c->path, c->size, &c->pattern,
-					       c->seed, err, sizeof(err))) {
+		ret = c->sparse ? filegen_create_sparse(c->path, c->size, err,
+							sizeof(err))
+				: filegen_create(c->path, c->size, &c->pattern,
+						 c->seed, err, sizeof(err));
+		if (ret)	/* > 0: made, with a note */
 			fprintf(stderr, "memjob: job '%s': %s\n", c->by->name,
 				err);
+		if (ret < 0)
 			return -1;
-		}
+		if (!stat(c->path, &x->created_ids[x->ncreated].st))
+			x->created_ids[x->ncreated].known = true;
 		x->created[x->ncreated++] = c->path;
 	}
 	return 0;
@@ -140,15 +210,27 @@ void exec_cleanup(struct exec_ctx *x)
 
 	for (unsigned i = 0; i < x->ncreated; i++) {
 		const struct file_to_create *c = &p->creates[i];
+		const struct created_id *id = &x->created_ids[i];
+		struct stat st;
 
 		if (c->by->keep_files)
 			continue;
+		/* Another process put a file of its own there: not ours. */
+		if (id->known && !lstat(c->path, &st) &&
+		    (st.st_dev != id->st.st_dev || st.st_ino != id->st.st_ino)) {
+			fprintf(stderr, "memjob: '%s' was replaced while the "
+				"jobs ran; the new file is left as it is\n",
+				c->path);
+			continue;
+		}
 		if (unlink(c->path) && errno != ENOENT)
 			fprintf(stderr, "memjob: cannot remove '%s': %s\n",
 				c->path, strerror(errno));
 	}
 	free(x->created);
+	free(x->created_ids);
 	x->created = NULL;
+	x->created_ids = NULL;
 	x->ncreated = 0;
 }
 
@@ -425,7 +507,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		/* The system's counters count from the release: what the
 		 * threads did to set up (a file loaded into memory, preread,
 		 * a pattern written) is not the jobs' doing. */
-		wait_ready(&sh, started);
+		wait_ready(&sh, tids, started);
 		have = x->ss && !sysstat_snap(x->ss, &before);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
@@ -441,8 +523,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 
 		release(&sh);
 		pg = progress_start(x->progress, p, sg, x->res, &where);
-		for (t = 0; t < started; t++)
-			pthread_join(tids[t], NULL);
+		join_all(x->stop, tids, started);
 		progress_stop(pg);
 		if (sampler)
 			sysstat_sampler_stop(sampler);
@@ -473,6 +554,8 @@ int exec_run(struct exec_ctx *x)
 
 	struct timespec ts;
 
+	install_wake();
+	busguard_install();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
 			   (uint64_t)ts.tv_nsec;

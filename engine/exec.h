@@ -11,8 +11,10 @@
 #ifndef MEMJOB_EXEC_H
 #define MEMJOB_EXEC_H
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "plan.h"
 #include "result.h"
@@ -24,10 +26,18 @@ struct exec_ctx {
 	atomic_int *stop;		/* nonzero: stop now (the signal number) */
 	FILE *progress;			/* the progress line's, or NULL */
 	char **created;			/* files this run created */
+	struct created_id {		/* ... and which they were: another */
+		struct stat st;		/* process may replace one */
+		bool known;
+	} *created_ids;
 	unsigned ncreated;
 	struct sysstat *ss;		/* system counters, or NULL */
 	FILE **samples;			/* per job: its sample log, or NULL */
 };
+
+/* The signal that wakes a job's thread blocked in a system call once the
+ * stop flag is set (EINTR): sources that retry on EINTR give up then. */
+#define EXEC_SIGWAKE	(SIGRTMIN + 2)
 
 /* 0 when every job ran to completion, 1 when one failed or was stopped. */
 int exec_run(struct exec_ctx *x);

@@ -316,6 +316,7 @@ int filegen_create_sparse(const char *path, uint64_t size, char *err,
 			  size_t errlen)
 {
 	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	int ret;
 
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", path,
@@ -325,6 +326,27 @@ int filegen_create_sparse(const char *path, uint64_t size, char *err,
 	if (ftruncate(fd, (off_t)size)) {
 		snprintf(err, errlen, "cannot size '%s' to %llu bytes: %s",
 			 path, (unsigned long long)size, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	/* Reserve the blocks now: a job that stores into a mapping of a
+	 * sparse file would get SIGBUS when the disk fills under it.  File
+	 * systems without fallocate keep the file sparse. */
+	ret = fallocate(fd, 0, 0, (off_t)size);
+	if (ret && (errno == EOPNOTSUPP || errno == ENOSYS)) {
+		snprintf(err, errlen, "note: the file system of '%s' cannot "
+			 "reserve its blocks (fallocate: %s); a disk that fills "
+			 "during the run may end the job", path,
+			 strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot reserve %llu bytes for '%s': %s%s",
+			 (unsigned long long)size, path, strerror(errno),
+			 errno == ENOSPC ? " (the disk filled since memjob "
+			 "checked it)" : "");
 		close(fd);
 		unlink(path);
 		return -1;

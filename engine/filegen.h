@@ -34,8 +34,10 @@ void pattern_format(const struct pattern *p, char *buf, size_t len);
 int filegen_create(const char *path, uint64_t size, const struct pattern *p,
 		   uint64_t seed, char *err, size_t errlen);
 
-/* Create path (O_EXCL) with size bytes of holes, for a job that writes
- * it: its blocks are allocated by the job's own writes. */
+/* Create path (O_EXCL) with size bytes for a job that writes it, its
+ * blocks reserved (fallocate) but not written: 0, -1 with err saying why
+ * (a full disk), or 1 with a note in err when the file system cannot
+ * reserve blocks (the file is then sparse, made by the job's writes). */
 int filegen_create_sparse(const char *path, uint64_t size, char *err,
 			  size_t errlen);
 

@@ -219,11 +219,12 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 {
 	struct chase *c = k->priv;
 	size_t skip = (size_t)(-(uintptr_t)region % CHASE_MIN_STRIDE);
-	char *base = (char *)region + skip;
+	char *base;
 	size_t n;
 
 	if (!c || !region || len < skip)
 		return -EINVAL;
+	base = (char *)region + skip;
 	n = (len - skip) / c->stride;
 	if (n < 2)
 		return -EINVAL;

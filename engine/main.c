@@ -339,6 +339,19 @@ static FILE *open_output(const struct cmdline *cl, const char *host,
 	return f;
 }
 
+/* A SIGINT or SIGTERM while the jobs were read, checked and planned (the
+ * handlers are installed first thing): nothing has run, nothing made. */
+static bool interrupted_early(void)
+{
+	int sig = atomic_load(&stop_flag);
+
+	if (!sig)
+		return false;
+	fprintf(stderr, "memjob: %s: interrupted before any job started; "
+		"nothing was run\n", strsignal(sig));
+	return true;
+}
+
 static int run(struct cmdline *cl, struct jobset *js,
 	       const struct sweep_notes *notes, const struct topo *topo,
 	       const struct machine_id *machine, struct diag *d)
@@ -353,7 +366,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 
 	if (plan_build(js, d, &plan)) {
 		plan_free(&plan);
-		return EXIT_USAGE;
+		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
 	}
 	if (cl->parse_only) {
 		plan_free(&plan);
@@ -396,7 +409,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 		     (cl->progress == PROGRESS_AUTO && isatty(STDERR_FILENO))
 		     ? stderr : NULL;
 
-	install_signals();
+	if (interrupted_early()) {
+		status = EXIT_JOBFAIL;
+		goto out_results;
+	}
 	report_header(&rc, &plan);
 	status = exec_run(&x) ? EXIT_JOBFAIL : EXIT_RAN;
 	if (atomic_load(&stop_flag) > 0) {
@@ -411,9 +427,15 @@ static int run(struct cmdline *cl, struct jobset *js,
 		status = EXIT_JOBFAIL;
 	}
 	exec_cleanup(&x);
+out_results:
 	results_free(&res);
 out_plan:
-	if (out != stdout && fclose(out)) {
+	/* a report that could not be written (a full disk) is a failure */
+	if (out == stdout && (fflush(out) || ferror(out))) {
+		diag_plain(d, "writing the report to standard output: %m");
+		status = EXIT_JOBFAIL;
+	}
+	if (out != stdout && (ferror(out) | fclose(out))) {
 		diag_plain(d, "--output=%s: %m", cl->output);
 		status = EXIT_JOBFAIL;
 	}
@@ -438,6 +460,7 @@ int main(int argc, char **argv)
 		return plot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
+	install_signals();	/* before anything that may take a while */
 	diag_init(&d, stderr);
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
@@ -509,6 +532,10 @@ int main(int argc, char **argv)
 				diag_error(&d, &loc, "section", "no job named "
 					   "'%s'", cl.sections[i]);
 		}
+	if (interrupted_early()) {	/* (a read of stdin returned early) */
+		status = EXIT_JOBFAIL;
+		goto out;
+	}
 	if (d.errors || jobs_check(&js, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
@@ -517,6 +544,10 @@ int main(int argc, char **argv)
 	if (cl.dump) {
 		help_dump(stdout, &js);
 		status = EXIT_RAN;
+		goto out;
+	}
+	if (interrupted_early()) {
+		status = EXIT_JOBFAIL;
 		goto out;
 	}
 	if (sweep_expand(&js, &runs, &notes, t, &d)) {

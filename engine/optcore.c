@@ -236,6 +236,26 @@ fail:
 
 int job_copy(struct job_spec *dst, const struct job_spec *src)
 {
+	if (job_copy_unswept(dst, src))
+		return -1;
+	if (src->nsweeps) {
+		dst->sweeps = calloc(src->nsweeps, sizeof(*dst->sweeps));
+		if (!dst->sweeps)
+			goto fail;
+		for (unsigned i = 0; i < src->nsweeps; i++) {
+			if (sweep_copy(&dst->sweeps[i], &src->sweeps[i]))
+				goto fail;
+			dst->nsweeps++;
+		}
+	}
+	return 0;
+fail:
+	job_free(dst);
+	return -1;
+}
+
+int job_copy_unswept(struct job_spec *dst, const struct job_spec *src)
+{
 	*dst = *src;
 	dst->isset = NULL;
 	dst->inherited = NULL;
@@ -277,16 +297,6 @@ int job_copy(struct job_spec *dst, const struct job_spec *src)
 		goto fail;
 	if (copy_size_expr(dst, src))
 		goto fail;
-	if (src->nsweeps) {
-		dst->sweeps = calloc(src->nsweeps, sizeof(*dst->sweeps));
-		if (!dst->sweeps)
-			goto fail;
-		for (unsigned i = 0; i < src->nsweeps; i++) {
-			if (sweep_copy(&dst->sweeps[i], &src->sweeps[i]))
-				goto fail;
-			dst->nsweeps++;
-		}
-	}
 	return 0;
 fail:
 	job_free(dst);

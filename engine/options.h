@@ -75,6 +75,9 @@ void opt_format(const struct opt_def *o, const struct job_spec *j,
 int job_init_defaults(struct job_spec *j);
 /* Deep copy (strings and bookkeeping), for [global] inheritance. */
 int job_copy(struct job_spec *dst, const struct job_spec *src);
+/* The same without the sweeps: one point of a grid (a copy of a
+ * 10,000-value sweep per point would make expansion quadratic). */
+int job_copy_unswept(struct job_spec *dst, const struct job_spec *src);
 void job_free(struct job_spec *j);
 
 #endif

@@ -137,6 +137,13 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 				   dir);
 			return;
 		}
+		/* found now, not when the job runs (EROFS included) */
+		if (access(dir, W_OK | X_OK)) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot create "
+				   "'%s': directory '%s' is not writable: %s",
+				   path, dir, strerror(errno));
+			return;
+		}
 		if (j->size == 0) {
 			diag_error(d, job_loc(j, "size"), "size", "'%s' does "
 				   "not exist; memjob creates it, and needs size "
@@ -326,39 +333,59 @@ static void plan_sample_log(struct plan *p, struct planned_job *pj,
 			   "not overwrite it unless overwrite=1", path);
 }
 
-/* Free disk: the files to create, per file system. */
+/* Free disk: the files to create, per file system (st_dev of their
+ * directory), each directory looked at once per file, never per pair. */
 static void check_disk(struct plan *p, struct diag *d)
 {
+	struct fs_need {
+		dev_t dev;
+		uint64_t sum, free_bytes;
+		unsigned first;		/* the first create on it */
+	} *fs = calloc(p->ncreates ? p->ncreates : 1, sizeof(*fs));
+	unsigned nfs = 0;
+
+	if (!fs) {
+		diag_plain(d, "out of memory");
+		return;
+	}
 	for (unsigned i = 0; i < p->ncreates; i++) {
 		struct statvfs vfs;
-		char dir[4096], need[32], avail[32];
-		uint64_t sum = 0, free_bytes;
+		struct stat st;
+		char dir[4096];
+		unsigned k;
 
 		dir_of(p->creates[i].path, dir, sizeof(dir));
-		if (statvfs(dir, &vfs))
+		if (stat(dir, &st))
 			continue;
-		for (unsigned k = 0; k < p->ncreates; k++) {
-			struct statvfs other;
-			char odir[4096];
-
-			dir_of(p->creates[k].path, odir, sizeof(odir));
-			if (!statvfs(odir, &other) && other.f_fsid == vfs.f_fsid)
-				sum += p->creates[k].size;
+		for (k = 0; k < nfs && fs[k].dev != st.st_dev; k++)
+			;
+		if (k == nfs) {
+			if (statvfs(dir, &vfs))
+				continue;
+			fs[k].dev = st.st_dev;
+			fs[k].free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+			fs[k].first = i;
+			nfs++;
 		}
-		free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-		if (sum > free_bytes) {
-			const struct job_spec *j = p->creates[i].by;
-
-			value_format_size(sum, need, sizeof(need));
-			value_format_size(free_bytes, avail, sizeof(avail));
-			diag_error(d, job_loc(j, "size"), "size", "the files "
-				   "memjob would create in '%s' need %s (%llu "
-				   "bytes) but only %s (%llu bytes) are free",
-				   dir, need, (unsigned long long)sum, avail,
-				   (unsigned long long)free_bytes);
-			return;
-		}
+		fs[k].sum += p->creates[i].size;
 	}
+	for (unsigned k = 0; k < nfs; k++) {
+		const struct file_to_create *c = &p->creates[fs[k].first];
+		char dir[4096], need[32], avail[32];
+
+		if (fs[k].sum <= fs[k].free_bytes)
+			continue;
+		dir_of(c->path, dir, sizeof(dir));
+		value_format_size(fs[k].sum, need, sizeof(need));
+		value_format_size(fs[k].free_bytes, avail, sizeof(avail));
+		diag_error(d, job_loc(c->by, "size"), "size", "the files "
+			   "memjob would create in '%s' need %s (%llu "
+			   "bytes) but only %s (%llu bytes) are free",
+			   dir, need, (unsigned long long)fs[k].sum, avail,
+			   (unsigned long long)fs[k].free_bytes);
+		break;
+	}
+	free(fs);
 }
 
 static uint64_t mem_available(void)

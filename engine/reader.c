@@ -201,9 +201,43 @@ struct jobreader *jobreader_open_string(const char *name, const char *text,
 	return r;
 }
 
+/* A job file's line may be this long: "include /dev/zero" is one line
+ * that never ends, and must not take all memory first. */
+#define MAX_LINE	(1u << 20)
+
+/* getline(), but -3 once a line passes MAX_LINE bytes. */
+static ssize_t getline_max(char **buf, size_t *cap, FILE *f)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF) {
+		if (n + 2 > *cap) {
+			size_t want = *cap ? 2 * *cap : 256;
+			char *b;
+
+			if (n + 2 > MAX_LINE)
+				return -3;
+			b = realloc(*buf, want);
+			if (!b)
+				return -2;
+			*buf = b;
+			*cap = want;
+		}
+		(*buf)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (!n)
+		return -1;
+	(*buf)[n] = '\0';
+	return (ssize_t)n;
+}
+
 /*
  * The next raw line of s into r->raw, without its line ending: 0, or -1
- * at the end of s (or on a read error), -2 when out of memory.
+ * at the end of s (or on a read error), -2 when out of memory, -3 when
+ * the line is longer than MAX_LINE.
  */
 static int read_raw(struct jobreader *r, struct source *s, size_t *len)
 {
@@ -212,9 +246,9 @@ static int read_raw(struct jobreader *r, struct source *s, size_t *len)
 
 	errno = 0;
 	if (s->fp) {
-		n = getline(&r->raw, &r->rawcap, s->fp);
+		n = getline_max(&r->raw, &r->rawcap, s->fp);
 		if (n < 0)
-			return errno == ENOMEM ? -2 : -1;
+			return (int)n;
 		*len = (size_t)n;
 	} else {
 		p = s->text + s->pos;
@@ -406,6 +440,13 @@ static void do_include(struct jobreader *r, const char *path,
 		reader_error(r, loc, "out of memory");
 		return;
 	}
+	/* before the open, which would block on a FIFO: a device or a FIFO
+	 * may never end (/dev/zero) */
+	if (!stat(full, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		reader_error(r, loc, "cannot include '%s': not a regular file",
+			     full);
+		goto out_free;
+	}
 	src.fp = fopen(full, "re");
 	if (!src.fp) {
 		reader_error(r, loc, "cannot include '%s': %s", full,
@@ -567,7 +608,7 @@ char *jobreader_gets(char *str, int num, void *stream)
 	struct jobreader *r = stream;
 	struct source *s;
 	struct srcloc loc;
-	size_t len;
+	size_t len = 0;
 	char *line;
 	int ret;
 
@@ -584,7 +625,14 @@ char *jobreader_gets(char *str, int num, void *stream)
 				reader_error(r, &loc, "out of memory");
 				return NULL;
 			}
-			if (s->fp && ferror(s->fp))
+			if (ret == -3) {
+				reader_error(r, &loc, "line %d is longer than "
+					     "%u bytes", s->line + 1, MAX_LINE);
+				return NULL;
+			}
+			/* EINTR: a SIGINT or SIGTERM, which the caller
+			 * reports (nothing runs) */
+			if (s->fp && ferror(s->fp) && errno != EINTR)
 				reader_error(r, &loc, "read error: %s",
 					     strerror(errno));
 			pop_source(r);

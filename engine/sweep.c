@@ -367,7 +367,7 @@ static int materialize(struct expander *x, unsigned a, unsigned count,
 	}
 	label[0] = vkey[0] = '\0';
 	for (unsigned k = 0; k < count; k++, made++)
-		if (job_copy(&mats[k], &x->in->jobs[a + k]))
+		if (job_copy_unswept(&mats[k], &x->in->jobs[a + k]))
 			goto fail;
 	for (unsigned k = 0; k < ndims; k++) {
 		struct job_spec *j = &mats[dims[k].job];
@@ -402,11 +402,6 @@ static int materialize(struct expander *x, unsigned a, unsigned count,
 				       shared ? "." : "", o->name, v);
 	}
 	for (unsigned k = 0; k < count; k++) {
-		for (unsigned s = 0; s < mats[k].nsweeps; s++)
-			sweep_free(&mats[k].sweeps[s]);
-		free(mats[k].sweeps);
-		mats[k].sweeps = NULL;
-		mats[k].nsweeps = 0;
 		mats[k].point = p;
 		mats[k].baseline = -1;
 		if (ndims) {

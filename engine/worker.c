@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "busguard.h"
 #include "counters.h"
 #include "exec.h"
 #include "ioengine.h"
@@ -54,6 +55,14 @@ static int fail_as(struct thread_result *out, const char *why)
 {
 	out->status = RUN_FAILED;
 	snprintf(out->err, sizeof(out->err), "%s", why);
+	return -1;
+}
+
+/* A SIGBUS in the job's mapped region (busguard.h): the job's error. */
+static int fail_bus(struct thread_result *out)
+{
+	out->status = RUN_FAILED;
+	busguard_describe(out->err, sizeof(out->err));
 	return -1;
 }
 
@@ -357,7 +366,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	bool ramping = j->ramp_us > 0;
 	struct meter m = { .ks = ks, .ctr = ctr };
-	struct io_unit u;
+	struct io_unit u = { 0 };
 	int ret = 0;
 
 	meter_start(&m, 0, 0, out);
@@ -367,6 +376,13 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 		deadline = m.t0 + j->runtime_us * 1000;
 
 	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
+		uint64_t pass_bytes = bytes;
+
+		/* between passes too: a pass may deliver nothing at all */
+		if (pass && atomic_load_explicit(stop, memory_order_relaxed))
+			goto stopped;
+		if (pass && timed && !ramping && now_ns() >= deadline)
+			goto early;
 		blockgen_rewind(io->gen);
 		for (;;) {
 			int r = e->get(io, &u);
@@ -384,6 +400,12 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			 * written, so a storing kernel makes the data */
 			k->run(ks, u.buf, u.len);
 			r = e->put(io, &u);
+			if (r == -EINTR && atomic_load(stop))
+				goto stopped;
+			if (busguard_tripped()) {	/* in the kernel or put() */
+				ret = fail_bus(out);
+				goto out;
+			}
 			if (r < 0) {
 				ret = fail_as(out, io->err);
 				goto out;
@@ -427,6 +449,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				goto early;
 			}
 		}
+		/* A stream that ended has nothing more for any pass. */
+		if (endless && bytes == pass_bytes)
+			break;
 	}
 	goto finish;
 stopped:
@@ -495,6 +520,7 @@ void *worker_main(void *arg)
 	struct blockgen gen;
 	struct ioe io = { 0 };
 	struct kstate ks = { 0 };
+	struct bus_guard bus;
 	bool io_up = false, k_up = false;
 	struct counters *ctr = NULL;
 	uint64_t pre_bytes = 0, pre_ns = 0;
@@ -550,9 +576,15 @@ void *worker_main(void *arg)
 	ret = e->setup(&io);
 	if (ret < 0) {
 		fail_as(out, io.err);
+		/* woken from a blocking open() to stop */
+		if (ret == -EINTR && atomic_load(stop))
+			out->status = RUN_INTERRUPTED;
 		goto setup_done;
 	}
 	io_up = true;
+	if (io.region)
+		busguard_arm(&bus, io.region, io.region_len,
+			     e->flags & IOE_FILE ? io.path : NULL, j->offset);
 	out->emulated = io.emulated;
 	tell_info(out, &io, pre, pre_bytes, pre_ns);
 	if (j->kernel->init) {
@@ -579,6 +611,8 @@ void *worker_main(void *arg)
 		}
 	}
 setup_done:
+	if (out->status == RUN_OK && busguard_tripped())
+		fail_bus(out);		/* a kernel's prepare() touched it */
 	shared_barrier_wait(w->sh);
 	if (out->status != RUN_OK)
 		goto out;
@@ -601,6 +635,7 @@ setup_done:
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);
+	busguard_disarm();
 	if (io_up && e->teardown)
 		e->teardown(&io);
 	if (ctr)

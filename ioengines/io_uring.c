@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filegen.h"
@@ -64,6 +65,12 @@ static const char *direct_hint(const struct uring_priv *p, int err)
 /* A failed slot, reported from the job's thread. */
 int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl)
 {
+	if (!sl->err && !sl->write) {
+		ioe_error(e, "%s ends at offset %" PRIu64 ", inside the job's "
+			  "region (the block at %" PRIu64 " needs %zu bytes)",
+			  e->path, sl->off + sl->done, sl->off, sl->len);
+		return -EIO;
+	}
 	if (!sl->err) {
 		ioe_error(e, "io_uring write %s at offset %" PRIu64 " wrote nothing",
 			  e->path, sl->off + sl->done);
@@ -385,8 +392,13 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 	if (job->sync)
 		flags |= O_SYNC;
 	p->fd = open(e->path, flags);
-	if (p->fd >= 0)
+	if (p->fd >= 0) {
+		struct stat st;
+
+		p->stream = !fstat(p->fd, &st) && !S_ISREG(st.st_mode) &&
+			    !S_ISBLK(st.st_mode);
 		return 0;
+	}
 	ret = -errno;
 	ioe_error(e, "open %s%s: %s", e->path,
 		  job->direct ? " with O_DIRECT" : "", strerror(-ret));

@@ -119,6 +119,9 @@ int ioe_error(struct ioe *e, const char *fmt, ...);
  * more; its EINVAL is then reported with a hint). */
 #define IOE_DIRECT_ALIGN	512
 
+/* Set: get(), put() and setup() give up with -EINTR.  A system call that
+ * fails with EINTR is retried unless it is set: the engine then wakes the
+ * job's thread with a signal (EXEC_SIGWAKE) wherever it blocks. */
 static inline bool ioe_stopped(const struct ioe *e)
 {
 	return e->stop && atomic_load_explicit(e->stop, memory_order_relaxed);

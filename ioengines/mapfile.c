@@ -118,6 +118,7 @@ int mapfile_get(struct ioe *e, struct io_unit *u)
 	u->len = len;
 	u->off = off;
 	u->slot = 0;
+	u->write = m->write;
 	return 1;
 }
 

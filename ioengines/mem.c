@@ -156,7 +156,7 @@ static int mem_preload(struct ioe *e, struct mapfile *m, int fd)
 		ssize_t n = pread(fd, m->buf + done, want,
 				  (off_t)(m->base + done));
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !ioe_stopped(e))
 			continue;
 		if (n < 0) {
 			int err = errno;

@@ -126,7 +126,7 @@ static ssize_t psync_read(struct ioe *e, struct psync_priv *p, uint64_t off,
 		ssize_t n = pread(p->fd, p->buf + done, want - done,
 				  (off_t)(off + done));
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !ioe_stopped(e))
 			continue;
 		if (n < 0) {
 			int err = errno;
@@ -204,7 +204,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 		ssize_t n = pwrite(p->fd, src + done, u->len - done,
 				   (off_t)(u->off + done));
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !ioe_stopped(e))
 			continue;
 		if (n < 0) {
 			int err = errno;

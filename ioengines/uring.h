@@ -37,7 +37,9 @@ enum slot_state {
 	ST_BUSY,			/* has a block; transfer not finished */
 	ST_DATA,			/* read complete: len bytes to deliver */
 	ST_NONE,			/* read found the end of the file */
-	ST_ERROR,			/* failed: err (0: a write moved nothing) */
+	ST_ERROR,			/* failed: err (0: a write moved nothing,
+					   a read found the file's end inside
+					   the job's region) */
 	ST_WRITTEN,			/* write complete */
 };
 
@@ -74,6 +76,7 @@ struct ring {
 	unsigned sqe_flags;		/* IOSQE_FIXED_FILE */
 	unsigned vec_slots;		/* fixedbufs: slots per registered iovec */
 	bool fixed, direct, sqpoll;
+	bool stream;			/* a FIFO or device: may end anywhere */
 	bool cancelling;		/* ring_cancel(): finish, never retry */
 	bool cancel_each;		/* no IORING_ASYNC_CANCEL_ANY here */
 	unsigned depth;			/* at most this many in flight */
@@ -100,6 +103,7 @@ struct ring_cfg {
 	size_t stride;			/* slots' buffers are contiguous */
 	int fd;
 	int attach_fd;			/* -1, or a ring whose SQPOLL to share */
+	bool stream;			/* the file is a FIFO or a device */
 	struct hist *lat;
 	char *err;
 	size_t errlen;
@@ -168,6 +172,7 @@ struct uring_priv {
 	const char *path;
 	int fd;
 	bool write, direct, ordered;	/* write: rw=write or randwrite */
+	bool stream;			/* a FIFO or a character device */
 	bool mixed;			/* rw=rw or randrw */
 	unsigned char *bufs;
 	size_t bufs_len;		/* of the mapping */

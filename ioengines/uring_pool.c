@@ -194,6 +194,7 @@ static int worker_ring_init(struct ioworker *w, int attach_fd)
 		.job = p->job, .path = p->path, .depth = w->depth,
 		.slots = p->slots, .nslots = p->nslots, .stride = p->stride,
 		.fd = p->fd, .attach_fd = attach_fd, .lat = w->lat,
+		.stream = p->stream,
 		.err = w->err, .errlen = sizeof(w->err),
 	};
 

@@ -194,6 +194,7 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 	r->nslots = c->nslots;
 	r->fd = c->fd;
 	r->direct = c->job->direct;
+	r->stream = c->stream;
 	r->sqpoll = c->job->sqpoll;
 	r->depth = c->depth;
 	r->lat = c->lat;
@@ -287,6 +288,10 @@ int ring_enter(struct ring *r, unsigned wait_nr)
 		bool took_none;
 
 		ret = ring_submit_wait(r, wait_nr);
+		/* a signal (the stop's wake-up): the caller reaps what is
+		 * there and looks at the stop flag before it waits again */
+		if (ret == -EINTR && wait_nr)
+			return 0;
 		if (ret == -EINTR)
 			continue;
 		took_none = ret == -EAGAIN || ret == -EBUSY;
@@ -440,6 +445,13 @@ static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 	if (sl->done < sl->len && res > 0 &&
 	    !(r->direct && sl->done % BUF_ALIGN))
 		return ring_again(r, s, now);
+	/* A file the planner sized ends inside the job's region: it
+	 * shrank under the job (a stream just ends). */
+	if (!r->stream && sl->done < sl->len) {
+		sl->err = 0;
+		ring_finish(r, s, ST_ERROR, now);
+		return 0;
+	}
 	if (!sl->done) {
 		ring_finish(r, s, ST_NONE, now);
 		return 0;

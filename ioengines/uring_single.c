@@ -236,6 +236,7 @@ int single_setup(struct ioe *e, struct uring_priv *p)
 		.job = p->job, .path = p->path, .depth = p->nslots,
 		.slots = p->slots, .nslots = p->nslots, .stride = p->stride,
 		.fd = p->fd, .attach_fd = -1, .lat = e->lat,
+		.stream = p->stream,
 		.err = e->err, .errlen = sizeof(e->err),
 	};
 

@@ -441,26 +441,33 @@ interrupt_after()
 	return "$rc"
 }
 
-# stop_within SECONDS SIG PID: send SIG to the background job PID and wait
-# for it, at most SECONDS; returns its exit status.  One still running
-# then is killed (SIGKILL), and it returns 124 after saying so.
-stop_within()
+# ends_within SECONDS PID: wait for the background job PID, at most
+# SECONDS; returns its exit status.  One still running then is killed
+# (SIGKILL), and it returns 124 after saying so.
+ends_within()
 {
-	local secs=$1 sig=$2 pid=$3 rc
+	local secs=$1 pid=$2 rc
 
-	kill -"$sig" "$pid"
 	for _ in $(seq $((secs * 20))); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		echo "still running $secs s after SIG$sig"
+		echo "still running after $secs s"
 		kill -KILL "$pid"
 		wait "$pid"
 		return 124
 	fi
 	wait "$pid" && rc=0 || rc=$?
 	return "$rc"
+}
+
+# stop_within SECONDS SIG PID: send SIG to the background job PID and wait
+# for it, at most SECONDS (ends_within).
+stop_within()
+{
+	kill -"$2" "$3"
+	ends_within "$1" "$3"
 }
 
 # expect_exit CODE cmd args...: run the command; fail unless it exits with
