@@ -252,11 +252,44 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 	return -1;
 }
 
+/*
+ * fio's default data source is psync on the job's files.  memjob's is mem,
+ * for compute experiments; but a job that names files, or asks for what
+ * only files have (O_DIRECT, O_SYNC, fsync), and sets no ioengine is a
+ * file job, as in fio: it must never run in memory unnoticed.
+ */
+static const char *const file_words[] = {
+	"filename", "directory", "filename_format", "direct", "sync",
+	"fsync", "fdatasync", "end_fsync", NULL
+};
+
+static void default_ioengine(struct job_spec *j)
+{
+	if (job_isset(j, "ioengine") || swept(j, "ioengine") ||
+	    j->sweeps_owner[0])
+		return;
+	for (size_t i = 0; file_words[i]; i++) {
+		const struct opt_def *o = opt_find(file_words[i]);
+		char v[64];
+
+		if (!job_isset(j, o->name))
+			continue;
+		opt_format(o, j, v, sizeof(v));
+		if (o->type == OPT_STR || strcmp(v, "0")) {	/* not off */
+			j->ioengine = ioengine_find("psync");
+			return;
+		}
+	}
+}
+
 /* The checks of one job that need no other job. */
 static void check_one(struct job_spec *j, const struct topo *t,
 		      struct diag *d)
 {
-	const struct ioengine_ops *e = j->ioengine;
+	const struct ioengine_ops *e;
+
+	default_ioengine(j);
+	e = j->ioengine;
 
 	/* first: the sizes below may be relative to these CPUs' caches */
 	check_cpus(j, t, d);

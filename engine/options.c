@@ -103,7 +103,11 @@ const struct opt_def opt_table[] = {
 		  "mmap: the file mapped with MAP_SHARED; its page faults "
 		  "happen inside the measured time.  psync: pread/pwrite of "
 		  "bs bytes at a time into one buffer.  io_uring: reads and "
-		  "writes through io_uring with iodepth in flight." },
+		  "writes through io_uring with iodepth in flight. "
+		  "Default: psync when the job names files (filename, "
+		  "directory, filename_format) or asks for what only files "
+		  "have (direct, sync, fsync, fdatasync, end_fsync), as fio "
+		  "does; mem otherwise." },
 	{ .name = "rw", .type = OPT_ENUM, .cat = CAT_SOURCE, .off = F(rw),
 	  .def = "read", .words = rw_words,
 	  .arg = "read|write|randread|randwrite|rw|randrw",
