@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "cpuset.h"
+#include "fiocompat.h"
 #include "sizeexpr.h"
 #include "ioengine.h"
 #include "kernel.h"
@@ -258,28 +259,15 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
  * only files have (O_DIRECT, O_SYNC, fsync), and sets no ioengine is a
  * file job, as in fio: it must never run in memory unnoticed.
  */
-static const char *const file_words[] = {
-	"filename", "directory", "filename_format", "direct", "sync",
-	"fsync", "fdatasync", "end_fsync", NULL
-};
-
 static void default_ioengine(struct job_spec *j)
 {
 	if (job_isset(j, "ioengine") || swept(j, "ioengine") ||
 	    j->sweeps_owner[0])
 		return;
-	for (size_t i = 0; file_words[i]; i++) {
-		const struct opt_def *o = opt_find(file_words[i]);
-		char v[64];
-
-		if (!job_isset(j, o->name))
-			continue;
-		opt_format(o, j, v, sizeof(v));
-		if (o->type == OPT_STR || strcmp(v, "0")) {	/* not off */
-			j->ioengine = ioengine_find("psync");
-			return;
-		}
-	}
+	if (j->filename || job_isset(j, "directory") ||
+	    job_isset(j, "filename_format") || j->direct || j->sync ||
+	    j->fsync_every || j->fdatasync_every || j->end_fsync)
+		j->ioengine = ioengine_find("psync");
 }
 
 /* The checks of one job that need no other job. */
@@ -288,6 +276,7 @@ static void check_one(struct job_spec *j, const struct topo *t,
 {
 	const struct ioengine_ops *e;
 
+	fio_resolve(j, d);
 	default_ioengine(j);
 	e = j->ioengine;
 
@@ -439,5 +428,6 @@ unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d)
 	}
 	for (size_t i = 0; i < js->njobs; i++)
 		check_job(js, i, t, d);
+	fio_notes(js, d);
 	return d->errors - before;
 }

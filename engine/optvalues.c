@@ -13,6 +13,7 @@
 #include "ioengine.h"
 #include "kernel.h"
 #include "counters.h"
+#include "optfio.h"
 #include "optvalues.h"
 #include "sizeexpr.h"
 #include "sweep.h"
@@ -198,6 +199,10 @@ int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
 	const struct ioengine_ops *e = ioengine_find(val);
 
 	(void)o;
+	if (!e && optv_fio_engine_refusal(val, buf, buflen)) {
+		*why = buf;
+		return -1;
+	}
 	if (!e)
 		return unknown_choice(why, buf, buflen, "data source", val,
 				      ioengine_name_at);

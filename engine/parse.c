@@ -202,10 +202,6 @@ static int on_kv(void *user, const char *section, const char *name,
 	}
 	if (!p->target)		/* the section itself was bad */
 		return 1;
-	if (!strcmp(name, "name") && p->target == &p->global) {
-		diag_error(p->d, loc, "name", "cannot be set in [global]");
-		return 1;
-	}
 	apply(p, p->target, name, value, loc);
 	return 1;
 }

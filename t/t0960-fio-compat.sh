@@ -9,6 +9,7 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
+
 test_expect_success 'a job that names a file and no ioengine uses psync on it' '
 	head -c 65536 /dev/zero >data &&
 	"$MEMJOB" --output-format=csv --name=f --filename=data --bs=4k >out.csv &&
@@ -34,6 +35,128 @@ test_expect_success 'direct=1 in [global] and no file named: psync on its own fi
 test_expect_success 'without files or file options the default stays mem' '
 	"$MEMJOB" --output-format=csv --name=m --size=64k >out.csv &&
 	test "$(csv_col out.csv ioengine)" = mem
+'
+
+test_expect_success 'fio words in [global]: taken with fio meaning, one note for the no-ops' '
+	write_file words.fio <<-\INI &&
+	; a fio-style job file: fio-only words in [global]
+	[global]
+	name=ignored
+	description=three jobs in fio style
+	thread
+	group_reporting
+	gtod_reduce=1
+	bsrange=4k-4k
+	timeout=10s
+	filesize=1m
+	random_generator=lfsr
+	directory=.
+
+	[seq-skip]
+	rw=read:8k
+
+	[rand-run]
+	stonewall
+	rw=randread:4
+
+	[mixed]
+	rw=randrw
+	rwmixwrite=25
+	INI
+	"$MEMJOB" --output-format=csv words.fio >out.csv 2>err &&
+	test "$(lines out.csv job)" = "seq-skip rand-run mixed" &&
+	test "$(lines out.csv ioengine)" = "psync psync psync" &&
+	test "$(lines out.csv bs)" = "4096 4096 4096" &&
+	test "$(lines out.csv size)" = "1048576 1048576 1048576" &&
+	test "$(csv_get out.csv bytes job=seq-skip)" = $((86 * 4096)) &&
+	test "$(csv_get out.csv bytes job=rand-run)" = 1048576 &&
+	test "$(csv_get out.csv bytes job=mixed)" = 1048576 &&
+	w=$(csv_get out.csv write_bytes job=mixed) &&
+	test "$w" -gt $((1048576 / 8)) && test "$w" -lt $((1048576 / 2)) &&
+	test "$(grep -c "note: fio options" err)" = 1 &&
+	for o in "name in \[global\]" thread group_reporting gtod_reduce random_generator; do
+		grep -q "$o (words.fio:" err || { echo "no note for $o"; exit 1; }
+	done &&
+	"$MEMJOB" --dump words.fio >dump.ini 2>/dev/null &&
+	grep -qx "runtime=10s" dump.ini &&
+	grep -qx "rw=read:8k" dump.ini &&
+	grep -qx "rwmixread=75" dump.ini
+'
+
+test_expect_success 'fio values memjob does not do are refused with the reason' '
+	for w in "bsrange=1k-4k|one size" "bssplit=4k/50:8k/50|one size" \
+		 "percentile_list=95|not one of them" "rw=read:-8k|negative" \
+		 "unit_base=8|bits" "kb_base=1000|powers of 1024" \
+		 "io_submit_mode=offload|inline"; do
+		opt=${w%%|*} why=${w#*|} &&
+		expect_exit 2 "$MEMJOB" --parse-only --name=j --size=64k \
+			"--$opt" 2>err &&
+		grep -q "$why" err || { echo "--$opt: not refused with \"$why\""; cat err; exit 1; }
+	done
+'
+
+test_expect_success 'fio words that contradict memjob options are refused' '
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=64k --rw=rw \
+		--rwmixread=30 --rwmixwrite=30 2>err &&
+	grep -q "do not add up to 100" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --filename=f --size=64k \
+		--buffered=0 --direct=0 2>err &&
+	grep -q "disagree" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=64k --rate=1m \
+		--rate_iops=10 2>err &&
+	grep -q "set one of them" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=64k \
+		--filesize=128k 2>err &&
+	grep -q "must agree" err
+'
+
+test_expect_success 'buffered=0 is direct=1, on psync' '
+	"$MEMJOB" --dump --name=j --size=64k --buffered=0 >dump.ini &&
+	grep -qx "direct=1" dump.ini && grep -qx "ioengine=psync" dump.ini
+'
+
+test_expect_success 'ratemin: a clone slower than it fails the job (exit 1)' '
+	expect_exit 1 "$MEMJOB" --output-format=csv --name=slow --size=1m \
+		--ratemin=1t >out.csv &&
+	test "$(csv_col out.csv status)" = failed &&
+	csv_col out.csv error | grep -q "below ratemin"
+'
+
+test_expect_success 'rate_iops holds a clone to that many blocks per second' '
+	"$MEMJOB" --output-format=csv --name=r --size=80k --bs=4k \
+		--rate_iops=100 >out.csv &&
+	test "$(csv_col out.csv ops)" = 20 &&
+	test "$(csv_col out.csv elapsed_ns)" -ge 150000000
+'
+
+test_expect_success 'norandommap: as many blocks as the region, drawn with repeats' '
+	"$MEMJOB" --output-format=csv --name=r --size=1m --bs=4k \
+		--rw=randread --norandommap >out.csv &&
+	test "$(csv_col out.csv ops)" = 256
+'
+
+test_expect_success 'an option in [global] that no job uses gets a warning' '
+	write_file g.fio <<-\INI &&
+	[global]
+	size=64k
+	rwmixread=30
+	[a]
+	rw=read
+	INI
+	"$MEMJOB" --parse-only g.fio 2>err &&
+	grep -q "g.fio:3: warning: option .rwmixread.: set in \[global\] but applies to no job" err
+'
+
+test_expect_success "fio's engines that memjob has not: refused, with memjob's way" '
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--ioengine=rbd 2>err &&
+	grep -q "fio.s ioengine rbd is not supported by memjob" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--ioengine=cpuio 2>err &&
+	grep -q "not supported by memjob; the memjob way: a compute kernel" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--ioengine=exec 2>err &&
+	grep -q "kernel=exec" err
 '
 
 test_done
