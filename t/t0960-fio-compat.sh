@@ -9,6 +9,17 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
+# This build has ioengine=libaio (configure found libaio-dev).
+test_lazy_prereq LIBAIO '
+	! "$MEMJOB" --cmdhelp=ioengine | grep -q "libaio .*not in this build"
+'
+
+# O_DIRECT works on TEST_TMP's file system (tmpfs used to refuse it).
+test_lazy_prereq DIRECT '
+	dd if=/dev/zero of=direct-probe bs=4096 count=1 oflag=direct &&
+	dd if=direct-probe of=/dev/null bs=4096 iflag=direct &&
+	rm -f direct-probe
+'
 
 test_expect_success 'a job that names a file and no ioengine uses psync on it' '
 	head -c 65536 /dev/zero >data &&
@@ -147,6 +158,16 @@ test_expect_success 'an option in [global] that no job uses gets a warning' '
 	grep -q "g.fio:3: warning: option .rwmixread.: set in \[global\] but applies to no job" err
 '
 
+test_expect_success 'ioengine=null: every block, no file, no I/O' '
+	"$MEMJOB" --output-format=csv --name=n --ioengine=null --size=1m \
+		--bs=4k --rw=randrw --rwmixread=50 >out.csv &&
+	test "$(csv_col out.csv bytes)" = 1048576 &&
+	test "$(csv_col out.csv ops)" = 256 &&
+	w=$(csv_col out.csv write_bytes) && test "$w" -gt 0 &&
+	test "$w" -lt 1048576 &&
+	test_path_is_missing n.0
+'
+
 test_expect_success "fio's engines that memjob has not: refused, with memjob's way" '
 	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
 		--ioengine=rbd 2>err &&
@@ -157,6 +178,66 @@ test_expect_success "fio's engines that memjob has not: refused, with memjob's w
 	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
 		--ioengine=exec 2>err &&
 	grep -q "kernel=exec" err
+'
+
+test_expect_success LIBAIO 'libaio reads a file at depth: the same count as psync' '
+	"$MEMJOB" --name=mk --filename=aio.dat --size=4m --kernel=count \
+		--pattern=randint:0-20 --keep_files=1 >/dev/null &&
+	"$MEMJOB" --output-format=csv --name=p --filename=aio.dat --kernel=count \
+		--pattern=randint:0-20 >p.csv &&
+	"$MEMJOB" --output-format=csv --name=a --filename=aio.dat --kernel=count \
+		--ioengine=libaio --iodepth=16 --bs=64k --rw=randread >a.csv &&
+	test "$(csv_col a.csv status)" = ok &&
+	test "$(csv_col a.csv bytes)" = 4194304 &&
+	test "$(csv_col a.csv lat_ios)" = 64 &&
+	test "$(csv_col a.csv result)" = "$(csv_col p.csv result)"
+'
+
+test_expect_success LIBAIO 'libaio writes, mixed and buffered: the bytes fio would' '
+	"$MEMJOB" --output-format=csv --name=w --filename=w.dat --size=1m \
+		--bs=4k --ioengine=libaio --iodepth=8 --rw=write >w.csv &&
+	test "$(csv_col w.csv write_bytes)" = 1048576 &&
+	"$MEMJOB" --output-format=csv --name=m --filename=aio.dat --bs=4k \
+		--ioengine=libaio --iodepth=8 --rw=randrw --rwmixwrite=30 \
+		--overwrite=1 --iodepth_batch_submit=4 >m.csv &&
+	test "$(csv_col m.csv bytes)" = 4194304 &&
+	w=$(csv_col m.csv write_bytes) &&
+	test "$w" -gt 838860 && test "$w" -lt 1677721
+'
+
+test_expect_success LIBAIO,DIRECT 'libaio with direct=1 (O_DIRECT), fsync at the end' '
+	"$MEMJOB" --output-format=csv --name=d --filename=d.dat --size=1m \
+		--bs=16k --ioengine=libaio --iodepth=4 --direct=1 --rw=write \
+		--end_fsync=1 --keep_files=1 >d.csv &&
+	test "$(csv_col d.csv write_bytes)" = 1048576 &&
+	"$MEMJOB" --output-format=csv --name=r --filename=d.dat --bs=16k \
+		--ioengine=libaio --iodepth=4 --direct=1 >r.csv &&
+	test "$(csv_col r.csv bytes)" = 1048576
+'
+
+test_expect_success LIBAIO 'libaio: a file cut short inside the region is an error' '
+	head -c 4194304 /dev/zero >short.dat &&
+	{ "$MEMJOB" --output-format=csv --name=s --filename=short.dat \
+		--ioengine=libaio --iodepth=8 --bs=64k --runtime=20s \
+		--time_based >s.csv 2>err & } &&
+	pid=$! &&
+	sleep 0.5 && : >short.dat &&
+	{ wait $pid && rc=0 || rc=$?; } &&
+	test $rc = 1 &&
+	test "$(csv_col s.csv status)" = failed &&
+	csv_col s.csv error | grep -q "inside the job.s region"
+'
+
+test_expect_success LIBAIO 'libaio stops on SIGINT within a second, I/O in flight' '
+	head -c 8388608 /dev/zero >big.dat &&
+	{ "$MEMJOB" --output-format=csv --name=i --filename=big.dat \
+		--ioengine=libaio --iodepth=32 --bs=4k --rw=randread \
+		--runtime=60s --time_based >i.csv 2>err & } &&
+	pid=$! &&
+	sleep 0.5 &&
+	{ stop_within 2 INT $pid; rc=$?; } &&
+	test $rc = 1 &&
+	test "$(csv_col i.csv status)" = interrupted
 '
 
 test_done
