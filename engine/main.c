@@ -405,6 +405,7 @@ int main(int argc, char **argv)
 		}
 		goto out;
 	}
+	parser_report_pending(ps);
 	if (d.errors) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");

@@ -240,4 +240,23 @@ test_expect_success LIBAIO 'libaio stops on SIGINT within a second, I/O in fligh
 	test "$(csv_col i.csv status)" = interrupted
 '
 
+test_expect_success 'a command-line option rescues the file value it overrides, even an invalid one' '
+	write_file rescue.fio <<-\INI &&
+	[global]
+	ioengine=rbd
+	size=64k
+	[a]
+	bs=bogus
+	INI
+	expect_exit 2 "$MEMJOB" --parse-only rescue.fio 2>err &&
+	grep -q "rescue.fio:2: option .ioengine.: fio.s ioengine rbd is not supported" err &&
+	grep -q "rescue.fio:5: option .bs." err &&
+	expect_exit 2 "$MEMJOB" --parse-only rescue.fio --ioengine=psync 2>err &&
+	! grep -q "ioengine" err && grep -q "rescue.fio:5: option .bs." err &&
+	"$MEMJOB" --output-format=csv --ioengine=psync --bs=4k rescue.fio \
+		--filename=r.dat >out.csv &&
+	test "$(csv_col out.csv ioengine)" = psync &&
+	test "$(csv_col out.csv bs)" = 4096
+'
+
 test_done
