@@ -94,7 +94,12 @@ static int enum_error(const struct opt_def *o, const char *val,
 			      i ? (o->words[i + 1] ? ", " : " or ") : "",
 			      o->words[i]);
 	if (n < buflen)
-		snprintf(buf + n, buflen - n, ", got '%s'", val);
+		snprintf(buf + n, buflen - n, ", got '%s'%s%s%s", val,
+			 value_nearest_word(val, o->words) ? "; did you mean '"
+							   : "",
+			 value_nearest_word(val, o->words) ?
+				value_nearest_word(val, o->words) : "",
+			 value_nearest_word(val, o->words) ? "'?" : "");
 	*why = buf;
 	return -1;
 }

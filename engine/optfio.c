@@ -18,14 +18,20 @@ static int rw_words_error(const struct opt_def *o, const char *val,
 			  const char **why, char *buf, size_t buflen)
 {
 	size_t n = (size_t)snprintf(buf, buflen, "expected ");
+	char word[32];
+	const char *near;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(val, ":"), val);
+	near = value_nearest_word(word, o->words);
 
 	for (size_t i = 0; o->words[i] && n < buflen; i++)
 		n += (size_t)snprintf(buf + n, buflen - n, "%s%s",
 				      i ? (o->words[i + 1] ? ", " : " or ") : "",
 				      o->words[i]);
 	if (n < buflen)
-		snprintf(buf + n, buflen - n, ", optionally with :N, got '%s'",
-			 val);
+		snprintf(buf + n, buflen - n, ", optionally with :N, got '%s'"
+			 "%s%s%s", val, near ? "; did you mean '" : "",
+			 near ? near : "", near ? "'?" : "");
 	*why = buf;
 	return -1;
 }

@@ -173,9 +173,18 @@ static int unknown_choice(const char **why, char *buf, size_t buflen,
 			  const char *what, const char *val,
 			  const char *(*name_at)(size_t i))
 {
-	size_t n = snprintf(buf, buflen, "unknown %s '%s'; expected one of:",
-			    what, val);
+	struct value_near near;
 	const char *name;
+	size_t n;
+
+	value_near_init(&near, val);
+	for (size_t i = 0; (name = name_at(i)); i++)
+		value_near_offer(&near, name);
+	n = (size_t)snprintf(buf, buflen, "unknown %s '%s'; %s%s%sexpected one "
+			     "of:", what, val,
+			     value_near_best(&near) ? "did you mean '" : "",
+			     value_near_best(&near) ? value_near_best(&near) : "",
+			     value_near_best(&near) ? "'? " : "");
 
 	for (size_t i = 0; n < buflen && (name = name_at(i)); i++)
 		n += snprintf(buf + n, buflen - n, " %s", name);

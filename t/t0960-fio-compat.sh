@@ -259,4 +259,18 @@ test_expect_success 'a command-line option rescues the file value it overrides, 
 	test "$(csv_col out.csv bs)" = 4096
 '
 
+test_expect_success 'did you mean: close names and values only' '
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--kernel=chaes 2>err &&
+	grep -q "unknown kernel .chaes.; did you mean .chase.?" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m --rw=raed 2>err &&
+	grep -q "did you mean .read.?" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--norandmap 2>err &&
+	grep -q "did you mean .--norandommap.?" err &&
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
+		--gtod_reduced_clocks=1 2>err &&
+	! grep -q "did you mean" err
+'
+
 test_done
