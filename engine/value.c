@@ -673,7 +673,7 @@ void value_near_offer(struct value_near *n, const char *candidate)
 {
 	unsigned d = value_distance(n->want, candidate);
 
-	if (d < n->dist || (d == n->dist &&
+	if (d < n->dist || (d == n->dist && n->best &&
 			    len_gap(n->want, candidate) <
 			    len_gap(n->want, n->best))) {
 		n->dist = d;
