@@ -9,6 +9,15 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
+# NUMA node 0 exists with memory (libnuma's numa_available() agrees).
+test_lazy_prereq NUMA '
+	test -d /sys/devices/system/node/node0 &&
+	"$MEMJOB" --parse-only --name=n --size=4k --numa_cpu_nodes=0 \
+		--numa_mem_policy=bind:0
+'
+
+test_lazy_prereq FIO 'command -v fio && command -v jq'
+
 # This build has ioengine=libaio (configure found libaio-dev).
 test_lazy_prereq LIBAIO '
 	! "$MEMJOB" --cmdhelp=ioengine | grep -q "libaio .*not in this build"
@@ -271,6 +280,98 @@ test_expect_success 'did you mean: close names and values only' '
 	expect_exit 2 "$MEMJOB" --parse-only --name=j --size=1m \
 		--gtod_reduced_clocks=1 2>err &&
 	! grep -q "did you mean" err
+'
+
+# A fio user's file: several jobs, [global] defaults, wait_for, numjobs,
+# rate, NUMA placement, psync and libaio, sizes shrunk from the command
+# line as a user would.
+write_fio_job()
+{
+	write_file "$1" <<-\INI
+	; sequential and random I/O on files, fio style
+	[global]
+	ioengine=psync
+	bs=4k
+	size=1m
+	thread
+	direct=0
+	invalidate=1
+
+	[writers]
+	rw=write
+	numjobs=2
+
+	[readers]
+	wait_for=writers
+	rw=read
+	numjobs=2
+
+	[limited]
+	stonewall
+	rw=randread
+	rate=2m
+
+	[aio]
+	ioengine=libaio
+	iodepth=8
+	rw=randread
+
+	[skip]
+	rw=read:8k
+	INI
+}
+
+test_expect_success LIBAIO 'a fio job file: the jobs, clones, files and bytes fio would' '
+	mkdir mix && cd mix &&
+	write_fio_job mix.fio &&
+	"$MEMJOB" --output-format=csv --size=256k --keep_files=1 mix.fio >out.csv &&
+	test "$(lines out.csv job)" = "writers readers limited aio skip" &&
+	test "$(lines out.csv clones)" = "2 2 1 1 1" &&
+	test "$(lines out.csv ioengine)" = "psync psync psync libaio psync" &&
+	test "$(lines out.csv status)" = "ok ok ok ok ok" &&
+	test "$(lines out.csv bytes)" = "524288 524288 262144 262144 90112" &&
+	test "$(lines out.csv write_bytes)" = "524288 0 0 0 0" &&
+	ls writers.* readers.* limited.* aio.* skip.* >files &&
+	test "$(wc -l <files)" = 7 &&
+	e=$(csv_get out.csv elapsed_ns job=limited) &&
+	test "$e" -ge 100000000
+'
+
+test_expect_success NUMA 'fio NUMA placement words run as fio means them' '
+	write_file numa.fio <<-\INI &&
+	[global]
+	size=64k
+	numa_cpu_nodes=0
+	numa_mem_policy=bind:0
+	[a]
+	rw=read
+	filename=numa.dat
+	INI
+	"$MEMJOB" --output-format=csv numa.fio >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv ioengine)" = psync
+'
+
+# fio_bytes JSON JOB DIR: "read written" bytes of fio's JOB, over clones.
+fio_bytes()
+{
+	jq -r --arg j "$2" '[.jobs[] | select(.jobname == $j)] |
+		"\(map(.read.io_bytes) | add) \(map(.write.io_bytes) | add)"' "$1"
+}
+
+test_expect_success FIO,LIBAIO 'side by side with fio: the same bytes read and written per job' '
+	mkdir side side/f side/m && cd side &&
+	write_fio_job side.fio &&
+	sed -i "s/^size=1m/size=256k/" side.fio &&
+	(cd f && fio --output-format=json --output=../fio.json ../side.fio) \
+		>fio.log 2>&1 || { cat fio.log; false; } &&
+	(cd m && "$MEMJOB" --output-format=csv ../side.fio) >m.csv &&
+	for j in writers readers limited aio skip; do
+		want=$(fio_bytes fio.json $j) &&
+		got="$(($(csv_get m.csv bytes job=$j) - $(csv_get m.csv write_bytes job=$j))) $(csv_get m.csv write_bytes job=$j)" &&
+		echo "$j: fio $want, memjob $got" &&
+		test "$want" = "$got" || exit 1
+	done
 '
 
 test_done
