@@ -374,4 +374,37 @@ test_expect_success FIO,LIBAIO 'side by side with fio: the same bytes read and w
 	done
 '
 
+# sched_of DIR: the active I/O scheduler of DIR's block device, or nothing.
+sched_of()
+{
+	local d f
+	d=$(stat -c '%Hd:%Ld' "$1") || return 1
+	for f in /sys/dev/block/"$d"/queue/scheduler \
+		 /sys/dev/block/"$d"/../queue/scheduler; do
+		[ -r "$f" ] && sed -n 's/.*\[\(.*\)\].*/\1/p' "$f" && return 0
+	done
+	return 0
+}
+
+test_expect_success 'ioscheduler: taken when the device has it, never changed' '
+	s=$(sched_of .) &&
+	if [ -n "$s" ]; then
+		"$MEMJOB" --parse-only --name=j --filename=s.dat --size=64k \
+			--ioscheduler="$s" &&
+		expect_exit 2 "$MEMJOB" --parse-only --name=j --filename=s.dat \
+			--size=64k --ioscheduler=no-such-sched 2>err &&
+		grep -q "uses the $s scheduler; memjob does not change" err
+	else
+		expect_exit 2 "$MEMJOB" --parse-only --name=j --filename=s.dat \
+			--size=64k --ioscheduler=none 2>err &&
+		grep -q "which has no I/O scheduler" err
+	fi
+'
+
+test_expect_success 'percentile_list: the percentiles memjob reports are taken' '
+	"$MEMJOB" --parse-only --name=j --size=64k --percentile_list=50:99:99.9 &&
+	"$MEMJOB" --dump --name=j --size=64k --percentile_list=99 |
+		grep -qx "percentile_list=99"
+'
+
 test_done
