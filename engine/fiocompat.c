@@ -148,6 +148,11 @@ void fio_resolve(struct job_spec *j, struct diag *d)
 		else
 			j->direct = !j->buffered;
 	}
+	if (j->direct && j->rw_skip % IOE_DIRECT_ALIGN)
+		diag_error(d, job_loc(j, "rw"), "rw", "direct=1 needs blocks "
+			   "at multiples of %d, and rw=...:%llu skips to "
+			   "others", IOE_DIRECT_ALIGN,
+			   (unsigned long long)j->rw_skip);
 	if (j->rate && j->rate_iops)
 		diag_error(d, job_loc(j, "rate_iops"), "rate_iops", "limits "
 			   "blocks per second, and rate bytes: set one of them");

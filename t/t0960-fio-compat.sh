@@ -130,6 +130,14 @@ test_expect_success 'fio words that contradict memjob options are refused' '
 	grep -q "must agree" err
 '
 
+test_expect_success 'rw=read:N with direct=1: N must keep blocks aligned' '
+	expect_exit 2 "$MEMJOB" --parse-only --name=j --filename=f \
+		--size=64k --bs=4k --direct=1 --rw=read:1000 2>err &&
+	grep -q "direct=1 needs blocks at multiples of 512" err &&
+	"$MEMJOB" --parse-only --name=j --filename=f --size=64k --bs=4k \
+		--direct=1 --rw=read:4k
+'
+
 test_expect_success 'buffered=0 is direct=1, on psync' '
 	"$MEMJOB" --dump --name=j --size=64k --buffered=0 >dump.ini &&
 	grep -qx "direct=1" dump.ini && grep -qx "ioengine=psync" dump.ini
