@@ -379,7 +379,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
 	bool ramping = j->ramp_us > 0;
 	struct meter m = { .ks = ks, .ctr = ctr };
-	struct io_unit u;
+	struct io_unit u = { 0 };	/* sources that never write leave .write */
 	int ret = 0;
 
 	meter_start(&m, 0, 0, out);
