@@ -50,8 +50,8 @@ HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
 
-.PHONY: all check install lint cppcheck clang-tidy man clean distclean \
-	bench help unit-tests fuzz FORCE
+.PHONY: all check install uninstall lint cppcheck clang-tidy man clean \
+	distclean bench help unit-tests fuzz FORCE
 .DELETE_ON_ERROR:
 
 all: memjob
@@ -137,9 +137,27 @@ bench: memjob $(HELPERS)
 		echo "== $$f"; bash "$$f"; n=$$((n + 1)); \
 	done; [ $$n -gt 0 ] || echo "no benchmarks in t/bench/"
 
+# The man page gets memjob's own version (memjob --version), so the two
+# come from one source; jobs/ and examples/ go to the data directory that
+# memjob searches for a job named on its command line.
+DATA_DIR = $(DESTDIR)$(PREFIX)/share/memjob
+COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memjob
+
 install: memjob
 	install -D -m 0755 memjob $(DESTDIR)$(PREFIX)/bin/memjob
-	install -D -m 0644 man/memjob.1 $(DESTDIR)$(PREFIX)/share/man/man1/memjob.1
+	@mkdir -p $(DESTDIR)$(PREFIX)/share/man/man1
+	v=$$(./memjob --version | awk '{ print $$2 }'); \
+	sed "s/^\(\.TH MEMJOB 1 \"[^\"]*\" \)\"memjob [^\"]*\"/\1\"memjob $$v\"/" \
+		man/memjob.1 >$(DESTDIR)$(PREFIX)/share/man/man1/memjob.1
+	install -d $(DATA_DIR)/jobs $(DATA_DIR)/examples
+	install -m 0644 jobs/*.ini $(DATA_DIR)/jobs
+	install -m 0644 $(filter-out %.sh,$(wildcard examples/*)) $(DATA_DIR)/examples
+	install -D -m 0644 engine/memjob-completion.bash $(COMPLETION)
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/memjob \
+		$(DESTDIR)$(PREFIX)/share/man/man1/memjob.1 $(COMPLETION)
+	rm -rf $(DATA_DIR)
 
 # ---- lint -----------------------------------------------------------------
 
@@ -262,8 +280,8 @@ distclean: clean
 	rm -f config.mk engine/config.h
 
 help:
-	@echo "targets: all (memjob), check, install, lint, man, bench," \
-	      "fuzz (clang), clean, distclean"
+	@echo "targets: all (memjob), check, install, uninstall, lint, man," \
+	      "bench, fuzz (clang), clean, distclean"
 	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
 
 -include $(DEPS)

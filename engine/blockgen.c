@@ -56,9 +56,13 @@ void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
 	g->mixread = 100;
 	g->last_write = false;
 	g->nblocks = size / bs + (size % bs != 0);
+	g->step = bs;
+	g->run = 1;
+	g->nplaces = g->nblocks;
+	g->repeats = false;
 	g->random = random;
 	g->seed = seed;
-	bits = blockgen_domain_bits(g->nblocks);
+	bits = blockgen_domain_bits(g->nplaces);
 	g->half_bits = bits / 2;
 	g->half_mask = (1ULL << g->half_bits) - 1;
 	/*
@@ -67,6 +71,7 @@ void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
 	 */
 	g->pass = NO_PASS;
 	g->next = 0;
+	g->handed = 0;
 	blockgen_derive_keys(g, 0);
 }
 
@@ -74,6 +79,7 @@ void blockgen_rewind(struct blockgen *g)
 {
 	g->pass++;		/* NO_PASS wraps to 0 */
 	g->next = 0;
+	g->handed = 0;
 	if (g->random)
 		blockgen_derive_keys(g, g->pass);
 }
@@ -110,9 +116,40 @@ uint64_t blockgen_permute(const struct blockgen *g, uint64_t i)
 		return i;
 	/* Terminates: i lies on a cycle of the permutation that holds i. */
 	x = feistel(g, i);
-	while (x >= g->nblocks)
+	while (x >= g->nplaces)
 		x = feistel(g, x);
 	return x;
+}
+
+void blockgen_set_fio(struct blockgen *g, uint64_t skip, uint64_t run,
+		      bool repeats)
+{
+	unsigned bits;
+
+	g->step = g->bs + skip;
+	g->nblocks = g->size / g->step + (g->size % g->step != 0);
+	g->run = run > 1 ? run : 1;
+	g->nplaces = g->nblocks / g->run + (g->nblocks % g->run != 0);
+	g->repeats = repeats;
+	bits = blockgen_domain_bits(g->nplaces);
+	g->half_bits = bits / 2;
+	g->half_mask = (1ULL << g->half_bits) - 1;
+}
+
+/* Block number i of the pass (i < nplaces * run; may be >= nblocks in
+ * the last, partial run). */
+static uint64_t block_of(const struct blockgen *g, uint64_t i)
+{
+	uint64_t place = i / g->run;
+
+	if (g->random && g->repeats) {
+		uint64_t st = g->keys[0] ^ (place * GOLDEN);
+
+		place = splitmix64_next(&st) % g->nplaces;
+	} else {
+		place = blockgen_permute(g, place);
+	}
+	return place * g->run + i % g->run;
 }
 
 int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len)
@@ -121,8 +158,17 @@ int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len)
 
 	if (g->next >= g->nblocks)
 		return 0;
-	blk = blockgen_permute(g, g->next++);
-	start = blk * g->bs;
+	if (g->run == 1 && !g->repeats) {
+		blk = blockgen_permute(g, g->next);
+	} else {
+		/* the last run may be partial: its missing blocks are passed
+		 * over, so a pass still hands out nblocks blocks */
+		do
+			blk = block_of(g, g->handed++);
+		while (blk >= g->nblocks);
+	}
+	g->next++;
+	start = blk * g->step;
 	left = g->size - start;
 	*off = g->offset + start;
 	*len = (size_t)(left < g->bs ? left : g->bs);

@@ -28,6 +28,13 @@ struct blockgen {
 	/* rw, randrw: the % of blocks read, and the last block's direction */
 	unsigned mixread;		/* 100: every block is read */
 	bool last_write;
+	/* fio's order modifiers (blockgen_set_fio): bytes between blocks,
+	 * blocks in a row per random place, places drawn with repeats */
+	uint64_t step;			/* bs + skip */
+	uint64_t run;			/* 1: each block its own place */
+	uint64_t nplaces;		/* what the permutation permutes */
+	bool repeats;
+	uint64_t handed;		/* indexes used this pass (runs) */
 };
 
 void blockgen_init(struct blockgen *g, uint64_t offset, uint64_t size,
@@ -40,6 +47,12 @@ int blockgen_next(struct blockgen *g, uint64_t *off, size_t *len);
  * drawn per block from the seed, the pass and the block number (the same
  * job writes the same blocks).  blockgen_next() then sets last_write. */
 void blockgen_set_mix(struct blockgen *g, unsigned pct);
+
+/* fio's rw=read:SKIP (SKIP bytes left out after each block), rw=randread:
+ * RUN (RUN blocks in a row from each random place) and norandommap
+ * (random places drawn independently, so some repeat): call after init. */
+void blockgen_set_fio(struct blockgen *g, uint64_t skip, uint64_t run,
+		      bool repeats);
 
 /* The permutation itself, exposed for the tests: block i of the pass. */
 uint64_t blockgen_permute(const struct blockgen *g, uint64_t i);

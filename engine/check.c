@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "cpuset.h"
+#include "fiocompat.h"
 #include "sizeexpr.h"
 #include "ioengine.h"
 #include "kernel.h"
@@ -297,11 +298,32 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
 	return -1;
 }
 
+/*
+ * fio's default data source is psync on the job's files.  memjob's is mem,
+ * for compute experiments; but a job that names files, or asks for what
+ * only files have (O_DIRECT, O_SYNC, fsync), and sets no ioengine is a
+ * file job, as in fio: it must never run in memory unnoticed.
+ */
+static void default_ioengine(struct job_spec *j)
+{
+	if (job_isset(j, "ioengine") || swept(j, "ioengine") ||
+	    j->sweeps_owner[0])
+		return;
+	if (j->filename || job_isset(j, "directory") ||
+	    job_isset(j, "filename_format") || j->direct || j->sync ||
+	    j->fsync_every || j->fdatasync_every || j->end_fsync)
+		j->ioengine = ioengine_find("psync");
+}
+
 /* The checks of one job that need no other job. */
 static void check_one(struct job_spec *j, const struct topo *t,
 		      struct diag *d)
 {
-	const struct ioengine_ops *e = j->ioengine;
+	const struct ioengine_ops *e;
+
+	fio_resolve(j, d);
+	default_ioengine(j);
+	e = j->ioengine;
 
 	/* first: the sizes below may be relative to these CPUs' caches */
 	check_cpus(j, t, d);
@@ -452,5 +474,6 @@ unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d)
 	}
 	for (size_t i = 0; i < js->njobs; i++)
 		check_job(js, i, t, d);
+	fio_notes(js, d);
 	return d->errors - before;
 }

@@ -123,6 +123,13 @@ static void show_roff(FILE *f)
 
 			if ((int)o->cat != c)
 				continue;
+			if (o->alias) {
+				fprintf(f, ".TP\n.BI %s= ", o->name);
+				roff_text(f, opt_find(o->alias)->arg);
+				fprintf(f, "\nfio's name for \\fB%s\\fR.\n",
+					o->alias);
+				continue;
+			}
 			default_text(o, def, sizeof(def));
 			range_text(o, range, sizeof(range));
 			fprintf(f, ".TP\n.BI %s= ", o->name);
@@ -157,7 +164,12 @@ int help_cmdhelp(FILE *f, const char *what)
 				o = &opt_table[i];
 				if ((int)o->cat != c)
 					continue;
-				fprintf(f, "  %-20s %s\n", o->name, o->arg);
+				if (o->alias)
+					fprintf(f, "  %-20s (fio's name for %s)\n",
+						o->name, o->alias);
+				else
+					fprintf(f, "  %-20s %s\n", o->name,
+						o->arg);
 			}
 		}
 		fputs("\nmemjob --cmdhelp=OPTION explains one option.\n", f);
@@ -166,6 +178,9 @@ int help_cmdhelp(FILE *f, const char *what)
 	o = opt_find(what);
 	if (!o)
 		return -1;	/* the caller says so, with its location */
+	if (strcmp(o->name, what))	/* an alias: fio's name for o */
+		fprintf(f, "%s=%s\n  fio's name for %s:\n\n", what, o->arg,
+			o->name);
 	show_one(f, o);
 	return 0;
 }
@@ -185,7 +200,7 @@ void help_dump(FILE *f, const struct jobset *js)
 			const struct opt_def *o = &opt_table[k];
 			char have[512], def[512];
 
-			if (!strcmp(o->name, "name"))
+			if (!strcmp(o->name, "name") || o->alias)
 				continue;
 			if (o->parse == optv_parse_sweep) {
 				for (unsigned w = 0; w < j->nsweeps; w++) {
@@ -197,7 +212,10 @@ void help_dump(FILE *f, const struct jobset *js)
 			}
 			opt_format(o, j, have, sizeof(have));
 			opt_format(o, &defaults, def, sizeof(def));
-			if (strcmp(have, def) && have[0])
+			/* ioengine always: its default depends on the
+			 * job's other options (files: psync) */
+			if ((strcmp(have, def) && have[0]) ||
+			    !strcmp(o->name, "ioengine"))
 				fprintf(f, "%s=%s\n", o->name, have);
 		}
 		if (j->size_expr) {

@@ -197,6 +197,30 @@ struct job_spec {
 	uint64_t sample_us;		/* sample_interval; 0 = none */
 	char *sample_log;		/* where its rows go */
 
+	/* fio's words (issue 13): fio's meaning where memjob has the
+	 * concept; resolved into the fields above by check.c */
+	char *description;
+	bool thread;			/* memjob's clones are threads */
+	bool group_reporting;		/* memjob always prints group totals */
+	uint64_t filesize;		/* sets size when size is unset */
+	uint64_t bsrange_bs;		/* bsrange=A-A: bs=A */
+	uint64_t bssplit_bs;		/* bssplit=A or A/100: bs=A */
+	unsigned rwmixwrite;		/* 100 - rwmixread */
+	bool buffered;			/* 0: direct=1 */
+	uint64_t rate_iops;		/* I/Os per second per clone; 0 = none */
+	uint64_t ratemin;		/* bytes per second; the job fails below */
+	bool norandommap;		/* random blocks drawn with repeats */
+	bool randrepeat;		/* 0: a new random order every run */
+	int random_generator;
+	char *ioscheduler;		/* must be the device's already */
+	bool gtod_reduce;
+	char *percentile_list;		/* a subset of what memjob reports */
+	uint64_t rw_skip;		/* rw=read:N: bytes skipped per block */
+	uint64_t rw_run;		/* rw=randread:N: blocks per random run */
+	int unit_base;
+	int kb_base;
+	int io_submit_mode;
+
 	/* Safety */
 	bool overwrite;
 	bool allow_devices;

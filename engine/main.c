@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "config.h"
+#include "datadir.h"
 #include "version.h"
 #include "exec.h"
 #include "help.h"
@@ -41,6 +42,8 @@ struct cmdline {
 	const char **files;
 	int *file_args;			/* argv index of each, for errors */
 	size_t nfiles;
+	char **shipped;			/* paths found in the data directory */
+	size_t nshipped;
 	const char **sections;
 	int *section_args;
 	size_t nsections;
@@ -72,9 +75,13 @@ static const char *const program_opts[] = {
 static void usage(FILE *f)
 {
 	fputs("usage: memjob [OPTIONS] [JOBFILE...] [--name=JOB --OPT=VALUE...]\n"
+	      "       memjob report [OPTIONS] CSV...   compare runs' results\n"
+	      "       memjob plot [OPTIONS] CSV...     plot results with gnuplot\n"
 	      "\n"
 	      "Runs the jobs of the job files (- reads standard input) and of\n"
-	      "the command line, and reports what they measured.\n"
+	      "the command line, and reports what they measured.  A JOBFILE\n"
+	      "that is no file here names a shipped job (llc-noisy,\n"
+	      "jobs/count10.ini) in the data directory ($MEMJOB_DATADIR).\n"
 	      "\n"
 	      "  --output-format=LIST  normal, csv, json, or several: normal,json\n"
 	      "  --output=FILE         write the report to FILE; %h (host),\n"
@@ -97,6 +104,7 @@ static void usage(FILE *f)
 	      "                        --name it applies to every job\n"
 	      "\n"
 	      "See memjob(1).\n", f);
+	fprintf(f, "data directory: %s\n", datadir());
 }
 
 static const char *nearest_program_opt(const char *name)
@@ -125,21 +133,29 @@ static int parse_args(int argc, char **argv, struct cmdline *cl,
 	cl->file_args = calloc((size_t)argc, sizeof(*cl->file_args));
 	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
 	cl->section_args = calloc((size_t)argc, sizeof(*cl->section_args));
+	cl->shipped = calloc((size_t)argc, sizeof(*cl->shipped));
 	if (!cl->files || !cl->sections || !cl->file_args ||
-	    !cl->section_args)
+	    !cl->section_args || !cl->shipped)
 		return -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		struct srcloc loc = { "command line", i };
+		char shipped[4096];
 		char key[128];
 		const char *eq, *val;
 		size_t klen;
 
 		if (a[0] != '-' || !strcmp(a, "-")) {
-			/* in command-line order, among --name jobs */
+			/* in command-line order, among --name jobs; a name
+			 * that is no file here may be a shipped job */
+			if (strcmp(a, "-") && access(a, R_OK) &&
+			    !datadir_find_job(a, shipped, sizeof(shipped)) &&
+			    (cl->shipped[cl->nshipped] = strdup(shipped)))
+				a = cl->shipped[cl->nshipped++];
 			if (strcmp(a, "-") && access(a, R_OK))
 				diag_error(d, &loc, NULL, "cannot open job "
-					   "file '%s': %m", a);
+					   "file '%s': %m (nor is it a job "
+					   "shipped in %s)", a, datadir());
 			else
 				parser_add_file(ps, a);
 			cl->file_args[cl->nfiles] = i;
@@ -514,6 +530,7 @@ int main(int argc, char **argv)
 		}
 		goto out;
 	}
+	parser_report_pending(ps);
 	if (d.errors) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
@@ -580,6 +597,9 @@ out:
 		topo_free(t);
 	parser_free(ps);
 	free(cl.files);
+	for (size_t i = 0; i < cl.nshipped; i++)
+		free(cl.shipped[i]);
+	free(cl.shipped);
 	free(cl.file_args);
 	free(cl.sections);
 	free(cl.section_args);

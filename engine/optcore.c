@@ -14,11 +14,13 @@
 
 #define FIELD(j, o)	((char *)(j) + (o)->off)
 
+/* An alias (fio's timeout for runtime) is the option it names. */
 int opt_index(const char *name)
 {
 	for (size_t i = 0; i < opt_count; i++)
 		if (!strcmp(opt_table[i].name, name))
-			return (int)i;
+			return opt_table[i].alias ? opt_index(opt_table[i].alias)
+						  : (int)i;
 	return -1;
 }
 
@@ -41,6 +43,8 @@ const char *opt_nearest(const char *name)
 
 static bool opt_owns_string(const struct opt_def *o)
 {
+	if (o->alias)
+		return false;
 	return o->type == OPT_STR || o->format == optv_format_str;
 }
 
@@ -90,7 +94,12 @@ static int enum_error(const struct opt_def *o, const char *val,
 			      i ? (o->words[i + 1] ? ", " : " or ") : "",
 			      o->words[i]);
 	if (n < buflen)
-		snprintf(buf + n, buflen - n, ", got '%s'", val);
+		snprintf(buf + n, buflen - n, ", got '%s'%s%s%s", val,
+			 value_nearest_word(val, o->words) ? "; did you mean '"
+							   : "",
+			 value_nearest_word(val, o->words) ?
+				value_nearest_word(val, o->words) : "",
+			 value_nearest_word(val, o->words) ? "'?" : "");
 	*why = buf;
 	return -1;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "optfio.h"
 #include "optvalues.h"
 
 #define F(field)	offsetof(struct job_spec, field)
@@ -32,6 +33,12 @@ static const char *const layout_words[] = { "random", "page", NULL };
 static const char *const role_words[] = {
 	"none", "victim", "aggressor", NULL
 };
+static const char *const rng_words[] = {
+	"tausworthe", "lfsr", "tausworthe64", NULL
+};
+static const char *const unit_base_words[] = { "0", "1", "8", NULL };
+static const char *const kb_base_words[] = { "1024", "1000", NULL };
+static const char *const submit_mode_words[] = { "inline", "offload", NULL };
 static const char *const madvise_words[] = {
 	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL
 };
@@ -43,6 +50,7 @@ const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_KERNEL] = "Compute kernel",
 	[CAT_RUN] = "Run control",
 	[CAT_SAFETY] = "Safety",
+	[CAT_FIO] = "fio compatibility",
 };
 
 const struct opt_def opt_table[] = {
@@ -115,10 +123,15 @@ const struct opt_def opt_table[] = {
 		  "mmap: the file mapped with MAP_SHARED; its page faults "
 		  "happen inside the measured time.  psync: pread/pwrite of "
 		  "bs bytes at a time into one buffer.  io_uring: reads and "
-		  "writes through io_uring with iodepth in flight." },
-	{ .name = "rw", .type = OPT_ENUM, .cat = CAT_SOURCE, .off = F(rw),
+		  "writes through io_uring with iodepth in flight. "
+		  "Default: psync when the job names files (filename, "
+		  "directory, filename_format) or asks for what only files "
+		  "have (direct, sync, fsync, fdatasync, end_fsync), as fio "
+		  "does; mem otherwise." },
+	{ .name = "rw", .type = OPT_CUSTOM, .cat = CAT_SOURCE, .off = F(rw),
 	  .def = "read", .words = rw_words,
-	  .arg = "read|write|randread|randwrite|rw|randrw",
+	  .arg = "read|write|randread|randwrite|rw|randrw[:N]",
+	  .parse = optv_parse_rw, .format = optv_format_rw,
 	  .help = "Access pattern: sequential or random, reads or writes. "
 		  "Random order visits every block exactly once per pass, in "
 		  "a new order each pass.  With ioengine=mem or mmap a write "
@@ -130,17 +143,40 @@ const struct opt_def opt_table[] = {
 		  "writes holds the pattern's bytes for its offset (what a "
 		  "file memjob made holds there) unless the kernel stores "
 		  "into it, so such a file keeps its pattern and a later "
-		  "count of it is still exact." },
+		  "count of it is still exact.  As in fio, :N modifies the "
+		  "order: a sequential job skips N bytes after each block "
+		  "(rw=read:8k reads 4k, skips 8k, with bs=4k), a random job "
+		  "reads N blocks in a row from each random place "
+		  "(rw=randread:4)." },
 	{ .name = "rwmixread", .type = OPT_UINT, .cat = CAT_SOURCE,
 	  .off = F(rwmixread), .width = W(rwmixread), .def = "50",
 	  .min = 0, .max = 100, .arg = "PERCENT",
 	  .help = "rw=rw or randrw: the share of blocks read; the others are "
 		  "written.  Reported as bytes and write_bytes." },
+	{ .name = "rwmixwrite", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(rwmixwrite), .width = W(rwmixwrite), .def = "50",
+	  .min = 0, .max = 100, .arg = "PERCENT",
+	  .help = "fio's other side of rwmixread: the share of blocks "
+		  "written, so rwmixread is 100 minus it.  Setting both to "
+		  "values that do not add up to 100 is refused." },
 	{ .name = "bs", .type = OPT_SIZE, .cat = CAT_SOURCE, .off = F(bs),
 	  .def = "16k", .min = 1, .max = 1ULL << 30, .arg = "SIZE",
 	  .help = "Block size: the unit in which the data source delivers "
 		  "data and the kernel runs.  The last block of a pass is "
 		  "short when bs does not divide size." },
+	{ .name = "bsrange", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(bsrange_bs), .arg = "SIZE-SIZE",
+	  .parse = optv_parse_bsrange, .format = optv_format_bsrange,
+	  .help = "fio's range of block sizes.  memjob's blocks all have one "
+		  "size, so only a range of one size (bsrange=4k-4k) is "
+		  "taken: it sets bs.  A wider range is refused (compare "
+		  "sizes with sweep=bs:... instead)." },
+	{ .name = "bssplit", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(bssplit_bs), .arg = "SIZE/PERCENT:...",
+	  .parse = optv_parse_bssplit, .format = optv_format_bssplit,
+	  .help = "fio's mix of block sizes.  memjob's blocks all have one "
+		  "size, so only a split with one size (bssplit=4k/100) is "
+		  "taken: it sets bs.  A mix of sizes is refused." },
 	{ .name = "size", .type = OPT_CUSTOM, .cat = CAT_SOURCE, .off = F(size),
 	  .def = "0", .arg = "SIZE",
 	  .parse = optv_parse_size_expr, .format = optv_format_size_expr,
@@ -153,6 +189,12 @@ const struct opt_def opt_table[] = {
 		  "a number (llc/2, 2*l2, llc*4), or N%ram of MemTotal "
 		  "(25%ram).  Where no cache is known, give bytes, or "
 		  "--topology-file." },
+	{ .name = "filesize", .type = OPT_SIZE, .cat = CAT_SOURCE,
+	  .off = F(filesize), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "SIZE",
+	  .help = "fio's size of each file.  A memjob job has one file per "
+		  "clone, so filesize is its size: it sets size when size is "
+		  "not set, and must agree with size when it is." },
 	{ .name = "offset", .type = OPT_SIZE, .cat = CAT_SOURCE,
 	  .off = F(offset), .def = "0", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",
@@ -180,15 +222,19 @@ const struct opt_def opt_table[] = {
 	{ .name = "iodepth", .type = OPT_UINT, .cat = CAT_SOURCE,
 	  .off = F(iodepth), .width = W(iodepth), .def = "1",
 	  .min = 1, .max = 65536, .arg = "INT",
-	  .help = "I/Os kept in flight by ioengine=io_uring." },
+	  .help = "I/Os kept in flight by ioengine=io_uring or libaio." },
 	{ .name = "direct", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(direct), .def = "0", .arg = "BOOL",
-	  .help = "Open the file with O_DIRECT (psync, io_uring): the page "
+	  .help = "Open the file with O_DIRECT (psync, io_uring, libaio): the page "
 		  "cache is bypassed; bs and offset must be multiples of 512 "
 		  "(of the device's logical block size in general)." },
+	{ .name = "buffered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(buffered), .def = "1", .arg = "BOOL",
+	  .help = "fio's opposite of direct: buffered=0 is direct=1.  "
+		  "Setting both so that they disagree is refused." },
 	{ .name = "sync", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(sync),
 	  .def = "0", .arg = "BOOL",
-	  .help = "Open the file with O_SYNC (psync, io_uring): each write "
+	  .help = "Open the file with O_SYNC (psync, io_uring, libaio): each write "
 		  "returns once it is on stable storage." },
 	{ .name = "fsync", .type = OPT_UINT, .cat = CAT_SOURCE,
 	  .off = F(fsync_every), .width = W(fsync_every), .def = "0",
@@ -253,19 +299,30 @@ const struct opt_def opt_table[] = {
 	  .off = F(pattern_seed), .width = W(pattern_seed), .def = "1",
 	  .min = 0, .max = NOLIMIT, .arg = "INT",
 	  .help = "Seed of pattern=randint, and of the random block order." },
+	{ .name = "norandommap", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(norandommap), .def = "0", .arg = "BOOL",
+	  .help = "Random jobs: draw each block's place independently, as "
+		  "fio does without its random map, so a pass may visit some "
+		  "blocks twice and others never (it still does as many "
+		  "blocks as the region has).  0: every block once per pass." },
+	{ .name = "randrepeat", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(randrepeat), .def = "1", .arg = "BOOL",
+	  .help = "Random jobs: 1 draws the same order on every run (from "
+		  "pattern_seed), 0 a new order each run.  The pattern of the "
+		  "data does not change." },
 
 	/* io_uring */
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .cat = CAT_SOURCE,
 	  .off = F(iodepth_batch_submit), .width = W(iodepth_batch_submit),
 	  .def = "0", .min = 0, .max = 65536, .arg = "INT",
-	  .help = "ioengine=io_uring: queue this many I/Os before one "
+	  .help = "ioengine=io_uring, libaio: queue this many I/Os before one "
 		  "submitting system call (0: submit whatever is queued "
 		  "each time the job waits)." },
 	{ .name = "iodepth_batch_complete", .type = OPT_UINT,
 	  .cat = CAT_SOURCE, .off = F(iodepth_batch_complete),
 	  .width = W(iodepth_batch_complete), .def = "0", .min = 0,
 	  .max = 65536, .arg = "INT",
-	  .help = "ioengine=io_uring: wait for at least this many "
+	  .help = "ioengine=io_uring, libaio: wait for at least this many "
 		  "completions at a time (0: take whatever has completed, "
 		  "waiting for one only when none has)." },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .cat = CAT_SOURCE,
@@ -308,6 +365,14 @@ const struct opt_def opt_table[] = {
 		  "log-linear histogram (under 1% error) and report p50, p90, "
 		  "p99, p99.9 and max.  Sources without I/Os (mem, mmap) have "
 		  "none to record." },
+	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency" },
+	{ .name = "percentile_list", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(percentile_list), .arg = "P:P:...",
+	  .parse = optv_parse_percentiles, .format = optv_format_str,
+	  .help = "fio's list of latency percentiles to report, separated "
+		  "by colons.  memjob reports p50, p90, p99, p99.9 and the "
+		  "maximum (100), always; a list of those is taken, another "
+		  "percentile is refused." },
 
 	/* DAX */
 	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
@@ -407,6 +472,7 @@ const struct opt_def opt_table[] = {
 	  .help = "Stop the job after it has been measured this long (0: no "
 		  "limit); ramp_time comes on top.  Without time_based the job "
 		  "also stops when its loops are done." },
+	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime" },
 	{ .name = "time_based", .type = OPT_BOOL, .cat = CAT_RUN,
 	  .off = F(time_based), .def = "0", .arg = "BOOL",
 	  .help = "Repeat passes until runtime has passed (needs runtime)." },
@@ -478,6 +544,18 @@ const struct opt_def opt_table[] = {
 		  "and swept, as MLC's injected delay does for loaded "
 		  "latency.  The clone sleeps whenever it is ahead of the "
 		  "rate." },
+	{ .name = "rate_iops", .type = OPT_UINT, .cat = CAT_RUN,
+	  .off = F(rate_iops), .width = W(rate_iops), .def = "0", .min = 0,
+	  .max = NOLIMIT, .arg = "INT",
+	  .help = "Limit each clone to this many blocks per second (0: no "
+		  "limit), as rate does for bytes; set one of the two." },
+	{ .name = "ratemin", .type = OPT_SIZE, .cat = CAT_RUN,
+	  .off = F(ratemin), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .arg = "SIZE",
+	  .help = "Fail the job when a clone moves fewer bytes per second "
+		  "than this, over any whole second of its measured time or "
+		  "over all of it (0: never)." },
+	{ .name = "rate_min", .cat = CAT_RUN, .alias = "ratemin" },
 
 	/* Counters */
 	{ .name = "perf_events", .type = OPT_CUSTOM, .cat = CAT_RUN,
@@ -532,6 +610,56 @@ const struct opt_def opt_table[] = {
 	  .off = F(keep_files), .def = "0", .arg = "BOOL",
 	  .help = "Keep the files memjob created instead of removing them "
 		  "at the end." },
+
+	/* fio compatibility: fio's words with nothing, or nothing more, to
+	 * do in memjob.  OPTF_NOOP: accepted, and the run says so once. */
+	{ .name = "description", .type = OPT_STR, .cat = CAT_FIO,
+	  .off = F(description), .arg = "TEXT",
+	  .help = "Free text about the job, kept in --dump." },
+	{ .name = "thread", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(thread), .def = "1", .arg = "BOOL", .flags = OPTF_NOOP,
+	  .help = "fio: run clones as threads rather than processes. "
+		  "memjob's clones are always threads of one process, "
+		  "whatever this says." },
+	{ .name = "threads", .cat = CAT_FIO, .alias = "thread" },
+	{ .name = "group_reporting", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(group_reporting), .def = "0", .arg = "BOOL",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: report a group's jobs as one.  memjob always prints "
+		  "each job and then its group's totals." },
+	{ .name = "gtod_reduce", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(gtod_reduce), .def = "0", .arg = "BOOL",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: read the clock less often.  memjob reads it per "
+		  "I/O only for latency (see latency=0)." },
+	{ .name = "random_generator", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(random_generator), .def = "tausworthe", .words = rng_words,
+	  .arg = "tausworthe|lfsr|tausworthe64", .flags = OPTF_NOOP,
+	  .help = "fio's random generator.  memjob's random order is always "
+		  "its own keyed permutation (every block once per pass), "
+		  "whatever this says." },
+	{ .name = "io_submit_mode", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(io_submit_mode), .def = "inline",
+	  .words = submit_mode_words, .arg = "inline|offload",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: who submits the I/O.  memjob's job threads submit "
+		  "their own (inline); offload is refused." },
+	{ .name = "unit_base", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(unit_base), .def = "0", .words = unit_base_words,
+	  .arg = "0|1|8", .flags = OPTF_NOOP,
+	  .help = "fio: bytes (1) or bits (8) in the report.  memjob reports "
+		  "bytes; 8 is refused." },
+	{ .name = "kb_base", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(kb_base), .def = "1024", .words = kb_base_words,
+	  .arg = "1024|1000", .flags = OPTF_NOOP,
+	  .help = "fio: what k means in sizes.  memjob's k, m, g are always "
+		  "powers of 1024; 1000 is refused." },
+	{ .name = "ioscheduler", .type = OPT_STR, .cat = CAT_FIO,
+	  .off = F(ioscheduler), .arg = "NAME",
+	  .help = "fio switches the I/O scheduler of the job's device to "
+		  "NAME.  That is the whole machine's setting, which memjob "
+		  "does not change: the job runs when the device uses NAME "
+		  "already and is refused otherwise (with the way to set it)." },
 };
 
 const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);

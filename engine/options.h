@@ -28,7 +28,7 @@ enum opt_type {
 
 enum opt_cat {
 	CAT_JOB, CAT_PLACEMENT, CAT_SOURCE, CAT_KERNEL, CAT_RUN, CAT_SAFETY,
-	CAT_COUNT
+	CAT_FIO, CAT_COUNT
 };
 
 struct opt_def;
@@ -52,7 +52,15 @@ struct opt_def {
 	const char *help;		/* full description (man page) */
 	opt_parse_fn parse;		/* OPT_CUSTOM */
 	opt_format_fn format;		/* OPT_CUSTOM */
+	/* fio's other name for an option (timeout for runtime): the entry
+	 * has only name, cat and alias; opt_find() returns the target. */
+	const char *alias;
+	unsigned flags;			/* OPTF_* */
 };
+
+/* fio's knob for fio's own overhead: accepted, changes nothing in memjob;
+ * a run that sets one says so once (jobs_check). */
+#define OPTF_NOOP	0x1
 
 extern const struct opt_def opt_table[];
 extern const size_t opt_count;

@@ -13,6 +13,7 @@
 #include "ioengine.h"
 #include "kernel.h"
 #include "counters.h"
+#include "optfio.h"
 #include "optvalues.h"
 #include "sizeexpr.h"
 #include "sweep.h"
@@ -172,9 +173,18 @@ static int unknown_choice(const char **why, char *buf, size_t buflen,
 			  const char *what, const char *val,
 			  const char *(*name_at)(size_t i))
 {
-	size_t n = snprintf(buf, buflen, "unknown %s '%s'; expected one of:",
-			    what, val);
+	struct value_near near;
 	const char *name;
+	size_t n;
+
+	value_near_init(&near, val);
+	for (size_t i = 0; (name = name_at(i)); i++)
+		value_near_offer(&near, name);
+	n = (size_t)snprintf(buf, buflen, "unknown %s '%s'; %s%s%sexpected one "
+			     "of:", what, val,
+			     value_near_best(&near) ? "did you mean '" : "",
+			     value_near_best(&near) ? value_near_best(&near) : "",
+			     value_near_best(&near) ? "'? " : "");
 
 	for (size_t i = 0; n < buflen && (name = name_at(i)); i++)
 		n += snprintf(buf + n, buflen - n, " %s", name);
@@ -198,6 +208,10 @@ int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
 	const struct ioengine_ops *e = ioengine_find(val);
 
 	(void)o;
+	if (!e && optv_fio_engine_refusal(val, buf, buflen)) {
+		*why = buf;
+		return -1;
+	}
 	if (!e)
 		return unknown_choice(why, buf, buflen, "data source", val,
 				      ioengine_name_at);

@@ -22,6 +22,15 @@ struct cli_override {
 	struct srcloc loc;
 };
 
+/* A job file's value that did not parse: reported at parser_finish()
+ * unless a command-line override of the option replaces it (fio lets
+ * --ioengine=io_uring rescue a file that says an engine it lacks). */
+struct pending_error {
+	const struct opt_def *opt;
+	struct srcloc loc;
+	char *msg;
+};
+
 struct parser {
 	struct diag *d;
 	struct job_spec *jobs;
@@ -38,6 +47,8 @@ struct parser {
 
 	struct cli_override *over;	/* options before the first --name */
 	size_t nover;
+	struct pending_error *pending;	/* file values that did not parse */
+	size_t npending;
 	bool cli_job_open;		/* a --name has been seen */
 };
 
@@ -128,6 +139,43 @@ static void on_section(void *user, const char *name, const struct srcloc *loc)
 	memcpy(p->target->inherited, p->global.isset, opt_count);
 }
 
+/* 0 when the error is kept for parser_finish(), -1 (out of memory) when
+ * it must be reported now. */
+static int defer_error(struct parser *p, const struct opt_def *o,
+		       const struct srcloc *loc, const char *msg)
+{
+	struct pending_error *n = realloc(p->pending, (p->npending + 1) *
+					  sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->pending = n;
+	n[p->npending].msg = strdup(msg);
+	if (!n[p->npending].msg)
+		return -1;
+	n[p->npending].opt = o;
+	n[p->npending].loc = *loc;
+	p->npending++;
+	return 0;
+}
+
+/* The file values that did not parse, but those a command-line override
+ * replaces; once. */
+void parser_report_pending(struct parser *p)
+{
+	for (size_t i = 0; i < p->npending; i++) {
+		const struct pending_error *e = &p->pending[i];
+		bool rescued = false;
+
+		for (size_t k = 0; k < p->nover; k++)
+			rescued |= p->over[k].opt == e->opt;
+		if (!rescued)
+			diag_error(p->d, &e->loc, e->opt->name, "%s", e->msg);
+		free(e->msg);
+	}
+	p->npending = 0;
+}
+
 /* Set option key=val on job j; val NULL is a bare flag (bools only). */
 static void apply(struct parser *p, struct job_spec *j, const char *key,
 		  const char *val, const struct srcloc *loc)
@@ -169,13 +217,15 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 	}
 	if (opt_set(o, j, val, &why, buf, sizeof(buf))) {
 		/* Every message quotes what it refused. */
-		char quoted[256];
+		char quoted[256], msg[1024];
 
 		snprintf(quoted, sizeof(quoted), "'%s'", val);
 		if (*val && !strstr(why, quoted) && !strstr(why, "got '"))
-			diag_error(p->d, loc, o->name, "%s, got '%s'", why, val);
+			snprintf(msg, sizeof(msg), "%s, got '%s'", why, val);
 		else
-			diag_error(p->d, loc, o->name, "%s", why);
+			snprintf(msg, sizeof(msg), "%s", why);
+		if (loc->file == CMDLINE || defer_error(p, o, loc, msg))
+			diag_error(p->d, loc, o->name, "%s", msg);
 		return;
 	}
 	j->isset[o - opt_table] = 1;
@@ -202,10 +252,6 @@ static int on_kv(void *user, const char *section, const char *name,
 	}
 	if (!p->target)		/* the section itself was bad */
 		return 1;
-	if (!strcmp(name, "name") && p->target == &p->global) {
-		diag_error(p->d, loc, "name", "cannot be set in [global]");
-		return 1;
-	}
 	apply(p, p->target, name, value, loc);
 	return 1;
 }
@@ -335,6 +381,7 @@ unsigned parser_finish(struct parser *p, const char *const *sections,
 
 	out->jobs = NULL;
 	out->njobs = 0;
+	parser_report_pending(p);
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct job_spec *j = &p->jobs[i];
 
@@ -396,5 +443,8 @@ void parser_free(struct parser *p)
 	for (size_t i = 0; i < p->nover; i++)
 		free(p->over[i].val);
 	free(p->over);
+	for (size_t i = 0; i < p->npending; i++)
+		free(p->pending[i].msg);
+	free(p->pending);
 	free(p);
 }

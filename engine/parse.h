@@ -16,6 +16,10 @@
 
 struct parser;
 
+/* Report the job files' values that did not parse and that no command-
+ * line override replaces (parser_finish() does it too; once). */
+void parser_report_pending(struct parser *p);
+
 struct parser *parser_new(struct diag *d);
 /* Add the jobs of a job file ("-" is standard input). */
 int parser_add_file(struct parser *p, const char *path);

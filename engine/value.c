@@ -618,34 +618,39 @@ void value_format_idlist(const uint64_t *bits, unsigned nbits, char *buf,
 
 unsigned value_distance(const char *a, const char *b)
 {
-	unsigned stack_row[DIST_STACK + 1], *row = stack_row;
+	/* three rows: i-2 (for a swap of neighbours), i-1 and i */
+	unsigned stack_rows[3 * (DIST_STACK + 1)], *rows = stack_rows;
 	size_t la = strlen(a), lb = strlen(b), i, j;
-	unsigned diag, up, best;
+	unsigned best;
 
 	if (lb > DIST_STACK) {
-		row = malloc((lb + 1) * sizeof(*row));
-		if (!row)	/* an upper bound is good enough for a hint */
+		rows = malloc(3 * (lb + 1) * sizeof(*rows));
+		if (!rows)	/* an upper bound is good enough for a hint */
 			return (unsigned)(la > lb ? la : lb);
 	}
 	for (j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
+		rows[j] = (unsigned)j;
 	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = (unsigned)i;
+		unsigned *prev2 = rows + ((i + 1) % 3) * (lb + 1);
+		unsigned *prev = rows + ((i + 2) % 3) * (lb + 1);
+		unsigned *cur = rows + (i % 3) * (lb + 1);
+
+		cur[0] = (unsigned)i;
 		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
 		}
 	}
-	best = row[lb];
-	if (row != stack_row)
-		free(row);
+	best = rows[(la % 3) * (lb + 1) + lb];
+	if (rows != stack_rows)
+		free(rows);
 	return best;
 }
 
@@ -668,7 +673,7 @@ void value_near_offer(struct value_near *n, const char *candidate)
 {
 	unsigned d = value_distance(n->want, candidate);
 
-	if (d < n->dist || (d == n->dist &&
+	if (d < n->dist || (d == n->dist && n->best &&
 			    len_gap(n->want, candidate) <
 			    len_gap(n->want, n->best))) {
 		n->dist = d;
@@ -678,8 +683,23 @@ void value_near_offer(struct value_near *n, const char *candidate)
 
 const char *value_near_best(const struct value_near *n)
 {
-	size_t len = strlen(n->want);
-	unsigned limit = len < 6 ? 2 : (unsigned)(len / 3) + 1;
+	size_t len;
 
-	return n->dist <= limit ? n->best : NULL;
+	if (!n->best)
+		return NULL;
+	len = strlen(n->want) > strlen(n->best) ? strlen(n->want)
+						 : strlen(n->best);
+	/* near: one edit, or at most a third of the longer name's letters
+	 * ("randrepeat" is not near "repeat": 4 edits in 10) */
+	return n->dist <= 1 || 3 * n->dist <= len ? n->best : NULL;
+}
+
+const char *value_nearest_word(const char *want, const char *const *words)
+{
+	struct value_near n;
+
+	value_near_init(&n, want);
+	for (size_t i = 0; words[i]; i++)
+		value_near_offer(&n, words[i]);
+	return value_near_best(&n);
 }

@@ -45,14 +45,15 @@ const char *value_format_bytes(double v, char *buf, size_t len);
 /* "0,2,4-7" from a bitmap. */
 void value_format_idlist(const uint64_t *bits, unsigned nbits, char *buf, size_t len);
 
-/* Levenshtein distance, for "did you mean 'bs'?" */
+/* Edit distance (inserts, deletes, substitutions, and swaps of two
+ * neighbours: "chaes" is one edit from "chase"), for "did you mean"? */
 unsigned value_distance(const char *a, const char *b);
 
 /*
  * The nearest of some names to a mistyped one, for "did you mean": offer
  * every candidate, then ask for the best.  A candidate is near enough
- * within 2 edits for names shorter than 6, a third of the length (plus
- * one) for longer ones.  Of equally near ones the one closest in length
+ * within one edit, or within a third of the longer name's length
+ * ("randrepeat" is not near "repeat").  Of equally near ones the one closest in length
  * wins ("gbsp" is nearer "gbps" than "bs"), then the first offered.
  */
 struct value_near {
@@ -65,5 +66,7 @@ void value_near_init(struct value_near *n, const char *want);
 void value_near_offer(struct value_near *n, const char *candidate);
 /* The nearest candidate near enough, or NULL. */
 const char *value_near_best(const struct value_near *n);
+/* The same over a NULL-terminated list of words. */
+const char *value_nearest_word(const char *want, const char *const *words);
 
 #endif

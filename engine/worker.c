@@ -336,15 +336,36 @@ static void nap(atomic_int *stop, uint64_t us)
 	nap_until(stop, NULL, us);
 }
 
-/* rate=: sleep while this clone is ahead of its byte budget. */
+/* rate=, rate_iops=: sleep while this clone is ahead of its budget. */
 static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		      atomic_int *stop, atomic_uint *until_zero)
+		      uint64_t ops, atomic_int *stop, atomic_uint *until_zero)
 {
-	uint64_t due = t0 + (uint64_t)((double)bytes * 1e9 / (double)j->rate);
+	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
+						  (double)j->rate)
+				     : (uint64_t)((double)ops * 1e9 /
+						  (double)j->rate_iops));
 	uint64_t t = now_ns();
 
 	if (due > t + 20000)	/* below 20 us, sleeping costs more */
 		nap_until(stop, until_zero, (due - t) / 1000);
+}
+
+/* ratemin=: fail when bytes in ns fall below it (fio's rate_min). */
+static int below_ratemin(const struct job_spec *j, uint64_t bytes,
+			 uint64_t ns, struct thread_result *out)
+{
+	double bps;
+
+	if (!j->ratemin || !ns)
+		return 0;
+	bps = (double)bytes * 1e9 / (double)ns;
+	if (bps >= (double)j->ratemin)
+		return 0;
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), "moved %.0f bytes/s over %.3f s, "
+		 "below ratemin=%llu bytes/s", bps, (double)ns / 1e9,
+		 (unsigned long long)j->ratemin);
+	return -1;
 }
 
 /* The measured loop.  Returns 0, or -1 after recording a failure.
@@ -364,6 +385,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
 	uint64_t bytes = 0, ops = 0, countdown = every, wbytes = 0;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
+	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
 	bool ramping = j->ramp_us > 0;
 	struct meter m = { .ks = ks, .ctr = ctr };
 	struct io_unit u = { 0 };
@@ -423,8 +445,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
-			if (j->rate)
-				keep_rate(j, rate_t0, bytes, stop,
+			if (j->rate || j->rate_iops)
+				keep_rate(j, rate_t0, bytes, ops, stop,
 					  until_victims ? victims_left : NULL);
 			/* an aggressor stops with the last victim, however
 			 * slowly it moves (rate=) */
@@ -436,6 +458,19 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			countdown = every;
 			atomic_store_explicit(&out->live_bytes, bytes,
 					      memory_order_relaxed);
+			if (j->ratemin && !ramping) {
+				uint64_t now = now_ns();
+
+				if (now - win_t0 >= 1000000000ull) {
+					if (below_ratemin(j, bytes - win_bytes,
+							  now - win_t0, out)) {
+						ret = -1;
+						goto out;
+					}
+					win_t0 = now;
+					win_bytes = bytes;
+				}
+			}
 			if (!timed)
 				continue;
 			uint64_t t = now_ns();
@@ -443,6 +478,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			if (ramping && t >= ramp_end) {
 				ramping = false;
 				meter_start(&m, bytes, ops, out);
+				win_t0 = t;
+				win_bytes = bytes;
 				if (j->runtime_us)
 					deadline = m.t0 + j->runtime_us * 1000;
 			} else if (t >= deadline) {
@@ -473,6 +510,10 @@ out:
 	if (ramping && out->status == RUN_OK) {
 		/* Stopped before the ramp ended: nothing was measured. */
 		out->bytes = out->ops = out->items = 0;
+	} else if (out->status == RUN_OK && !until_victims &&
+		   below_ratemin(j, out->bytes, out->end_ns - out->start_ns,
+				 out)) {
+		ret = -1;
 	}
 	return ret;
 }
@@ -533,10 +574,14 @@ void *worker_main(void *arg)
 	io.clone = w->clone;
 	io.gen = &gen;
 	io.stop = stop;
+	/* randrepeat=0: a new random order each run */
 	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
-		      j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone);
+		      (j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone) ^
+		      (j->randrepeat ? 0 : now_ns()));
 	if (RW_IS_MIXED(j->rw))
 		blockgen_set_mix(&gen, j->rwmixread);
+	if (j->rw_skip || j->rw_run || (j->norandommap && RW_IS_RANDOM(j->rw)))
+		blockgen_set_fio(&gen, j->rw_skip, j->rw_run, j->norandommap);
 	ks.job = j;
 	ks.impl = j->impl;
 	ks.value = j->value;

@@ -8,6 +8,7 @@
  * sources in mapfile.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ioengine.h"
 
@@ -24,6 +26,8 @@ extern const struct ioengine_ops ioengine_psync;
 extern const struct ioengine_ops ioengine_io_uring;
 extern const struct ioengine_ops ioengine_dax;
 extern const struct ioengine_ops ioengine_none;
+extern const struct ioengine_ops ioengine_libaio;
+extern const struct ioengine_ops ioengine_null;
 
 const struct ioengine_ops *const ioengine_registry[] = {
 	&ioengine_mem,
@@ -32,6 +36,8 @@ const struct ioengine_ops *const ioengine_registry[] = {
 	&ioengine_io_uring,
 	&ioengine_dax,
 	&ioengine_none,
+	&ioengine_libaio,
+	&ioengine_null,
 	NULL,
 };
 
@@ -105,4 +111,43 @@ int ioe_put_nothing(struct ioe *e, struct io_unit *u)
 	(void)e;
 	(void)u;
 	return 0;
+}
+
+int ioe_open_job_file(struct ioe *e)
+{
+	const struct job_spec *job = e->job;
+	int flags = (RW_WRITES(job->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int fd, err;
+
+	if (job->direct)
+		flags |= O_DIRECT;
+	if (job->sync)
+		flags |= O_SYNC;
+	fd = open(e->path, flags);
+	if (fd >= 0)
+		return fd;
+	err = errno;
+	ioe_error(e, "open %s%s: %s", e->path,
+		  job->direct ? " with O_DIRECT" : "", strerror(err));
+	return -err;
+}
+
+const char *ioe_direct_hint(bool direct, int err)
+{
+	if (direct && err == EINVAL)
+		return " (O_DIRECT needs offset and length aligned to the "
+		       "device's logical block size)";
+	return "";
+}
+
+int ioe_sync_fd(struct ioe *e, int fd, bool data_only)
+{
+	int err;
+
+	if (!(data_only ? fdatasync(fd) : fsync(fd)))
+		return 0;
+	err = errno;
+	ioe_error(e, "%s %s: %s", data_only ? "fdatasync" : "fsync", e->path,
+		  strerror(err));
+	return -err;
 }

@@ -134,6 +134,14 @@ int ioe_file_size(int fd, uint64_t *size);
 void *ioe_priv_alloc(struct ioe *e, size_t size);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
+/* The job's file opened for its rw (O_RDWR when it writes), with
+ * O_DIRECT and O_SYNC as direct= and sync= say: the fd, or -errno after
+ * ioe_error(). */
+int ioe_open_job_file(struct ioe *e);
+/* " (O_DIRECT needs ...)" after an EINVAL under direct=1, else "". */
+const char *ioe_direct_hint(bool direct, int err);
+/* sync() for sources with one fd: fsync or fdatasync, failure described. */
+int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
 /* Whether source e honours job option name (see .options). */
 bool ioe_honours(const struct ioengine_ops *e, const char *name);
 

@@ -68,7 +68,6 @@ static int psync_setup(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
 	bool write = RW_WRITES(job->rw);
-	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	struct psync_priv *p;
 	void *buf;
 	int ret;
@@ -91,15 +90,9 @@ static int psync_setup(struct ioe *e)
 	p->buf = buf;
 	if (write)
 		pattern_fill(&job->pattern, job->pattern_seed, 0, p->buf, p->bs);
-	if (job->direct)
-		flags |= O_DIRECT;
-	if (job->sync)
-		flags |= O_SYNC;
-	p->fd = open(e->path, flags);
+	p->fd = ioe_open_job_file(e);
 	if (p->fd < 0) {
-		ret = -errno;
-		ioe_error(e, "open %s%s: %s", e->path,
-			  job->direct ? " with O_DIRECT" : "", strerror(-ret));
+		ret = p->fd;
 		goto out;
 	}
 	return 0;
@@ -107,13 +100,6 @@ static int psync_setup(struct ioe *e)
 out:
 	psync_teardown(e);
 	return ret;
-}
-
-static const char *direct_hint(const struct psync_priv *p, int err)
-{
-	if (p->direct && err == EINVAL)
-		return " (O_DIRECT needs offset and length aligned to the device's logical block size)";
-	return "";
 }
 
 /* Bytes of the block at off, up to want; 0 at the end of the file. */
@@ -132,7 +118,7 @@ static ssize_t psync_read(struct ioe *e, struct psync_priv *p, uint64_t off,
 			int err = errno;
 
 			ioe_error(e, "pread %s at offset %" PRIu64 ": %s%s", e->path,
-				  off + done, strerror(err), direct_hint(p, err));
+				  off + done, strerror(err), ioe_direct_hint(p->direct, err));
 			return -err;
 		}
 		if (n == 0)
@@ -210,7 +196,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 			int err = errno;
 
 			ioe_error(e, "pwrite %s at offset %" PRIu64 ": %s%s", e->path,
-				  u->off + done, strerror(err), direct_hint(p, err));
+				  u->off + done, strerror(err), ioe_direct_hint(p->direct, err));
 			return -err;
 		}
 		if (n == 0) {
@@ -229,15 +215,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
  * system call makes them all durable. */
 static int psync_sync(struct ioe *e, bool data_only)
 {
-	struct psync_priv *p = e->priv;
-	int err;
-
-	if (!(data_only ? fdatasync(p->fd) : fsync(p->fd)))
-		return 0;
-	err = errno;
-	ioe_error(e, "%s %s: %s", data_only ? "fdatasync" : "fsync", e->path,
-		  strerror(err));
-	return -err;
+	return ioe_sync_fd(e, ((struct psync_priv *)e->priv)->fd, data_only);
 }
 
 const struct ioengine_ops ioengine_psync = {

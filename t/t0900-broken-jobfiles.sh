@@ -552,7 +552,7 @@ test_expect_success '59 a 300-character line that is not option=value' '
 
 test_expect_success '60 name= in [global]' '
 	in_fresh_dir 60 &&
-	check_refused 60-name-in-global 3 name "cannot be set in [global]"
+	check_refused 60-name-in-global 3 name "bad job name"
 '
 
 test_expect_success '61 a job name with a comma' '

@@ -231,6 +231,82 @@ static void test_random_looks_random(void **state)
 	assert_true(ascending < 20);
 }
 
+
+/* fio's rw=read:SKIP: blocks at multiples of bs + SKIP, the last short. */
+static void test_fio_skip(void **state)
+{
+	struct blockgen g;
+	uint64_t off;
+	size_t len;
+	unsigned n = 0;
+
+	(void)state;
+	blockgen_init(&g, 100, 40, 4, false, 1);
+	blockgen_set_fio(&g, 8, 0, false);
+	blockgen_rewind(&g);
+	while (blockgen_next(&g, &off, &len)) {
+		assert_int_equal(off, 100 + 12 * n);
+		assert_int_equal(len, n == 3 ? 4 : 4);
+		n++;
+	}
+	assert_int_equal(n, 4);		/* 0, 12, 24, 36 */
+	blockgen_init(&g, 0, 38, 4, false, 1);
+	blockgen_set_fio(&g, 8, 0, false);
+	blockgen_rewind(&g);
+	for (n = 0; blockgen_next(&g, &off, &len); n++)
+		if (off == 36)
+			assert_int_equal(len, 2);
+	assert_int_equal(n, 4);
+}
+
+/* rw=randread:RUN: every block once, RUN in a row from each place. */
+static void test_fio_runs(void **state)
+{
+	struct blockgen g;
+	uint64_t off, prev = 0;
+	size_t len;
+	unsigned seen[103] = { 0 }, n = 0;
+
+	(void)state;
+	blockgen_init(&g, 0, 103 * 512, 512, true, 7);
+	blockgen_set_fio(&g, 0, 4, false);
+	blockgen_rewind(&g);
+	while (blockgen_next(&g, &off, &len)) {
+		uint64_t b = off / 512;
+
+		assert_true(b < 103);
+		seen[b]++;
+		if (b % 4)	/* inside a run: right after its neighbour */
+			assert_int_equal(b, prev + 1);
+		prev = b;
+		n++;
+	}
+	assert_int_equal(n, 103);
+	for (unsigned i = 0; i < 103; i++)
+		assert_int_equal(seen[i], 1);
+}
+
+/* norandommap: as many blocks as the region, some of them twice. */
+static void test_fio_repeats(void **state)
+{
+	struct blockgen g;
+	uint64_t off;
+	size_t len;
+	unsigned seen[256] = { 0 }, n = 0, twice = 0;
+
+	(void)state;
+	blockgen_init(&g, 0, 256 * 4096, 4096, true, 3);
+	blockgen_set_fio(&g, 0, 0, true);
+	blockgen_rewind(&g);
+	while (blockgen_next(&g, &off, &len)) {
+		assert_true(off / 4096 < 256);
+		twice += ++seen[off / 4096] == 2;
+		n++;
+	}
+	assert_int_equal(n, 256);
+	assert_true(twice > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +316,9 @@ int main(void)
 		cmocka_unit_test(test_permute_large),
 		cmocka_unit_test(test_random_orders),
 		cmocka_unit_test(test_random_looks_random),
+		cmocka_unit_test(test_fio_skip),
+		cmocka_unit_test(test_fio_runs),
+		cmocka_unit_test(test_fio_repeats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

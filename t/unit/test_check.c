@@ -76,12 +76,12 @@ static void test_source_options(void **state)
 	expect_ok("[a]\nioengine=mem\nsize=1m\ndirect=0\n");
 	expect_error("[a]\nioengine=mem\nsize=1m\ndirect=1\n",
 		     "t.ini:4: option 'direct': is used by ioengine=psync, "
-		     "io_uring only; this job has ioengine=mem");
+		     "io_uring, libaio only; this job has ioengine=mem");
 	expect_error("[a]\nioengine=mmap\nfilename=f\nsync=1\n",
 		     "t.ini:4: option 'sync'");
 	expect_error("[a]\nioengine=psync\nfilename=f\niodepth=8\n",
-		     "t.ini:4: option 'iodepth': is used by ioengine=io_uring "
-		     "only");
+		     "t.ini:4: option 'iodepth': is used by ioengine=io_uring, "
+		     "libaio only");
 	expect_error("[a]\nioengine=psync\nfilename=f\nhugepage=thp\n",
 		     "t.ini:4: option 'hugepage': is used by ioengine=mem");
 	expect_error("[a]\nioengine=mem\nsize=1m\nmadvise=willneed\n",

@@ -730,7 +730,10 @@ static void test_distance(void **state)
 	assert_int_equal(value_distance("kitten", "sitting"), 3);
 	assert_int_equal(value_distance("sitting", "kitten"), 3);
 	assert_int_equal(value_distance("numjob", "numjobs"), 1);
-	assert_int_equal(value_distance("iodepht", "iodepth"), 2);
+	assert_int_equal(value_distance("iodepht", "iodepth"), 1); /* a swap */
+	assert_int_equal(value_distance("chaes", "chase"), 1);
+	assert_int_equal(value_distance("ab", "ba"), 1);
+	assert_int_equal(value_distance("abc", "ca"), 3);
 	assert_int_equal(value_distance("flaw", "lawn"), 2);
 	assert_int_equal(value_distance("runtime", "ramp_time"), 4);
 	/* long enough to leave the stack row */
@@ -771,8 +774,18 @@ static void test_near(void **state)
 	assert_null(nearest("zzzzzzzzzzzz", cols));
 	assert_null(nearest("xyz", cols));	/* 3 edits from "bs" */
 	assert_null(nearest("bs", none));
-	/* long names allow a third of their length (plus one) */
+	/* long names allow a third of their length */
 	assert_string_equal(nearest("lat_p999", cols), "lat_p99_ns");
+	/* 4 edits in 10 letters is another word, not a typo */
+	{
+		static const char *const opts[] = { "repeat", "rate", NULL };
+		static const char *const kernels[] = { "none", "count", "sum",
+						       "chase", "copy", NULL };
+
+		assert_null(nearest("randrepeat", opts));
+		assert_string_equal(nearest("chaes", kernels), "chase");
+		assert_string_equal(nearest("cont", kernels), "count");
+	}
 }
 
 int main(void)
