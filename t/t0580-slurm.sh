@@ -301,7 +301,7 @@ test_expect_success CLUSTER 'a task Slurm binds to one CPU keeps memjob on it' '
 	# a CPU outside the binding is refused before anything runs
 	expect_exit 2 timeout 60 srun -n1 -c"$cpus" --cpu-bind=map_cpu:$last \
 		"$MEMJOB" --name=e --size=64k --cpus_allowed=0 2>err &&
-	grep "CPU 0 in .0. does not exist or is not available (this machine lets memjob use CPUs $last)" err
+	grep "CPU 0 is outside the CPUs this process may use ($last; taskset or a cgroup cpuset limits memjob to them)" err
 '
 
 test_expect_success CLUSTER 'examples/fleet.sbatch runs as written and merges the nodes' '
