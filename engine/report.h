@@ -62,9 +62,14 @@ void report_header(struct report_ctx *rc, const struct plan *p);
 /* The results in each format asked for; -1 when the JSON document could
  * not be made (out of memory: it is then left out, never cut short). */
 int report_results(const struct report_ctx *rc, const struct results *r);
-/* The fixed CSV columns, in order, NULL-terminated: the documented
- * contract.  The counters' and swept options' columns follow them. */
+/* The fixed CSV columns, in the list's order, NULL-terminated: the
+ * documented contract.  A row writes the leading ones (up to
+ * write_bytes), then the counters' columns, then the rest of these, then
+ * the swept options'. */
 extern const char *const report_csv_columns[];
+/* The leading fixed columns, NULL-terminated: what a merge of CSVs puts
+ * first; the others follow in the order the inputs give them. */
+const char *const *report_csv_leading_columns(void);
 /* Whether memjob writes a column of its CSV as text (names, swept values
  * as given, a counter's status) rather than as numbers, whatever the
  * text looks like: a job called 1 is still "1" in JSON. */

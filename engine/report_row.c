@@ -6,10 +6,13 @@
  * value, so that a CSV header is the names of any row.  The fixed
  * columns are the list FIXED_COLUMNS, which gives their names (exported
  * as report_csv_columns) and their order: a row fills its cells by name
- * and they are written in the list's order.  Columns are only ever added
- * at the end of the list, never renamed or reordered: the man page
- * documents them as a contract.  The perf counters' columns, the
- * derived figures' and the swept options' follow.
+ * and they are written in the list's order.  Columns are never renamed
+ * or reordered: the man page documents them as a contract.  The list's
+ * head, up to write_bytes, is written first; the perf counters' columns
+ * and the derived figures' follow; then the list's tail, from
+ * FIRST_LATE_COLUMN on, which is where new columns go (at the end of the
+ * list), so that adding one moves no column a script reads by position;
+ * the swept options' columns, which depend on the jobs, come last.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -44,12 +47,24 @@ enum fixed_column {
 	NFIXED
 };
 
+/* The first column written after the counters (see the top). */
+#define FIRST_LATE_COLUMN COL_cpu_model
+
 const char *const report_csv_columns[NFIXED + 1] = {
 #define AS_NAME(name) #name,
 	FIXED_COLUMNS(AS_NAME)
 #undef AS_NAME
 	NULL
 };
+
+const char *const *report_csv_leading_columns(void)
+{
+	static const char *lead[FIRST_LATE_COLUMN + 1];
+
+	if (!lead[0])
+		memcpy(lead, report_csv_columns, sizeof(*lead) * FIRST_LATE_COLUMN);
+	return lead;
+}
 
 /*
  * The fixed columns a row fills with text (cell_str); the others hold
@@ -432,9 +447,11 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 
 	fill_fixed(fixed, host, r, jr);
 	fill_machine(fixed, m);
-	for (unsigned i = 0; i < NFIXED; i++)
+	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
 	row_counters(e, c, jr);
+	for (unsigned i = FIRST_LATE_COLUMN; i < NFIXED; i++)
+		row_put(e, report_csv_columns[i], fixed[i]);
 	for (unsigned k = 0; k < c->nsweep; k++) {
 		char v[256];
 

@@ -379,7 +379,7 @@ static int merge(struct report_args *a, const struct inputs *in)
 	FILE *out;
 	int ret;
 
-	if (csv_merge_plan(&m, in->t, in->n, report_csv_columns,
+	if (csv_merge_plan(&m, in->t, in->n, report_csv_leading_columns(),
 			   report_column_is_text)) {
 		say(&a->errors, "out of memory");
 		return REPORT_WRITE;

@@ -26,9 +26,9 @@ sysroot()
 	printf 'processor\t: 0\nmodel name\t: %s\n\n' "$2" >"root-$1/proc/cpuinfo"
 }
 
-test_expect_success 'the machine columns follow write_bytes, filled, the Slurm ones empty' '
+test_expect_success 'the machine columns follow the counters, filled, the Slurm ones empty' '
 	"$MEMJOB" --output-format=csv $JOB >out.csv &&
-	head -n 1 out.csv | grep ",write_bytes,cpu_model,cpu_topology,kernel_release,memjob_version,job_hash,machine_type,slurm_job_id,slurm_array_job_id,slurm_array_task_id,slurm_procid,slurm_nodename," &&
+	head -n 1 out.csv | grep ",write_bytes,cycles,.*,llc_load_miss_rate,cpu_model,cpu_topology,kernel_release,memjob_version,job_hash,machine_type,slurm_job_id,slurm_array_job_id,slurm_array_task_id,slurm_procid,slurm_nodename\($\|,\)" &&
 	for c in $MACHINE_COLS; do
 		test -n "$(csv_col out.csv $c)" || { echo "$c is empty"; false; }
 	done &&
