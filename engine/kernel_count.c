@@ -33,6 +33,7 @@
 #include <immintrin.h>
 #endif
 
+#include "isa.h"
 #include "kernel.h"
 
 enum count_impl {
@@ -89,10 +90,10 @@ static uint64_t count_simple(const int32_t *p, size_t n, int32_t v)
 /*
  * Branch-free with COUNT_UNROLL independent counters: no loop-carried
  * dependency between lanes, so the compiler vectorises the inner loop
- * into compares and subtracts (check with objdump -d: pcmpeqd).
+ * into compares and subtracts, once per vector level (ISA_CLONES: check
+ * with objdump -d that count_unrolled_avx2 has vpcmpeqd on ymm).
  */
-__attribute__((noinline))
-static uint64_t count_unrolled(const int32_t *p, size_t n, int32_t v)
+ISA_INLINE uint64_t count_unrolled_body(const int32_t *p, size_t n, int32_t v)
 {
 	uint64_t total = 0;
 	size_t i = 0, j;
@@ -112,6 +113,9 @@ static uint64_t count_unrolled(const int32_t *p, size_t n, int32_t v)
 		total += (uint64_t)(p[i] == v);
 	return total;
 }
+
+ISA_CLONES(uint64_t, count_unrolled, (const int32_t *p, size_t n, int32_t v),
+	   (p, n, v))
 
 #ifdef __x86_64__
 
@@ -229,30 +233,32 @@ static bool count_cpu_has(int impl)
 {
 	switch (impl) {
 	case COUNT_AVX512:
-		return __builtin_cpu_supports("avx512f") &&
-		       __builtin_cpu_supports("avx512bw") &&
-		       __builtin_cpu_supports("popcnt");
+		return isa_cpu_has(ISA_AVX512);
 	case COUNT_AVX2:
-		return __builtin_cpu_supports("avx2");
+		return isa_cpu_has(ISA_AVX2);
 	default:
 		return true;		/* SSE2 is part of x86-64 */
 	}
 }
 
 /*
- * impl=simd: the widest the CPU has.  A fixed width the CPU lacks (which
- * validate() refuses) also ends up here rather than in an illegal
+ * impl=simd: the vector level of the other kernels (isa_level(): the
+ * widest the CPU has, or MEMJOB_ISA's).  A fixed width the CPU lacks
+ * (which validate() refuses) also ends up here rather than in an illegal
  * instruction.
  */
 static int count_width(int impl)
 {
 	if (impl != COUNT_SIMD && count_cpu_has(impl))
 		return impl;
-	if (count_cpu_has(COUNT_AVX512))
+	switch (isa_level()) {
+	case ISA_AVX512:
 		return COUNT_AVX512;
-	if (count_cpu_has(COUNT_AVX2))
+	case ISA_AVX2:
 		return COUNT_AVX2;
-	return COUNT_SSE2;
+	default:
+		return COUNT_SSE2;
+	}
 }
 
 /*
@@ -338,6 +344,24 @@ static void count_run(struct kstate *k, void *buf, size_t len)
 	}
 }
 
+/* What ran: the simple loop is scalar on purpose; the others vector. */
+static const char *count_variant(const struct kstate *k)
+{
+	switch (k->impl) {
+	case COUNT_SIMPLE:
+		return "scalar";
+#ifdef __x86_64__
+	case COUNT_UNROLLED:
+		return isa_name(isa_level());
+	default:
+		return count_impls[count_width(k->impl)];
+#else
+	default:			/* all the portable vector loop */
+		return isa_name(isa_level());
+#endif
+	}
+}
+
 static const char *const count_options[] = { "value", NULL };
 
 const struct kernel_ops kernel_count_ops = {
@@ -350,5 +374,6 @@ const struct kernel_ops kernel_count_ops = {
 	.validate = count_validate,
 	.init = kernel_init_result,
 	.run = count_run,
+	.variant = count_variant,
 	.fini = kernel_fini_nothing,
 };
