@@ -12,9 +12,17 @@
  * count whenever their leader is on the PMU.  PERF_IOC_FLAG_GROUP is not
  * used: on Linux 6.18 a disable/enable cycle with it loses the members of
  * a group that mixes task-clock with the other software events.
+ *
+ * Whether the machine has an event, and in which mode it may be counted,
+ * is a fact of the machine: it is probed once per process, the first time
+ * a thread asks for that event (the probe table below, under a lock), and
+ * every thread then opens only the events the probe found, in the mode it
+ * found.  A run of 256 clones on a machine without hardware counters so
+ * makes one failing perf_event_open per event, not one per clone.
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +223,83 @@ static int perf_open(const struct event_def *e, bool user_only, int group)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* ---- the probe: which events open, and how, once per process ---- */
+
+enum probe_state { PROBE_UNKNOWN, PROBE_FULL, PROBE_USER, PROBE_FAILED };
+
+static struct probe {
+	pthread_mutex_t lock;
+	enum probe_state state[CTR_NEVENTS];
+	int err[CTR_NEVENTS];		/* PROBE_FAILED: why */
+	unsigned opens;			/* perf_event_open calls it made */
+	uid_t uid;			/* whose rights the states are */
+	bool valid;
+} probe = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* An error that says nothing about the event (a limit of the moment):
+ * not remembered, the next thread tries again. */
+static bool transient(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM ||
+	       err == EBUSY || err == EINTR || err == EAGAIN;
+}
+
+/*
+ * Can event id be counted alone, in user and kernel space or in user
+ * space only (when perf_event_paranoid forbids the kernel, as perf stat
+ * falls back)?  0 with *user_only set, or the errno to report.
+ */
+static int probe_event(unsigned id, bool *user_only)
+{
+	const struct event_def *e = &events[id];
+	int fd, err = 0;
+
+	pthread_mutex_lock(&probe.lock);
+	if (!probe.valid || probe.uid != geteuid()) {	/* rights changed */
+		memset(probe.state, 0, sizeof(probe.state));
+		probe.uid = geteuid();
+		probe.valid = true;
+	}
+	if (probe.state[id] == PROBE_UNKNOWN) {
+		probe.opens++;
+		fd = perf_open(e, false, -1);
+		if (fd < 0) {
+			err = errno;
+			if ((err == EACCES || err == EPERM) &&
+			    !(e->flags & EV_KERNEL_ONLY)) {
+				probe.opens++;
+				fd = perf_open(e, true, -1);
+				/* still denied, or the machine lacks it */
+				if (fd < 0 && errno != EACCES && errno != EPERM)
+					err = errno;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			probe.state[id] = err ? PROBE_USER : PROBE_FULL;
+			err = 0;
+		} else if (!transient(err)) {
+			probe.state[id] = PROBE_FAILED;
+			probe.err[id] = err;
+		}
+	} else if (probe.state[id] == PROBE_FAILED) {
+		err = probe.err[id];
+	}
+	*user_only = probe.state[id] == PROBE_USER;
+	pthread_mutex_unlock(&probe.lock);
+	return err;
+}
+
+unsigned counters_probe_opens(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&probe.lock);
+	n = probe.opens;
+	pthread_mutex_unlock(&probe.lock);
+	return n;
+}
+
 static int paranoid_level(void)
 {
 	FILE *f = fopen(PARANOID_PATH, "re");
@@ -258,26 +343,26 @@ static void set_status(struct slot *s, int err, int paranoid)
 }
 
 /*
- * Open slot s, in group's group or alone (group < 0).  When kernel space
- * may not be counted, count user space only, as perf stat does, unless
- * the event happens only in the kernel.  Returns the fd or -errno.
+ * Open slot s, in group's group or alone (group < 0), in the mode the
+ * probe found: user space only when kernel space may not be counted (as
+ * perf stat does), unless the event happens only in the kernel.  An
+ * event the probe could not open is not tried again.  Returns the fd or
+ * -errno.
  */
 static int open_event(struct slot *s, int group)
 {
 	const struct event_def *e = &events[s->id];
+	bool user_only;
 	int fd, err;
 
 	s->user_only = false;
-	fd = perf_open(e, false, group);
-	if (fd >= 0)
-		return fd;
-	err = errno;
-	if ((err != EACCES && err != EPERM) || (e->flags & EV_KERNEL_ONLY))
+	err = probe_event(s->id, &user_only);
+	if (err)
 		return -err;
-	fd = perf_open(e, true, group);
-	if (fd < 0)	/* still denied, or the machine lacks it anyway */
-		return errno == EACCES || errno == EPERM ? -err : -errno;
-	s->user_only = !(e->flags & EV_ANY_MODE);
+	fd = perf_open(e, user_only, group);
+	if (fd < 0)
+		return -errno;
+	s->user_only = user_only && !(e->flags & EV_ANY_MODE);
 	return fd;
 }
 
