@@ -36,10 +36,11 @@ void first_touch(void *p, size_t len, bool store)
 	while (a < end) {
 		volatile unsigned char *q = (volatile unsigned char *)a;
 
+		unsigned char v = *q;
+
 		if (store)
-			*q = *q;
-		else
-			sink ^= *q;
+			*q = v;
+		sink ^= v;
 		a = (a | (TOUCH_STEP - 1)) + 1;
 	}
 	__asm__ volatile("" : : "r"(sink));
