@@ -357,12 +357,21 @@ const struct opt_def opt_table[] = {
 	{ .name = "impl", .type = OPT_STR, .cat = CAT_KERNEL,
 	  .off = F(impl_name), .arg = "IMPL",
 	  .help = "The kernel's implementation.  count: simple (the plain "
-		  "loop, kept scalar), unrolled (many independent "
-		  "accumulators the compiler vectorises), simd (the widest of "
-		  "AVX-512, AVX2 and SSE2 the CPU has, chosen at run time), "
-		  "or one width by name: sse2, avx2, avx512 (refused when the "
-		  "CPU lacks it).  fill: plain or nt (non-temporal stores). "
-		  "Default: the first one listed." },
+		  "loop, kept scalar on purpose: it shows what the seed's "
+		  "naive loop costs, at any vector width the CPU has), "
+		  "unrolled (many independent accumulators the compiler "
+		  "vectorises), simd (intrinsics at the widest of AVX-512, "
+		  "AVX2 and SSE2 the CPU has, chosen at run time), or one "
+		  "width by name: sse2, avx2, avx512 (refused when the CPU "
+		  "lacks it).  fill: plain or nt (non-temporal stores). "
+		  "Default: the first one listed.  count unrolled and simd, "
+		  "sum, fill plain and triad plain are compiled once per "
+		  "vector level (AVX-512, AVX2, and SSE2 or the compiler's "
+		  "baseline) and run the widest the CPU has, or the one the "
+		  "environment variable MEMJOB_ISA names (avx512, avx2, sse2); "
+		  "copy uses the C library's memcpy, which picks its own.  "
+		  "source_info says which ran (\"count/unrolled: avx2\"), "
+		  "and --version which level this CPU gets." },
 	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
 	  .off = F(command), .arg = "COMMAND",
 	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
