@@ -14,8 +14,8 @@
  * a group that mixes task-clock with the other software events.
  *
  * Whether the machine has an event, and in which mode it may be counted,
- * is a fact of the machine: it is probed once per process, the first time
- * a thread asks for that event (the probe table below, under a lock), and
+ * is a fact of the machine: it is probed once per process, by the first
+ * thread that opens that event (the probe table below, under a lock), and
  * every thread then opens only the events the probe found, in the mode it
  * found.  A run of 256 clones on a machine without hardware counters so
  * makes one failing perf_event_open per event, not one per clone.
@@ -245,13 +245,21 @@ static bool transient(int err)
 }
 
 /*
- * Can event id be counted alone, in user and kernel space or in user
- * space only (when perf_event_paranoid forbids the kernel, as perf stat
- * falls back)?  0 with *user_only set, or the errno to report.
+ * Open event id in group's group (alone when group < 0) for the calling
+ * thread.  The first thread to ask for an event probes it with this very
+ * open, under the lock (so only one thread does): in user and kernel
+ * space, else in user space only when kernel space is denied (as perf
+ * stat falls back), and the probe table keeps the mode that worked, or
+ * the error of an event that would not open alone.  Every later open
+ * uses that mode at once, or fails at once without a system call.  A
+ * failure inside a group is not kept: the group may be what the PMU
+ * refused, and the caller then tries the event alone.  Returns the fd
+ * (*user_only set) or -errno.
  */
-static int probe_event(unsigned id, bool *user_only)
+static int open_probed(unsigned id, int group, bool *user_only)
 {
 	const struct event_def *e = &events[id];
+	enum probe_state st;
 	int fd, err = 0;
 
 	pthread_mutex_lock(&probe.lock);
@@ -260,34 +268,39 @@ static int probe_event(unsigned id, bool *user_only)
 		probe.uid = geteuid();
 		probe.valid = true;
 	}
-	if (probe.state[id] == PROBE_UNKNOWN) {
-		probe.opens++;
-		fd = perf_open(e, false, -1);
-		if (fd < 0) {
-			err = errno;
-			if ((err == EACCES || err == EPERM) &&
-			    !(e->flags & EV_KERNEL_ONLY)) {
-				probe.opens++;
-				fd = perf_open(e, true, -1);
-				/* still denied, or the machine lacks it */
-				if (fd < 0 && errno != EACCES && errno != EPERM)
-					err = errno;
-			}
-		}
-		if (fd >= 0) {
-			close(fd);
-			probe.state[id] = err ? PROBE_USER : PROBE_FULL;
-			err = 0;
-		} else if (!transient(err)) {
-			probe.state[id] = PROBE_FAILED;
-			probe.err[id] = err;
-		}
-	} else if (probe.state[id] == PROBE_FAILED) {
+	st = probe.state[id];
+	if (st != PROBE_UNKNOWN) {
 		err = probe.err[id];
+		pthread_mutex_unlock(&probe.lock);
+		if (st == PROBE_FAILED)
+			return -err;
+		*user_only = st == PROBE_USER;
+		fd = perf_open(e, *user_only, group);
+		return fd < 0 ? -errno : fd;
 	}
-	*user_only = probe.state[id] == PROBE_USER;
+	*user_only = false;
+	probe.opens++;
+	fd = perf_open(e, false, group);
+	if (fd < 0) {
+		err = errno;
+		if ((err == EACCES || err == EPERM) &&
+		    !(e->flags & EV_KERNEL_ONLY)) {
+			probe.opens++;
+			fd = perf_open(e, true, group);
+			*user_only = fd >= 0;
+			/* still denied, or the machine lacks it anyway */
+			if (fd < 0 && errno != EACCES && errno != EPERM)
+				err = errno;
+		}
+	}
+	if (fd >= 0) {
+		probe.state[id] = *user_only ? PROBE_USER : PROBE_FULL;
+	} else if (group < 0 && !transient(err)) {
+		probe.state[id] = PROBE_FAILED;
+		probe.err[id] = err;
+	}
 	pthread_mutex_unlock(&probe.lock);
-	return err;
+	return fd >= 0 ? fd : -err;
 }
 
 unsigned counters_probe_opens(void)
@@ -344,24 +357,18 @@ static void set_status(struct slot *s, int err, int paranoid)
 
 /*
  * Open slot s, in group's group or alone (group < 0), in the mode the
- * probe found: user space only when kernel space may not be counted (as
- * perf stat does), unless the event happens only in the kernel.  An
- * event the probe could not open is not tried again.  Returns the fd or
- * -errno.
+ * probe found (open_probed()).  Returns the fd or -errno.
  */
 static int open_event(struct slot *s, int group)
 {
 	const struct event_def *e = &events[s->id];
 	bool user_only;
-	int fd, err;
+	int fd;
 
 	s->user_only = false;
-	err = probe_event(s->id, &user_only);
-	if (err)
-		return -err;
-	fd = perf_open(e, user_only, group);
+	fd = open_probed(s->id, group, &user_only);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	s->user_only = user_only && !(e->flags & EV_ANY_MODE);
 	return fd;
 }

@@ -112,8 +112,8 @@ int counters_read(const struct counters *c, struct counter_value *out,
 		  unsigned *n);
 void counters_close(struct counters *c);
 /* How many perf_event_open calls the once-per-process probe of the
- * events has made (for the tests: at most two per event, however many
- * threads opened counters). */
+ * events has made (for the tests: at most four per event, in a group and
+ * alone, in both modes, however many threads opened counters). */
 unsigned counters_probe_opens(void);
 
 /* raw * enabled / running, the value had the event run all the time; raw

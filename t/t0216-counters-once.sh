@@ -1,7 +1,8 @@
 #!/bin/bash
 # t0216-counters-once.sh - perf counters are probed once per run: a job of
-# 256 clones opens each event the machine lacks at most twice (all modes,
-# then user space only), not once per clone, and reports it once.
+# 256 clones opens each event the machine lacks a bounded number of times
+# (in its group and alone, all modes then user space only), not once per
+# clone, and reports it once.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -11,7 +12,7 @@ test_lazy_prereq STRACE '
 	strace -f -e trace=perf_event_open -o st.probe true
 '
 
-test_expect_success STRACE '256 clones: each failing perf_event_open happens at most twice per event' '
+test_expect_success STRACE '256 clones: failing perf_event_open calls do not grow with the clones' '
 	# LeakSanitizer cannot run under ptrace: off for this run
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -f -e trace=perf_event_open -o st "$MEMJOB" --output-format=csv \
@@ -21,8 +22,9 @@ test_expect_success STRACE '256 clones: each failing perf_event_open happens at 
 	# with -f, a call may be split: "<... perf_event_open resumed>) = -1"
 	failed=$(grep "perf_event_open" st | grep -c "= -1 ") || : &&
 	echo "perf_event_open: $calls calls, $failed failed" &&
-	# 19 events: at most 38 probe calls fail, whatever numjobs is
-	test "$failed" -le 38 &&
+	# 19 events, each probed at most in its group and alone, in two
+	# modes: at most 76 calls fail, whatever numjobs is
+	test "$failed" -le 76 &&
 	# ... while the events that open are opened by every clone
 	test "$calls" -ge 256
 '
