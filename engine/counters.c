@@ -362,7 +362,7 @@ static void set_status(struct slot *s, int err, int paranoid)
 static int open_event(struct slot *s, int group)
 {
 	const struct event_def *e = &events[s->id];
-	bool user_only;
+	bool user_only = false;
 	int fd;
 
 	s->user_only = false;
