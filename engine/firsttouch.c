@@ -55,20 +55,20 @@ void first_touch_describe(enum first_touch_mode mode,
 	switch (mode) {
 	case TOUCH_PHASE:
 		value_format_bytes((double)f->bytes, sz, sizeof(sz));
-		snprintf(buf, len, "first touch of %s: %.3f s, %.2f GB/s, "
-			 "faults %llu minor, %llu major, cpu usr %.3f s, sys "
-			 "%.3f s (its own phase, untimed in the passes)", sz,
-			 (double)f->ns / 1e9,
+		snprintf(buf, len, "first touch of %s: %.3f s at %.2f GB/s "
+			 "with %llu minor and %llu major faults and cpu usr "
+			 "%.3f s sys %.3f s (its own phase; untimed in the "
+			 "passes)", sz, (double)f->ns / 1e9,
 			 f->ns ? (double)f->bytes / (double)f->ns : 0.0,
 			 (unsigned long long)f->minflt,
 			 (unsigned long long)f->majflt,
 			 (double)f->usr_ns / 1e9, (double)f->sys_ns / 1e9);
 		break;
 	case TOUCH_UNTIMED:
-		snprintf(buf, len, "first touch untimed, before the clock");
+		snprintf(buf, len, "first touch untimed (before the clock)");
 		break;
 	default:
-		snprintf(buf, len, "first touch timed, in the first pass");
+		snprintf(buf, len, "first touch timed (in the first pass)");
 		break;
 	}
 }

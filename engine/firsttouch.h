@@ -24,8 +24,9 @@ enum first_touch_mode first_touch_resolve(enum first_touch_mode mode,
 /* Touch every page of [p, p + len) once from user space: a load, and
  * with store a store of the same byte (memory of the job's own only). */
 void first_touch(void *p, size_t len, bool store);
-/* The report's words for what was done ("first touch untimed, before
- * the clock"; with phase, the figures) into buf. */
+/* The report's words for what was done ("first touch untimed (before
+ * the clock)"; with phase, the figures) into buf, without a comma, so
+ * that source_info stays one field even for a naive CSV split. */
 void first_touch_describe(enum first_touch_mode mode,
 			  const struct touch_figures *f, char *buf,
 			  size_t len);

@@ -237,19 +237,19 @@ static int preread(const char *path, uint64_t off, uint64_t len,
 }
 
 /* The job's source_info: what the source says, then the preread's, then
- * where the first touch went (touch: "" when the source maps nothing). */
+ * extra: the kernel's variant and where the first touch went (or ""). */
 static void tell_info(struct thread_result *out, const struct ioe *io,
 		      bool pre, uint64_t pre_bytes, uint64_t pre_ns,
-		      const char *touch)
+		      const char *extra)
 {
 	if (pre)
 		snprintf(out->info, sizeof(out->info),
 			 "%s%spreread %" PRIu64 " bytes in %.3f s%s%s",
 			 io->info, io->info[0] ? "; " : "", pre_bytes,
-			 (double)pre_ns / 1e9, touch[0] ? "; " : "", touch);
+			 (double)pre_ns / 1e9, extra[0] ? "; " : "", extra);
 	else
 		snprintf(out->info, sizeof(out->info), "%s%s%s", io->info,
-			 io->info[0] && touch[0] ? "; " : "", touch);
+			 io->info[0] && extra[0] ? "; " : "", extra);
 }
 
 /* The code the kernel runs ("count/unrolled: avx2") into extra, for
@@ -548,7 +548,7 @@ void *worker_main(void *arg)
 	struct counters *ctr = NULL;
 	uint64_t pre_bytes = 0, pre_ns = 0;
 	bool pre = false;
-	char touch[240] = "";	/* variant, first touch */
+	char extra[240] = "";	/* variant, first touch */
 	int ret;
 
 	out->status = RUN_OK;
@@ -604,7 +604,7 @@ void *worker_main(void *arg)
 	}
 	io_up = true;
 	out->emulated = io.emulated;
-	tell_info(out, &io, pre, pre_bytes, pre_ns, touch);
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
@@ -613,7 +613,7 @@ void *worker_main(void *arg)
 		}
 	}
 	k_up = true;
-	tell_variant(j, &ks, touch, sizeof(touch));
+	tell_variant(j, &ks, extra, sizeof(extra));
 	if (j->kernel->flags & KERN_REGION) {
 		if (!io.region) {
 			out->status = RUN_FAILED;
@@ -630,8 +630,8 @@ void *worker_main(void *arg)
 		}
 	}
 	if (io.region)
-		touch_region(j, &io, touch, sizeof(touch));
-	tell_info(out, &io, pre, pre_bytes, pre_ns, touch);
+		touch_region(j, &io, extra, sizeof(extra));
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	shared_barrier_wait(w->sh);
 	if (out->status != RUN_OK)
@@ -651,7 +651,7 @@ setup_done:
 			   ctr, out);
 	out->result = ks.result;
 	/* what the source saw while running, after what it chose at setup */
-	tell_info(out, &io, pre, pre_bytes, pre_ns, touch);
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);

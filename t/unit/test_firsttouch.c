@@ -40,17 +40,18 @@ static void test_describe(void **state)
 
 	(void)state;
 	first_touch_describe(TOUCH_PHASE, &f, buf, sizeof(buf));
-	assert_string_equal(buf, "first touch of 1 GiB: 0.612 s, 1.75 GB/s, "
-			    "faults 262144 minor, 0 major, cpu usr 0.012 s, "
-			    "sys 0.410 s (its own phase, untimed in the passes)");
+	assert_string_equal(buf, "first touch of 1 GiB: 0.612 s at 1.75 GB/s "
+			    "with 262144 minor and 0 major faults and cpu usr "
+			    "0.012 s sys 0.410 s (its own phase; untimed in the "
+			    "passes)");
 	first_touch_describe(TOUCH_UNTIMED, &f, buf, sizeof(buf));
-	assert_string_equal(buf, "first touch untimed, before the clock");
+	assert_string_equal(buf, "first touch untimed (before the clock)");
 	first_touch_describe(TOUCH_TIMED, &f, buf, sizeof(buf));
-	assert_string_equal(buf, "first touch timed, in the first pass");
+	assert_string_equal(buf, "first touch timed (in the first pass)");
 	/* a phase too short to time has no rate, not a division by 0 */
 	f.ns = 0;
 	first_touch_describe(TOUCH_PHASE, &f, buf, sizeof(buf));
-	assert_non_null(strstr(buf, ": 0.000 s, 0.00 GB/s,"));
+	assert_non_null(strstr(buf, ": 0.000 s at 0.00 GB/s with"));
 	/* cut to the buffer, terminated */
 	first_touch_describe(TOUCH_PHASE, &f, buf, 10);
 	assert_int_equal(strlen(buf), 9);
