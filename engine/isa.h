@@ -36,14 +36,15 @@ void isa_describe(char *buf, size_t len);
 #define ISA_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define ISA_TARGET_AVX2	__attribute__((target("avx2,fma")))
 
-/* ret name params: a dispatcher over three variants of name##_body. */
-#define ISA_CLONES(ret, name, params, args)				\
+/* ret name params: the variants of the level's bodies (b512, b256, b128
+ * called with args), and a dispatcher of that name over them. */
+#define ISA_CLONES_OF(ret, name, params, args, b512, b256, b128)	\
 	ISA_TARGET_AVX512 __attribute__((noinline))			\
-	static ret name##_avx512 params { return name##_body args; }	\
+	static ret name##_avx512 params { return b512 args; }		\
 	ISA_TARGET_AVX2 __attribute__((noinline))			\
-	static ret name##_avx2 params { return name##_body args; }	\
+	static ret name##_avx2 params { return b256 args; }		\
 	__attribute__((noinline))					\
-	static ret name##_base params { return name##_body args; }	\
+	static ret name##_base params { return b128 args; }		\
 	static ret name params						\
 	{								\
 		switch (isa_level()) {					\
@@ -56,9 +57,19 @@ void isa_describe(char *buf, size_t len);
 		}							\
 	}
 #else
-#define ISA_CLONES(ret, name, params, args)				\
+#define ISA_CLONES_OF(ret, name, params, args, b512, b256, b128)	\
 	__attribute__((noinline))					\
-	static ret name params { return name##_body args; }
+	static ret name params { return b128 args; }
 #endif
+
+/* One body, name##_body, compiled at every level. */
+#define ISA_CLONES(ret, name, params, args)				\
+	ISA_CLONES_OF(ret, name, params, args, name##_body, name##_body, \
+		      name##_body)
+/* A loop written in generic vectors as wide as each level's registers:
+ * name##_body64 (AVX-512), _body32 (AVX2), _body16 (the baseline). */
+#define ISA_CLONES_WIDE(ret, name, params, args)			\
+	ISA_CLONES_OF(ret, name, params, args, name##_body64,		\
+		      name##_body32, name##_body16)
 
 #endif
