@@ -15,9 +15,9 @@
 
 #include "check.h"
 #include "config.h"
-#include "isa.h"
 #include "version.h"
 #include "exec.h"
+#include "isa.h"
 #include "help.h"
 #include "options.h"
 #include "parse.h"
