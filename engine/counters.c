@@ -12,9 +12,17 @@
  * count whenever their leader is on the PMU.  PERF_IOC_FLAG_GROUP is not
  * used: on Linux 6.18 a disable/enable cycle with it loses the members of
  * a group that mixes task-clock with the other software events.
+ *
+ * Whether the machine has an event, and in which mode it may be counted,
+ * is a fact of the machine: it is probed once per process, by the first
+ * thread that opens that event (the probe table below, under a lock), and
+ * every thread then opens only the events the probe found, in the mode it
+ * found.  A run of 256 clones on a machine without hardware counters so
+ * makes one failing perf_event_open per event, not one per clone.
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +223,96 @@ static int perf_open(const struct event_def *e, bool user_only, int group)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* ---- the probe: which events open, and how, once per process ---- */
+
+enum probe_state { PROBE_UNKNOWN, PROBE_FULL, PROBE_USER, PROBE_FAILED };
+
+static struct probe {
+	pthread_mutex_t lock;
+	enum probe_state state[CTR_NEVENTS];
+	int err[CTR_NEVENTS];		/* PROBE_FAILED: why */
+	unsigned opens;			/* perf_event_open calls it made */
+	uid_t uid;			/* whose rights the states are */
+	bool valid;
+} probe = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* An error that says nothing about the event (a limit of the moment):
+ * not remembered, the next thread tries again. */
+static bool transient(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM ||
+	       err == EBUSY || err == EINTR || err == EAGAIN;
+}
+
+/*
+ * Open event id in group's group (alone when group < 0) for the calling
+ * thread.  The first thread to ask for an event probes it with this very
+ * open, under the lock (so only one thread does): in user and kernel
+ * space, else in user space only when kernel space is denied (as perf
+ * stat falls back), and the probe table keeps the mode that worked, or
+ * the error of an event that would not open alone.  Every later open
+ * uses that mode at once, or fails at once without a system call.  A
+ * failure inside a group is not kept: the group may be what the PMU
+ * refused, and the caller then tries the event alone.  Returns the fd
+ * (*user_only set) or -errno.
+ */
+static int open_probed(unsigned id, int group, bool *user_only)
+{
+	const struct event_def *e = &events[id];
+	enum probe_state st;
+	int fd, err = 0;
+
+	pthread_mutex_lock(&probe.lock);
+	if (!probe.valid || probe.uid != geteuid()) {	/* rights changed */
+		memset(probe.state, 0, sizeof(probe.state));
+		probe.uid = geteuid();
+		probe.valid = true;
+	}
+	st = probe.state[id];
+	if (st != PROBE_UNKNOWN) {
+		err = probe.err[id];
+		pthread_mutex_unlock(&probe.lock);
+		if (st == PROBE_FAILED)
+			return -err;
+		*user_only = st == PROBE_USER;
+		fd = perf_open(e, *user_only, group);
+		return fd < 0 ? -errno : fd;
+	}
+	*user_only = false;
+	probe.opens++;
+	fd = perf_open(e, false, group);
+	if (fd < 0) {
+		err = errno;
+		if ((err == EACCES || err == EPERM) &&
+		    !(e->flags & EV_KERNEL_ONLY)) {
+			probe.opens++;
+			fd = perf_open(e, true, group);
+			*user_only = fd >= 0;
+			/* still denied, or the machine lacks it anyway */
+			if (fd < 0 && errno != EACCES && errno != EPERM)
+				err = errno;
+		}
+	}
+	if (fd >= 0) {
+		probe.state[id] = *user_only ? PROBE_USER : PROBE_FULL;
+	} else if (group < 0 && !transient(err)) {
+		probe.state[id] = PROBE_FAILED;
+		probe.err[id] = err;
+	}
+	pthread_mutex_unlock(&probe.lock);
+	return fd >= 0 ? fd : -err;
+}
+
+unsigned counters_probe_opens(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&probe.lock);
+	n = probe.opens;
+	pthread_mutex_unlock(&probe.lock);
+	return n;
+}
+
 static int paranoid_level(void)
 {
 	FILE *f = fopen(PARANOID_PATH, "re");
@@ -258,26 +356,20 @@ static void set_status(struct slot *s, int err, int paranoid)
 }
 
 /*
- * Open slot s, in group's group or alone (group < 0).  When kernel space
- * may not be counted, count user space only, as perf stat does, unless
- * the event happens only in the kernel.  Returns the fd or -errno.
+ * Open slot s, in group's group or alone (group < 0), in the mode the
+ * probe found (open_probed()).  Returns the fd or -errno.
  */
 static int open_event(struct slot *s, int group)
 {
 	const struct event_def *e = &events[s->id];
-	int fd, err;
+	bool user_only = false;
+	int fd;
 
 	s->user_only = false;
-	fd = perf_open(e, false, group);
-	if (fd >= 0)
+	fd = open_probed(s->id, group, &user_only);
+	if (fd < 0)
 		return fd;
-	err = errno;
-	if ((err != EACCES && err != EPERM) || (e->flags & EV_KERNEL_ONLY))
-		return -err;
-	fd = perf_open(e, true, group);
-	if (fd < 0)	/* still denied, or the machine lacks it anyway */
-		return errno == EACCES || errno == EPERM ? -err : -errno;
-	s->user_only = !(e->flags & EV_ANY_MODE);
+	s->user_only = user_only && !(e->flags & EV_ANY_MODE);
 	return fd;
 }
 

@@ -111,6 +111,10 @@ int counters_stop(struct counters *c);
 int counters_read(const struct counters *c, struct counter_value *out,
 		  unsigned *n);
 void counters_close(struct counters *c);
+/* How many perf_event_open calls the once-per-process probe of the
+ * events has made (for the tests: at most four per event, in a group and
+ * alone, in both modes, however many threads opened counters). */
+unsigned counters_probe_opens(void);
 
 /* raw * enabled / running, the value had the event run all the time; raw
  * when running >= enabled; 0 when running == 0 (the event never ran). */

@@ -56,6 +56,8 @@ enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
 enum fence_kind { FENCE_NONE, FENCE_SFENCE };
 enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
 enum chase_layout { CHASE_RANDOM, CHASE_PAGE };
+/* first_touch=: where the first user-space touch of a mapped region goes */
+enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
 /* Set by the sweep expansion, not by options: what this run of a job is. */
 enum job_phase {
@@ -127,6 +129,7 @@ struct job_spec {
 	enum hugepage_mode hugepage;
 	bool invalidate;
 	bool preread;
+	enum first_touch_mode first_touch;
 	struct pattern pattern;
 	uint64_t pattern_seed;
 

@@ -67,6 +67,9 @@ struct kernel_ops {
 	 * chase in it); untimed.  0 or -errno. */
 	int (*prepare)(struct kstate *k, void *region, size_t len);
 	void (*run)(struct kstate *k, void *buf, size_t len);
+	/* What code the job's impl runs, for the report: the vector level
+	 * ("avx2", see isa.h), "scalar"...; NULL: nothing to choose. */
+	const char *(*variant)(const struct kstate *k);
 	void (*fini)(struct kstate *k);
 	/* KERN_PROGRAM: run the job (after the release) in the calling
 	 * thread's binding; 0 when it ran to completion (or was stopped on

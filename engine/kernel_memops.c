@@ -21,6 +21,7 @@
 #endif
 
 #include "filegen.h"
+#include "isa.h"
 #include "kernel.h"
 
 /* KERN_INT32 kernels: a block of bs bytes must hold whole integers. */
@@ -58,15 +59,28 @@ static int sum_validate(const struct job_spec *job, struct diag *d)
  * modulo 2^64, so the result is the same whatever the order of addition
  * and the compiler is free to vectorise.
  */
-static void sum_run(struct kstate *k, void *buf, size_t len)
+ISA_INLINE uint64_t sum_int32_body(const int32_t *p, size_t n)
 {
-	const int32_t *p = buf;
-	size_t n = len / sizeof(*p), i;
 	uint64_t s = 0;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		s += (uint64_t)(int64_t)p[i];
-	k->result += s;
+	return s;
+}
+
+ISA_CLONES(uint64_t, sum_int32, (const int32_t *p, size_t n), (p, n))
+
+static void sum_run(struct kstate *k, void *buf, size_t len)
+{
+	k->result += sum_int32(buf, len / sizeof(int32_t));
+}
+
+/* The kernels whose every impl is one loop in ISA_CLONES. */
+static const char *vector_variant(const struct kstate *k)
+{
+	(void)k;
+	return isa_name(isa_level());
 }
 
 const struct kernel_ops kernel_sum_ops = {
@@ -77,6 +91,7 @@ const struct kernel_ops kernel_sum_ops = {
 	.validate = sum_validate,
 	.init = kernel_init_result,
 	.run = sum_run,
+	.variant = vector_variant,
 	.fini = kernel_fini_nothing,
 };
 
@@ -121,12 +136,20 @@ static void copy_run(struct kstate *k, void *buf, size_t len)
 		memcpy(k->priv, buf, n);
 }
 
+/* memcpy: the C library picks its own vector width (glibc: per CPU) */
+static const char *copy_variant(const struct kstate *k)
+{
+	(void)k;
+	return "libc memcpy";
+}
+
 const struct kernel_ops kernel_copy_ops = {
 	.name = "copy",
 	.help = "copy each block into a private buffer (writes: from it)",
 	.flags = 0,
 	.init = copy_init,
 	.run = copy_run,
+	.variant = copy_variant,
 	.fini = kernel_fini_free,
 };
 
@@ -145,12 +168,21 @@ static int fill_validate(const struct job_spec *job, struct diag *d)
 	return check_bs_int32(job, d, "fill");
 }
 
-static void fill_plain(int32_t *p, size_t n, int32_t v)
+ISA_INLINE int fill_vec_body(int32_t *p, size_t n, int32_t v)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		p[i] = v;
+	return 0;
+}
+
+/* int: ISA_CLONES returns what the body does */
+ISA_CLONES(int, fill_vec, (int32_t *p, size_t n, int32_t v), (p, n, v))
+
+static void fill_plain(int32_t *p, size_t n, int32_t v)
+{
+	fill_vec_body(p, n, v);
 }
 
 #ifdef __x86_64__
@@ -204,7 +236,14 @@ static void fill_run(struct kstate *k, void *buf, size_t len)
 	if (k->impl == FILL_NT)
 		fill_nt(buf, n, k->value);
 	else
-		fill_plain(buf, n, k->value);
+		fill_vec(buf, n, k->value);
+}
+
+/* nt: 16-byte streaming stores whatever the CPU has (see fill_nt) */
+static const char *fill_variant(const struct kstate *k)
+{
+	return k->impl == FILL_NT ? "sse2 streaming stores" :
+		isa_name(isa_level());
 }
 
 static const char *const fill_options[] = { "value", NULL };
@@ -218,5 +257,6 @@ const struct kernel_ops kernel_fill_ops = {
 	.validate = fill_validate,
 	.init = kernel_init_result,
 	.run = fill_run,
+	.variant = fill_variant,
 	.fini = kernel_fini_nothing,
 };

@@ -27,6 +27,7 @@
 #endif
 
 #include "ioengine.h"
+#include "isa.h"
 #include "kernel.h"
 
 #define TRIAD_Q		3.0	/* STREAM's scalar */
@@ -95,14 +96,19 @@ static int triad_prepare(struct kstate *k, void *region, size_t len)
 	return 0;
 }
 
-static void triad_plain(double *restrict a, const double *restrict b,
-			const double *restrict c, size_t n)
+ISA_INLINE int triad_plain_body(double *restrict a, const double *restrict b,
+				const double *restrict c, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		a[i] = b[i] + TRIAD_Q * c[i];
+	return 0;
 }
+
+/* int: ISA_CLONES returns what the body does */
+ISA_CLONES(int, triad_plain, (double *restrict a, const double *restrict b,
+			      const double *restrict c, size_t n), (a, b, c, n))
 
 #ifdef __x86_64__
 
@@ -163,6 +169,13 @@ static void triad_run(struct kstate *k, void *buf, size_t len)
 		triad_plain(t->a + lo, t->b + lo, t->c + lo, hi - lo);
 }
 
+/* nt: 16-byte streaming stores whatever the CPU has (see triad_nt) */
+static const char *triad_variant(const struct kstate *k)
+{
+	return k->impl == TRIAD_NT ? "sse2 streaming stores" :
+		isa_name(isa_level());
+}
+
 const struct kernel_ops kernel_triad_ops = {
 	.name = "triad",
 	.help = "STREAM triad a = b + 3c: the job's memory (ioengine=mem) "
@@ -175,5 +188,6 @@ const struct kernel_ops kernel_triad_ops = {
 	.init = triad_init,
 	.prepare = triad_prepare,
 	.run = triad_run,
+	.variant = triad_variant,
 	.fini = kernel_fini_free,
 };

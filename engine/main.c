@@ -20,6 +20,7 @@
 #include "datadir.h"
 #include "version.h"
 #include "exec.h"
+#include "isa.h"
 #include "help.h"
 #include "machine.h"
 #include "options.h"
@@ -478,6 +479,10 @@ int main(int argc, char **argv)
 		return report_main(argc - 1, argv + 1);
 	install_signals();	/* before anything that may take a while */
 	diag_init(&d, stderr);
+	if (isa_init(terr, sizeof(terr))) {	/* before any kernel runs */
+		diag_plain(&d, "%s", terr);
+		return EXIT_USAGE;
+	}
 	ps = parser_new(&d);
 	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
 		fputs("memjob: out of memory\n", stderr);
@@ -511,9 +516,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.version) {
-		printf("memjob %s%s%s%s\n", memjob_version,
+		isa_describe(terr, sizeof(terr));
+		printf("memjob %s%s%s%s kernels: %s\n", memjob_version,
 		       MEMJOB_SANITIZE[0] ? " (sanitizers: " : "",
-		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "");
+		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "", terr);
 		status = EXIT_RAN;
 		goto out;
 	}

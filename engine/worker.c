@@ -23,6 +23,7 @@
 #include "busguard.h"
 #include "counters.h"
 #include "exec.h"
+#include "firsttouch.h"
 #include "ioengine.h"
 #include "kernel.h"
 
@@ -244,17 +245,65 @@ static int preread(const char *path, uint64_t off, uint64_t len,
 	return 0;
 }
 
-/* The job's source_info: what the source says, then the preread's. */
+/* The job's source_info: what the source says, then the preread's, then
+ * extra: the kernel's variant and where the first touch went (or ""). */
 static void tell_info(struct thread_result *out, const struct ioe *io,
-		      bool pre, uint64_t pre_bytes, uint64_t pre_ns)
+		      bool pre, uint64_t pre_bytes, uint64_t pre_ns,
+		      const char *extra)
 {
 	if (pre)
 		snprintf(out->info, sizeof(out->info),
-			 "%s%spreread %" PRIu64 " bytes in %.3f s", io->info,
-			 io->info[0] ? "; " : "", pre_bytes,
-			 (double)pre_ns / 1e9);
+			 "%s%spreread %" PRIu64 " bytes in %.3f s%s%s",
+			 io->info, io->info[0] ? "; " : "", pre_bytes,
+			 (double)pre_ns / 1e9, extra[0] ? "; " : "", extra);
 	else
-		snprintf(out->info, sizeof(out->info), "%s", io->info);
+		snprintf(out->info, sizeof(out->info), "%s%s%s", io->info,
+			 io->info[0] && extra[0] ? "; " : "", extra);
+}
+
+/* The code the kernel runs ("count/unrolled: avx2") into extra, for
+ * source_info; nothing when the kernel has no choice to tell. */
+static void tell_variant(const struct job_spec *j, const struct kstate *ks,
+			 char *extra, size_t len)
+{
+	const struct kernel_ops *k = j->kernel;
+	const char *v = k->variant ? k->variant(ks) : NULL;
+
+	if (v)
+		snprintf(extra, len, "%s%s%s: %s", k->name,
+			 k->impls ? "/" : "", k->impls ? k->impls[ks->impl] : "",
+			 v);
+}
+
+/* first_touch=: touch the source's region from user space now, before
+ * the release (untimed, phase), or leave it to the first pass (timed);
+ * what was done is added to extra for source_info. */
+static void touch_region(const struct job_spec *j, const struct ioe *io,
+			 char *extra, size_t len)
+{
+	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
+							 io->resident);
+	struct touch_figures f = { .bytes = io->region_len };
+	size_t n = strlen(extra);
+	struct rusage r0, r1;
+
+	if (mode != TOUCH_TIMED) {
+		getrusage(RUSAGE_THREAD, &r0);
+		f.ns = now_ns();
+		first_touch(io->region, io->region_len,
+			    ioe_own_memory(j->ioengine));
+		f.ns = now_ns() - f.ns;
+		getrusage(RUSAGE_THREAD, &r1);
+		f.usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
+		f.sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
+		f.minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
+		f.majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
+	}
+	if (n && n + 2 < len) {
+		memcpy(extra + n, "; ", 3);
+		n += 2;
+	}
+	first_touch_describe(mode, &f, extra + n, len - n);
 }
 
 struct meter {
@@ -566,6 +615,7 @@ void *worker_main(void *arg)
 	struct counters *ctr = NULL;
 	uint64_t pre_bytes = 0, pre_ns = 0;
 	bool pre = false;
+	char extra[240] = "";	/* variant, first touch */
 	int ret;
 
 	out->status = RUN_OK;
@@ -631,7 +681,7 @@ void *worker_main(void *arg)
 		busguard_arm(&bus, io.region, io.region_len,
 			     e->flags & IOE_FILE ? io.path : NULL, j->offset);
 	out->emulated = io.emulated;
-	tell_info(out, &io, pre, pre_bytes, pre_ns);
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
@@ -640,6 +690,7 @@ void *worker_main(void *arg)
 		}
 	}
 	k_up = true;
+	tell_variant(j, &ks, extra, sizeof(extra));
 	if (j->kernel->flags & KERN_REGION) {
 		if (!io.region) {
 			out->status = RUN_FAILED;
@@ -655,6 +706,9 @@ void *worker_main(void *arg)
 			goto setup_done;
 		}
 	}
+	if (io.region)
+		touch_region(j, &io, extra, sizeof(extra));
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	if (out->status == RUN_OK && busguard_tripped())
 		fail_bus(out);		/* a kernel's prepare() touched it */
@@ -676,7 +730,7 @@ setup_done:
 			   ctr, out);
 	out->result = ks.result;
 	/* what the source saw while running, after what it chose at setup */
-	tell_info(out, &io, pre, pre_bytes, pre_ns);
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 out:
 	if (k_up && j->kernel->fini)
 		j->kernel->fini(&ks);

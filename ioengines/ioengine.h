@@ -50,6 +50,10 @@ struct ioe {
 	/* Set by IOE_MAPPED sources in setup(): the whole region. */
 	void *region;
 	size_t region_len;
+	/* Set by a source whose setup() put the data in memory (a fill, a
+	 * pread, MAP_POPULATE): first_touch=auto then touches the region
+	 * from user space before the clock starts. */
+	bool resident;
 	/* Set by a source that ran in emulation (dax_emulate=1): every
 	 * figure of the job is then marked as emulated. */
 	bool emulated;

@@ -239,6 +239,7 @@ static int mem_setup(struct ioe *e)
 	}
 	e->region = m->buf;
 	e->region_len = (size_t)m->size;
+	e->resident = true;
 	if (e->job->hugepage == HUGEPAGE_THP)
 		mem_tell_thp(e, m);
 	return 0;
@@ -251,7 +252,7 @@ out_free:
 	return ret;
 }
 
-static const char *const mem_options[] = { "hugepage", NULL };
+static const char *const mem_options[] = { "hugepage", "first_touch", NULL };
 
 const struct ioengine_ops ioengine_mem = {
 	.name = "mem",

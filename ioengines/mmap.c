@@ -73,6 +73,7 @@ static int mmap_setup(struct ioe *e)
 		return -ENOMEM;
 	m->write = RW_IS_WRITE(e->job->rw);
 	ret = mapfile_setup(e, m, &mmap_file_ops);
+	e->resident = e->job->populate;
 	if (!ret)
 		ret = mmap_advise(e, m);
 	if (ret)
@@ -80,7 +81,9 @@ static int mmap_setup(struct ioe *e)
 	return ret;
 }
 
-static const char *const mmap_options[] = { "populate", "madvise", NULL };
+static const char *const mmap_options[] = {
+	"populate", "madvise", "first_touch", NULL
+};
 
 const struct ioengine_ops ioengine_mmap = {
 	.name = "mmap",

@@ -354,7 +354,7 @@ dump_round_trip()
 test_expect_success '--dump round trip: jobs/count10.ini' '
 	unset SIZE DIR &&
 	dump_round_trip "$SRCDIR/jobs/count10.ini" &&
-	test "$(grep -c "^\[" d.jobs)" = 6 &&
+	test "$(grep -c "^\[" d.jobs)" = 7 &&
 	grep "^size=4g$" d.jobs &&
 	grep "^pattern_seed=3$" d.jobs
 '
@@ -504,10 +504,10 @@ test_expect_success '--cmdhelp=bss exits 2: did you mean bs' '
 	test ! -s out
 '
 
-test_expect_success '--version prints "memjob VERSION"' '
+test_expect_success '--version prints "memjob VERSION" and the kernels'"'"' vector level' '
 	"$MEMJOB" --version >out &&
 	test "$(wc -l <out)" = 1 &&
-	grep -E "^memjob [^ ]+( \(sanitizers: [a-z,]+\))?$" out
+	grep -E "^memjob [^ ]+( \(sanitizers: [a-z,]+\))? kernels: [a-z0-9]+ \(this CPU has:( [a-z0-9]+)+\)$" out
 '
 
 test_expect_success '--help prints the usage and every program option' '

@@ -48,7 +48,7 @@ test_expect_success 'preread reads the job range: offset and size' '
 		--filename=part.dat --size=3m --offset=1m --preread=1 \
 		--kernel=count >out.csv &&
 	test "$(csv_col out.csv status)" = ok &&
-	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s$"
+	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\)$"
 '
 
 test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '

@@ -1,34 +1,49 @@
 /*
  * count_loop.c - the reference for t/bench/count-vs-loop.sh: seed 003's
- * "unrolled loop" over data already in RAM, as a hand-written program.
+ * "unrolled loop" over data already in RAM, as a hand-written program,
+ * and the same kind of plain loop for memjob's other streaming kernels.
  *
- *	count_loop SIZE_BYTES LOOPS
+ *	count_loop SIZE_BYTES LOOPS [KERNEL [BS]]
  *
- * Allocates SIZE_BYTES (page aligned, every page touched), fills it with
+ * KERNEL is count (the default), sum, fill, copy or triad.  Allocates
+ * SIZE_BYTES (page aligned, every page touched), fills it with
  * pseudo-random integers 0..20 from its own xorshift generator, runs one
- * untimed warm-up pass and then LOOPS timed passes of the seed's unrolled
- * loop (sixteen branch-free counters of the 10s), and prints
+ * untimed warm-up pass and then LOOPS timed passes of the kernel:
  *
- *	count=N gbps=X
+ *	count  the seed's unrolled loop: sixteen branch-free counters of 10s
+ *	sum    the int32s added up, sign-extended, into 64 bits
+ *	fill   10 stored into every int32
+ *	copy   each BS-byte block (default 1 MiB) copied into one private
+ *	       buffer of BS bytes, as memjob's kernel=copy does
+ *	triad  STREAM's a = b + 3c over three arrays of SIZE_BYTES / 24
+ *	       doubles each (24 bytes per element, as memjob counts)
  *
- * where N is the count of one pass and X is SIZE_BYTES * LOOPS / seconds
- * / 1e9.  It deliberately shares no code with memjob: it is the yardstick
- * memjob's count kernel is measured against.
+ * and prints
+ *
+ *	count=N gbps=X cpu_gbps=Y
+ *
+ * where N is the count (count), the sum (sum) or 0, X is SIZE_BYTES *
+ * LOOPS / seconds / 1e9 on the wall clock, and Y the same on the thread's
+ * CPU clock (which leaves out the time another process held the CPU: a
+ * diagnostic for busy machines).  It deliberately shares no code with memjob: it
+ * is the yardstick memjob's kernels are measured against, built with
+ * -O3 -march=native as a user's own loop would be.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define VALUE	10
 
-static double now_sec(void)
+static double clock_sec(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -104,45 +119,136 @@ static uint64_t count_unrolled(const int32_t *data, size_t n)
 	return total;
 }
 
+static uint64_t sum_plain(const int32_t *p, size_t n)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += (uint64_t)(int64_t)p[i];
+	return s;
+}
+
+static void fill_plain(int32_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = VALUE;
+}
+
+static void copy_plain(char *__restrict dst, const char *__restrict src,
+		       size_t size, size_t bs)
+{
+	size_t off, i;
+
+	for (off = 0; off < size; off += bs) {
+		size_t len = size - off < bs ? size - off : bs;
+
+		for (i = 0; i < len; i++)
+			dst[i] = src[off + i];
+	}
+}
+
+static void triad_plain(double *__restrict a, const double *__restrict b,
+			const double *__restrict c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		a[i] = b[i] + 3.0 * c[i];
+}
+
+enum kernel { K_COUNT, K_SUM, K_FILL, K_COPY, K_TRIAD };
+
+/* One pass of kernel k; its result (count, sum) or 0. */
+static uint64_t pass(enum kernel k, int32_t *data, size_t size, char *priv,
+		     size_t bs)
+{
+	size_t n = size / sizeof(*data), e = size / 24;
+	double *a = (double *)(void *)data;
+
+	/* The data "may have changed": keeps the compiler from computing
+	 * one pass for all of them. */
+	__asm__ volatile("" : : "r"(data) : "memory");
+	switch (k) {
+	case K_COUNT:
+		return count_unrolled(data, n);
+	case K_SUM:
+		return sum_plain(data, n);
+	case K_FILL:
+		fill_plain(data, n);
+		return 0;
+	case K_COPY:
+		copy_plain(priv, (const char *)data, size, bs);
+		return 0;
+	case K_TRIAD:
+		triad_plain(a, a + e, a + 2 * e, e);
+		return 0;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t size, loops, count = 0, l;
+	static const char *const names[] = { "count", "sum", "fill", "copy",
+					     "triad" };
+	uint64_t size, loops, bs = 1 << 20, count = 0, l;
+	enum kernel k = K_COUNT;
+	char *priv = NULL;
 	int32_t *data;
-	size_t n;
-	double t;
+	size_t n, i;
+	double t, cpu;
 
-	if (argc != 3 || parse_u64(argv[1], &size) || parse_u64(argv[2], &loops) ||
-	    size < 4 || loops == 0) {
-		fprintf(stderr, "usage: count_loop SIZE_BYTES LOOPS\n");
+	if (argc >= 4) {
+		for (i = 0; i < 5 && strcmp(argv[3], names[i]); i++)
+			;
+		k = (enum kernel)i;
+	}
+	if (argc < 3 || argc > 5 || parse_u64(argv[1], &size) ||
+	    parse_u64(argv[2], &loops) || size < 24 || loops == 0 ||
+	    (argc >= 4 && k > K_TRIAD) ||
+	    (argc == 5 && (parse_u64(argv[4], &bs) || bs == 0))) {
+		fprintf(stderr, "usage: count_loop SIZE_BYTES LOOPS [count|sum|fill|copy|triad [BS]]\n");
 		return 2;
 	}
 	data = aligned_alloc(4096, (size + 4095) / 4096 * 4096);
-	if (!data) {
+	if (k == K_COPY)
+		priv = aligned_alloc(64, (bs + 63) / 64 * 64);
+	if (!data || (k == K_COPY && !priv)) {
 		fprintf(stderr, "count_loop: cannot allocate %" PRIu64 " bytes\n", size);
 		return 1;
 	}
 	n = size / sizeof(*data);
 	fill_random(data, n);
+	if (k == K_TRIAD)
+		for (i = 0; i < size / 24; i++) {
+			((double *)(void *)data)[i] = 0.0;
+			((double *)(void *)data)[size / 24 + i] = 2.0;
+			((double *)(void *)data)[2 * (size / 24) + i] = 1.0;
+		}
+	if (priv)
+		memset(priv, 0, bs);
 
-	count = count_unrolled(data, n);	/* warm-up, untimed */
-	t = now_sec();
+	count = pass(k, data, size, priv, bs);	/* warm-up, untimed */
+	t = clock_sec(CLOCK_MONOTONIC);
+	cpu = clock_sec(CLOCK_THREAD_CPUTIME_ID);
 	for (l = 0; l < loops; l++) {
-		uint64_t c;
-
-		/* The data "may have changed": keeps the compiler from
-		 * computing the count once for all the passes. */
-		__asm__ volatile("" : : "r"(data) : "memory");
-		c = count_unrolled(data, n);
+		uint64_t c = pass(k, data, size, priv, bs);
 
 		if (c != count) {
-			fprintf(stderr, "count_loop: pass %" PRIu64 " counted %" PRIu64
+			fprintf(stderr, "count_loop: pass %" PRIu64 " gave %" PRIu64
 				", expected %" PRIu64 "\n", l, c, count);
 			free(data);
 			return 1;
 		}
 	}
-	t = now_sec() - t;
-	printf("count=%" PRIu64 " gbps=%.3f\n", count, (double)size * (double)loops / t / 1e9);
+	cpu = clock_sec(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	t = clock_sec(CLOCK_MONOTONIC) - t;
+	printf("count=%" PRIu64 " gbps=%.3f cpu_gbps=%.3f\n", count,
+	       (double)size * (double)loops / t / 1e9,
+	       (double)size * (double)loops / cpu / 1e9);
+	free(priv);
 	free(data);
 	return 0;
 }

@@ -948,6 +948,43 @@ static void test_unprivileged(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * The machine's events are probed once per process: however many threads
+ * (clones) open the default set, the probe makes at most four
+ * perf_event_open calls per event (in its group, then alone; all modes,
+ * then user space only each time), and
+ * every opening reports the same status for each event.
+ */
+static void test_probed_once(void **state)
+{
+	struct counter_value first[COUNTERS_MAX], v[COUNTERS_MAX];
+	unsigned ids[CTR_NEVENTS], n, m, probes;
+	struct counters *c;
+
+	(void)state;
+	n = counters_default(ids);
+	c = counters_open(ids, n);
+	assert_non_null(c);
+	assert_int_equal(counters_read(c, first, &m), 0);
+	counters_close(c);
+	probes = counters_probe_opens();
+	assert_true(probes >= 1 && probes <= 4 * CTR_NEVENTS);
+	for (int clone = 0; clone < 256; clone++) {
+		c = counters_open(ids, n);
+		assert_non_null(c);
+		counters_read(c, v, &m);
+		for (unsigned i = 0; i < m; i++)
+			if (v[i].status != first[i].status &&
+			    v[i].status != COUNTER_NOT_COUNTED)
+				fail_msg("clone %d: %s is %s, first %s", clone,
+					 v[i].name,
+					 counters_status_name(v[i].status),
+					 counters_status_name(first[i].status));
+		counters_close(c);
+	}
+	assert_int_equal(counters_probe_opens(), probes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -968,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_default_set),
 		cmocka_unit_test(test_few_fds),
 		cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_probed_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * test_kernels.c - the compute kernels: every implementation of count
  * gives the reference answer on any length, alignment and value; sum,
- * fill and copy do exactly their job and nothing outside the block.
+ * fill and copy do exactly their job and nothing outside the block; all
+ * of it at each vector level the CPU has (isa_levels.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,6 +16,8 @@
 #include <cmocka.h>
 
 #include "filegen.h"
+#include "isa.h"
+#include "isa_levels.h"
 #include "kernel.h"
 #include "kernel_validate.h"
 
@@ -584,6 +587,30 @@ static void test_validate(void **state)
 	assert_int_equal(validate_bs("none", 4097, msg, sizeof(msg)), 0);
 }
 
+/* The report names the variant that runs: the forced level. */
+static void test_variant(void **state)
+{
+	struct job_spec job = { .rw = RW_READ, .bs = 4096 };
+	const char *level = isa_name(isa_level());
+	struct kstate k = { .job = &job };
+	const struct kernel_ops *c = kernel("count"), *f = kernel("fill");
+
+	(void)state;
+	k.impl = impl_index(c, "simple");
+	assert_string_equal(c->variant(&k), "scalar");
+	k.impl = impl_index(c, "unrolled");
+	assert_string_equal(c->variant(&k), level);
+	assert_string_equal(kernel("sum")->variant(&k), level);
+	k.impl = impl_index(f, "plain");
+	assert_string_equal(f->variant(&k), level);
+#ifdef __x86_64__
+	k.impl = impl_index(c, "simd");
+	assert_string_equal(c->variant(&k), level);
+	k.impl = impl_index(c, "sse2");
+	assert_string_equal(c->variant(&k), "sse2");
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,7 +629,8 @@ int main(void)
 		cmocka_unit_test(test_copy_bad_bs),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_variant),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_AT_EACH_ISA(tests);
 }

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ioengine.h"
+#include "isa_levels.h"
 #include "kernel.h"
 #include "kernel_validate.h"
 
@@ -184,5 +185,5 @@ int main(void)
 		cmocka_unit_test(test_validate),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_AT_EACH_ISA(tests);
 }

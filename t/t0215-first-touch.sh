@@ -1,0 +1,129 @@
+#!/bin/bash
+# t0215-first-touch.sh - what is timed is what the job says: first_touch=
+# puts the first user-space touch of a mapped region before the clock
+# (untimed), in a phase of its own (phase) or in the first pass (timed),
+# and source_info says which; the kernels run the vector level the CPU
+# has (or MEMJOB_ISA's), and source_info and --version name it.
+
+# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+. t/lib.sh
+
+test_lazy_prereq X86_64 'test "$(uname -m)" = x86_64'
+
+test_expect_success 'setup: a 4 MiB file of randint:0-20' '
+	"$MEMJOB" --output-format=csv --name=mk --ioengine=psync \
+		--filename="$TEST_TMP/data" --size=4m --pattern=randint:0-20 \
+		--keep_files=1 >mk.csv &&
+	test "$(csv_col mk.csv status)" = ok
+'
+
+# ft ARGS...: one count job over data, CSV in out.csv, status ok and the
+# oracle's count.
+ft()
+{
+	"$MEMJOB" --output-format=csv --name=ft --filename="$TEST_TMP/data" \
+		--kernel=count --impl=unrolled "$@" >out.csv &&
+	test "$(csv_col out.csv status)" = ok &&
+	test "$(csv_col out.csv result)" = "$("$COUNT_PLAIN" "$TEST_TMP/data")"
+}
+
+test_expect_success 'mem: the first touch is untimed by default, and said so' '
+	ft --ioengine=mem &&
+	csv_col out.csv source_info |
+		grep -E "; first touch untimed \(before the clock\)$"
+'
+
+test_expect_success 'mem first_touch=timed leaves it to the first pass' '
+	ft --ioengine=mem --first_touch=timed &&
+	csv_col out.csv source_info |
+		grep -E "; first touch timed \(in the first pass\)$"
+'
+
+test_expect_success 'mem first_touch=phase measures the touch as its own phase' '
+	ft --ioengine=mem --first_touch=phase &&
+	info=$(csv_col out.csv source_info) && echo "$info" &&
+	echo "$info" | grep -E "first touch of 4 MiB: [0-9.]+ s at [0-9.]+ GB/s with [0-9]+ minor and [0-9]+ major faults and cpu usr [0-9.]+ s sys [0-9.]+ s \(its own phase; untimed in the passes\)$" &&
+	# no comma: source_info stays one field even for cut -d,
+	! echo "$info" | grep ","
+'
+
+# mmap without populate: the page faults are the first touch.  In the
+# phase they leave the passes; timed, the passes take them (how many
+# depends on fault-around and large folios: at least one).
+test_expect_success 'mmap: timed by default (its faults are the point); phase moves them out' '
+	ft --ioengine=mmap &&
+	csv_col out.csv source_info | grep -E "^count/unrolled: [a-z0-9]+; first touch timed \(in the first pass\)$" &&
+	timed=$(csv_col out.csv minflt) &&
+	ft --ioengine=mmap --first_touch=phase &&
+	info=$(csv_col out.csv source_info) &&
+	phase=$(csv_col out.csv minflt) &&
+	touched=$(echo "$info" | sed -n "s/.* with \([0-9]*\) minor.*/\1/p") &&
+	echo "passes: $timed faults timed, $phase after the phase, which took $touched" &&
+	test "$timed" -ge 1 && test "$touched" -ge 1 && test "$phase" -lt "$timed"
+'
+
+test_expect_success 'mmap populate=1: the pages are in, so the touch is untimed' '
+	ft --ioengine=mmap --populate=1 &&
+	csv_col out.csv source_info | grep -E "; first touch untimed \(before the clock\)$"
+'
+
+test_expect_success 'first_touch on a source that maps nothing, or a bad value: exit 2' '
+	expect_exit 2 "$MEMJOB" --name=p --ioengine=psync --filename="$TEST_TMP/data" \
+		--first_touch=phase 2>err &&
+	grep "first_touch" err &&
+	expect_exit 2 "$MEMJOB" --name=p --size=4k --first_touch=sometimes 2>err &&
+	grep "first_touch" err
+'
+
+# ---- vector levels -----------------------------------------------------------
+
+test_expect_success '--version names the level the kernels run' '
+	"$MEMJOB" --version | grep -E " kernels: [a-z0-9]+ \(this CPU has:( [a-z0-9]+)+\)$"
+'
+
+test_expect_success 'MEMJOB_ISA that memjob does not know: exit 2, nothing runs' '
+	MEMJOB_ISA=sse9 expect_exit 2 "$MEMJOB" --name=t --size=4k 2>err &&
+	grep "MEMJOB_ISA=sse9: not a vector level memjob knows" err
+'
+
+# Every level the CPU has, forced: the same count from unrolled and simd,
+# the same sum, and source_info names the level.
+for level in sse2 avx2 avx512; do
+	case $level in
+	sse2) flags=sse2 ;;
+	avx2) flags="avx2 fma" ;;
+	avx512) flags="avx512f avx512bw avx512vl avx512dq" ;;
+	esac
+	have=yes
+	for f in $flags; do
+		grep -qw "$f" /proc/cpuinfo 2>/dev/null || have=no
+	done
+	if [ "$(uname -m)" != x86_64 ]; then
+		test_skip "MEMJOB_ISA=$level: the kernels at that level" "not an x86-64 CPU"
+	elif [ $have = no ]; then
+		test_skip "MEMJOB_ISA=$level: the kernels at that level" "this CPU lacks $flags"
+		test_expect_success "MEMJOB_ISA=$level on a CPU without it: exit 2, said why" '
+			MEMJOB_ISA='$level' expect_exit 2 "$MEMJOB" --name=t --size=4k 2>err &&
+			grep "MEMJOB_ISA='$level': this CPU does not support it" err
+		'
+	else
+		test_expect_success X86_64 "MEMJOB_ISA=$level: the kernels at that level" '
+			export MEMJOB_ISA='$level' &&
+			for impl in unrolled simd; do
+				ft --ioengine=mem --impl=$impl &&
+				csv_col out.csv source_info | grep "^count/$impl: '$level';" || exit 1
+			done &&
+			"$MEMJOB" --output-format=csv --name=s --ioengine=mem \
+				--filename="$TEST_TMP/data" --kernel=sum >s.csv &&
+			csv_col s.csv source_info | grep "^sum: '$level';" &&
+			MEMJOB_ISA=sse2 "$MEMJOB" --output-format=csv --name=s --ioengine=mem \
+				--filename="$TEST_TMP/data" --kernel=sum >s2.csv &&
+			test "$(csv_col s.csv result)" = "$(csv_col s2.csv result)" &&
+			"$MEMJOB" --output-format=csv --name=t --size=24m --kernel=triad >t.csv &&
+			test "$(csv_col t.csv status)" = ok &&
+			csv_col t.csv source_info | grep "^triad/plain: '$level';"
+		'
+	fi
+done
+
+test_done
