@@ -450,8 +450,10 @@ const struct opt_def opt_table[] = {
 	{ .name = "role", .type = OPT_ENUM, .cat = CAT_RUN, .off = F(role),
 	  .def = "none", .words = role_words, .arg = "none|victim|aggressor",
 	  .help = "In a segment (jobs that start together) with victims and "
-		  "aggressors, memjob first runs the victims alone (their "
-		  "baseline), then victims and aggressors together; the "
+		  "aggressors, memjob runs the victims alone (their "
+		  "baseline) and victims and aggressors together in turn, "
+		  "repeat by repeat (alone, loaded, alone, loaded ...), so a "
+		  "drift of the host lands on both sides; the "
 		  "aggressors run until the last victim is done, whatever "
 		  "their own loops or runtime.  The report gives per sweep "
 		  "point the victim's figure alone and loaded and the "
