@@ -177,6 +177,14 @@ struct interval interval_slowdown(const double *alone, size_t m,
 	return iv;
 }
 
+int interval_decimals(const struct interval *iv)
+{
+	double near = fmin(fabs(iv->lo), fabs(iv->hi));
+
+	return fmax(fabs(iv->lo), fabs(iv->hi)) < 1 || (near > 0 && near < 0.05)
+	       ? 2 : 1;
+}
+
 void interval_verdict(const struct interval *iv, const char *worse,
 		      const char *better, const char *none, char *buf,
 		      size_t len)
@@ -194,7 +202,7 @@ void interval_verdict(const struct interval *iv, const char *worse,
 		return;
 	}
 	bound = fmax(fabs(iv->lo), fabs(iv->hi));
-	dec = bound < 1 ? 2 : 1;	/* small effects keep two digits */
+	dec = interval_decimals(iv);
 	if (iv->lo > 0)
 		snprintf(buf, len, "%s by %.*f%% (95%% CI %.*f..%.*f%%)", worse,
 			 dec, iv->est, dec, iv->lo, dec, iv->hi);

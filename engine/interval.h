@@ -56,6 +56,9 @@ struct interval interval_shift(const double *x, size_t m, const double *y,
 struct interval interval_slowdown(const double *alone, size_t m,
 				  const double *loaded, size_t n,
 				  bool lower_is_better);
+/* Decimals to print the interval with: 2 for small effects, and for a
+ * bound so near 0 that 1 would hide its sign; else 1. */
+int interval_decimals(const struct interval *iv);
 /* For people: "slower by 5.4% (95% CI 3.9..6.8%)", "faster by ...",
  * "no effect found: smaller than +-1.2% at 95%", "too few repeats for an
  * interval (need repeat=4)".  what is the word for an effect ("slower")

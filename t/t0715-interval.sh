@@ -7,7 +7,9 @@
 # repeats give no interval but say so; with 4 repeats the interval is
 # min(loaded) / max(alone) - 1 .. max(loaded) / min(alone) - 1, checked
 # here from the CSV's own metric column; and an aggressor on the victim's
-# own CPU is found slower.
+# own CPU is found slower.  memjob report gives each change the same
+# interval: its verdict follows the interval where there is one ("no
+# change detected" when it holds 0), the ranges where there is not.
 #
 # Victims run 10-20 ms per repeat: the script takes a few seconds.
 
@@ -115,6 +117,80 @@ same_cpu_found()
 
 test_expect_success TIMING 'an aggressor on the victim CPU is found slower' '
 	same_cpu_found || same_cpu_found || same_cpu_found
+'
+
+# ---- memjob report: the change's interval ------------------------------------
+
+# Two hand-written runs of 5 rows a point: at bs=4k the new run is 29%
+# up, its min..max range overlapping the old one (10..14 and 13.5..17.5),
+# and all but one of the 25 ratios above 1: higher, better.  At bs=64k
+# it is the same numbers: no change detected.  Three rows a side (1m)
+# give no interval, and the ranges decide.
+write_file "$TEST_TMP/old.csv" <<\EOF
+host,job,status,phase,metric_name,metric,sweep_bs
+h,a,ok,,gbps,10,4k
+h,a,ok,,gbps,11,4k
+h,a,ok,,gbps,12,4k
+h,a,ok,,gbps,13,4k
+h,a,ok,,gbps,14,4k
+h,a,ok,,gbps,10,64k
+h,a,ok,,gbps,11,64k
+h,a,ok,,gbps,12,64k
+h,a,ok,,gbps,13,64k
+h,a,ok,,gbps,14,64k
+h,a,ok,,gbps,10,1m
+h,a,ok,,gbps,11,1m
+h,a,ok,,gbps,12,1m
+EOF
+write_file "$TEST_TMP/new.csv" <<\EOF
+host,job,status,phase,metric_name,metric,sweep_bs
+h,a,ok,,gbps,13.5,4k
+h,a,ok,,gbps,14.5,4k
+h,a,ok,,gbps,15.5,4k
+h,a,ok,,gbps,16.5,4k
+h,a,ok,,gbps,17.5,4k
+h,a,ok,,gbps,14,64k
+h,a,ok,,gbps,13,64k
+h,a,ok,,gbps,12,64k
+h,a,ok,,gbps,11,64k
+h,a,ok,,gbps,10,64k
+h,a,ok,,gbps,20,1m
+h,a,ok,,gbps,21,1m
+h,a,ok,,gbps,22,1m
+EOF
+
+test_expect_success 'report: the change with its interval, and no change detected' '
+	"$MEMJOB" report --output-format=csv old.csv new.csv >cmp.csv &&
+	cat cmp.csv &&
+	test "$(head -n 1 cmp.csv | cut -d, -f15-)" = \
+		"job,phase,sweep_bs,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding" &&
+	test "$(lines cmp.csv verdict run=new.csv)" = "better within_spread better" &&
+	lo=$(csv_get cmp.csv change_ci_lo_pct run=new.csv sweep_bs=4k) &&
+	near "$lo" "$(awk "BEGIN { print (13.5 / 13 - 1) * 100 }")" 0.001 &&
+	csv_get cmp.csv finding run=new.csv sweep_bs=4k | grep -x "higher by 29.2% (95% CI 3.8..59.1%)" &&
+	test "$(csv_get cmp.csv finding run=new.csv sweep_bs=64k)" = \
+		"no change detected: smaller than +-27.3% at 95%" &&
+	test "$(csv_get cmp.csv finding run=new.csv sweep_bs=1m)" = \
+		"too few repeats for an interval (need repeat=4)" &&
+	test "$(csv_get cmp.csv ci_level_pct run=new.csv sweep_bs=4k)" = 96.83 &&
+	test -z "$(csv_get cmp.csv finding run=old.csv | tr -d "\n")"
+'
+
+test_expect_success 'report: the table shows the interval and says no change detected' '
+	"$MEMJOB" report old.csv new.csv >cmp.txt &&
+	cat cmp.txt &&
+	grep "^95% CI: the change.s confidence interval" cmp.txt &&
+	grep -E "^ +new\.csv +5 .* \+29\.2% +\+3\.8\.\.\+59\.1% +better\$" cmp.txt &&
+	grep -E "^ +new\.csv +5 .* \+0\.0% +-21\.4\.\.\+27\.3% +no change detected\$" cmp.txt &&
+	grep -E "^ +new\.csv +3 .* \+90\.9% +better\$" cmp.txt
+'
+
+test_expect_success 'report: JSON runs carry the interval after the fourteen columns' '
+	"$MEMJOB" report --output-format=json old.csv new.csv >cmp.json &&
+	jq -r ".points[0].runs[1] | keys_unsorted | .[14:] | join(\" \")" cmp.json >actual &&
+	echo "change_ci_lo_pct change_ci_hi_pct ci_level_pct finding" >expect &&
+	test_cmp expect actual &&
+	jq -e ".points[1].runs[1].finding | startswith(\"no change detected\")" cmp.json
 '
 
 test_done
