@@ -408,21 +408,27 @@ int cmp_build(struct cmp *c, const struct cmp_src *src, unsigned n,
 static enum cmp_verdict verdict(const struct cmp_cell *x,
 				const struct cmp_cell *b)
 {
+	bool up = x->s.median > b->s.median;
 	int dir;
 
-	if (x->s.min <= b->s.max && b->s.min <= x->s.max)
+	if (x->ci.status == INTERVAL_OK) {
+		if (x->ci.lo <= 0 && x->ci.hi >= 0)
+			return CMP_WITHIN_SPREAD;
+		up = x->ci.lo > 0;
+	} else if (x->s.min <= b->s.max && b->s.min <= x->s.max) {
 		return CMP_WITHIN_SPREAD;
+	}
 	dir = cmp_direction(x->metric);
 	if (!dir)
-		return x->s.median > b->s.median ? CMP_HIGHER : CMP_LOWER;
-	return (x->s.median > b->s.median) == (dir > 0) ? CMP_BETTER
-							: CMP_WORSE;
+		return up ? CMP_HIGHER : CMP_LOWER;
+	return up == (dir > 0) ? CMP_BETTER : CMP_WORSE;
 }
 
 static void set_against(struct cmp_cell *x, const struct cmp_cell *b,
 			bool is_base)
 {
 	x->has_change = false;
+	x->ci.status = INTERVAL_BAD;
 	if (!x->s.n)
 		x->verdict = CMP_MISSING;
 	else if (is_base)
@@ -431,8 +437,11 @@ static void set_against(struct cmp_cell *x, const struct cmp_cell *b,
 		x->verdict = CMP_NO_BASELINE;
 	else if (x->mixed || b->mixed || strcmp(x->metric, b->metric))
 		x->verdict = CMP_METRIC_DIFFERS;
-	else
+	else {
+		/* the ratio's interval: "lower is better" keeps its sign */
+		x->ci = interval_slowdown(b->v, b->nv, x->v, x->nv, true);
 		x->verdict = verdict(x, b);
+	}
 	/* the verdicts from within spread on compare two values */
 	if (x->verdict >= CMP_WITHIN_SPREAD && b->s.median != 0) {
 		x->change_pct = (x->s.median - b->s.median) / b->s.median *

@@ -12,9 +12,12 @@
  * or without a value, are left out and counted.
  *
  * The change is (median - baseline's median) / baseline's median x 100,
- * signed as the metric moved; the verdict says whether that is better or
- * worse, and calls it within spread when the two runs' min..max ranges
- * overlap, so one noisy repeat does not read as a regression.
+ * signed as the metric moved, and has a 95% confidence interval (the
+ * ratio's, interval.h) when both runs have 4 or more values.  The verdict
+ * says whether the change is better or worse, and calls it within spread
+ * when the interval holds 0 ("no change detected"), or, with too few
+ * values for an interval, when the two runs' min..max ranges overlap: so
+ * one noisy repeat does not read as a regression.
  */
 #ifndef MEMJOB_COMPARE_H
 #define MEMJOB_COMPARE_H
@@ -23,6 +26,7 @@
 #include <stddef.h>
 
 #include "csvtable.h"
+#include "interval.h"
 #include "stats.h"
 
 enum cmp_verdict {
@@ -49,6 +53,9 @@ struct cmp_cell {
 	bool mixed;		/* rows judged by different metrics */
 	bool has_change;	/* false: no change to give (see verdict) */
 	double change_pct;
+	/* of the change in %; status INTERVAL_BAD where there is none to
+	 * give (no values, the baseline, a value <= 0) */
+	struct interval ci;
 	enum cmp_verdict verdict;
 	/* set by fleet_judge (fleet.h) where the point was judged */
 	bool has_deviation;

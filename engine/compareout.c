@@ -156,8 +156,17 @@ static const char *key_title(const char *col)
 	return strncmp(col, "sweep_", 6) ? col : col + 6;
 }
 
-enum { K_METRIC, K_RUN, K_ROWS, K_MEDIAN, K_MIN, K_MAX, K_CHANGE,
+enum { K_METRIC, K_RUN, K_ROWS, K_MEDIAN, K_MIN, K_MAX, K_CHANGE, K_CI,
        K_VERDICT, K_FLEET, K_DEVIATION, K_OUTLIER, K_FIXED };
+
+/* Whether some run has an interval for its change: the table's column. */
+static bool any_interval(const struct cmp *c)
+{
+	for (size_t i = 0; i < (size_t)c->npoints * c->nruns; i++)
+		if (c->cells[i].ci.status == INTERVAL_OK)
+			return true;
+	return false;
+}
 
 static void table_row(struct text_table *tt, const struct cmp *c,
 		      const struct cmp_point *p, unsigned j, bool first)
@@ -192,7 +201,16 @@ static void table_row(struct text_table *tt, const struct cmp *c,
 		snprintf(b[K_CHANGE], CELL_MAX, "%+.1f%%", x->change_pct);
 		fx[K_CHANGE] = b[K_CHANGE];
 	}
+	if (x->ci.status == INTERVAL_OK) {
+		int dec = interval_decimals(&x->ci);
+
+		snprintf(b[K_CI], CELL_MAX, "%+.*f..%+.*f%%", dec, x->ci.lo,
+			 dec, x->ci.hi);
+		fx[K_CI] = b[K_CI];
+	}
 	fx[K_VERDICT] = verdict_words[x->verdict];
+	if (x->verdict == CMP_WITHIN_SPREAD && x->ci.status == INTERVAL_OK)
+		fx[K_VERDICT] = "no change detected";
 	if (x->verdict == CMP_METRIC_DIFFERS) {
 		snprintf(b[K_VERDICT], CELL_MAX, "metric differs (%s)",
 			 x->mixed ? "mixed" : x->metric);
@@ -214,7 +232,7 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 {
 	static const char *const titles[K_FIXED] = {
 		"metric", "run", "rows", "median", "min", "max", "change",
-		"verdict", "fleet", "deviation", "outlier"
+		"95% CI", "verdict", "fleet", "deviation", "outlier"
 	};
 	const char **head;
 
@@ -236,8 +254,9 @@ static int build_table(struct text_table *tt, const struct cmp *c)
 		tt->shown[c->nkey + i] = i == K_METRIC ? !one_metric(c) :
 					 i == K_RUN || i == K_CHANGE ||
 					 i == K_VERDICT ? c->nruns > 1 :
+					 i == K_CI ? any_interval(c) :
 					 i >= K_FLEET ? c->fleet : true;
-		tt->right[c->nkey + i] = (i >= K_MEDIAN && i <= K_CHANGE) ||
+		tt->right[c->nkey + i] = (i >= K_MEDIAN && i <= K_CI) ||
 					 i == K_FLEET || i == K_DEVIATION;
 	}
 	tt_add_row(tt, head);
@@ -365,7 +384,14 @@ int cmp_print_normal(FILE *f, const struct cmp *c)
 	}
 	print_runs(f, c);
 	print_metrics(f, c);
-	if (c->nruns > 1)
+	if (c->nruns > 1 && any_interval(c))
+		fputs("change: (median - baseline's median) / baseline's "
+		      "median, in %;\n95% CI: the change's confidence "
+		      "interval, where the rows allow one:\nbetter or worse "
+		      "when it excludes 0, else no change detected;\nwith "
+		      "fewer rows, better or worse when the min..max ranges do "
+		      "not overlap,\nelse within spread\n", f);
+	else if (c->nruns > 1)
 		fputs("change: (median - baseline's median) / baseline's "
 		      "median, in %;\nbetter or worse when the two runs' "
 		      "min..max ranges do not overlap,\nelse within spread\n",
@@ -384,6 +410,22 @@ int cmp_print_normal(FILE *f, const struct cmp *c)
 		print_job_notes(f, c);
 	}
 	return 0;
+}
+
+void cmp_interval_cells(struct row_emitter *e, const struct cmp_point *p,
+			unsigned j)
+{
+	const struct interval *iv = &p->cell[j].ci;
+	struct cell none = { .type = CELL_ABSENT };
+	bool ok = iv->status == INTERVAL_OK;
+	char finding[96];
+
+	row_put(e, "change_ci_lo_pct", ok ? cell_fixed(iv->lo, 4) : none);
+	row_put(e, "change_ci_hi_pct", ok ? cell_fixed(iv->hi, 4) : none);
+	row_put(e, "ci_level_pct", ok ? cell_fixed(iv->level * 100, 2) : none);
+	interval_verdict(iv, "higher", "lower", "no change detected", finding,
+			 sizeof(finding));
+	row_str(e, "finding", iv->status == INTERVAL_BAD ? NULL : finding);
 }
 
 void cmp_cells(struct row_emitter *e, const struct cmp *c,
@@ -429,6 +471,8 @@ void cmp_rows(struct row_emitter *e, const void *arg)
 		for (unsigned i = 0; i < c->nruns; i++) {
 			cmp_cells(e, c, &c->point[k], cmp_run_at(c, i));
 			cmp_key_cells(e, c, &c->point[k]);
+			cmp_interval_cells(e, &c->point[k],
+					   cmp_run_at(c, i));
 			row_end(e);
 		}
 }

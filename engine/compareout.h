@@ -9,7 +9,8 @@
  *	run,metric_name,rows,left_out,median,min,max,baseline,change_pct,
  *	verdict,fleet_median,fleet_mad,deviation_pct,outlier, then the key
  *	columns by their names in the input (the fleet's four are empty
- *	unless fleet_judge ran: --by)
+ *	unless fleet_judge ran: --by), then change_ci_lo_pct,
+ *	change_ci_hi_pct,ci_level_pct,finding (the change's interval)
  *
  * (a contract, documented in memjob(1), REPORTS); numbers are written
  * with as few digits as give back the same double, change_pct with 4
@@ -31,6 +32,10 @@ void cmp_rows(struct row_emitter *e, const void *arg);
 /* The cells of run j at point p: the CSV's first fourteen columns. */
 void cmp_cells(struct row_emitter *e, const struct cmp *c,
 	       const struct cmp_point *p, unsigned j);
+/* The interval of run j's change at point p: the CSV's last four
+ * columns. */
+void cmp_interval_cells(struct row_emitter *e, const struct cmp_point *p,
+			unsigned j);
 /* Point p's key: a cell per key column. */
 void cmp_key_cells(struct row_emitter *e, const struct cmp *c,
 		   const struct cmp_point *p);

@@ -1,6 +1,7 @@
 /*
  * exec.c - running a plan (see exec.h): create the files, then each
- * segment, each repeat, all threads released together.
+ * segment, each repeat, all threads released together; a block of
+ * segments (a victim's alone and loaded runs, plan.h) repeat by repeat.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -562,15 +563,21 @@ int exec_run(struct exec_ctx *x)
 	find_devices(x);
 	if (create_files(x) || open_samples(x))
 		ret = 1;
-	for (unsigned s = 0; s < p->nsegments && !ret; s++) {
-		const struct segment *sg = &p->segments[s];
+	for (unsigned s = 0, e; s < p->nsegments && !ret; s = e) {
+		unsigned reps = 0;
 
-		for (unsigned r = 0; r < sg->repeat; r++) {
-			if (atomic_load(x->stop))
-				break;
-			if (run_segment(x, sg, r))
-				ret = 1;
-		}
+		/* a block, repeat by repeat (plan.h) */
+		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
+			if (p->segments[e].repeat > reps)
+				reps = p->segments[e].repeat;
+		for (unsigned r = 0; r < reps && !atomic_load(x->stop); r++)
+			for (unsigned k = s; k < e; k++) {
+				if (atomic_load(x->stop))
+					break;
+				if (r < p->segments[k].repeat &&
+				    run_segment(x, &p->segments[k], r))
+					ret = 1;
+			}
 	}
 	close_samples(x);
 	results_summarise(x->res);

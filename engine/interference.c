@@ -89,6 +89,29 @@ bool row_slowdown(const struct results *r, const struct job_result *jr,
 	return true;
 }
 
+bool row_interval(const struct results *r, const struct job_result *jr,
+		  struct interval *iv)
+{
+	const struct job_spec *j = jr->pj->spec;
+	double alone[1000], loaded[1000];
+	unsigned na, nl;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0 || jr->status != RUN_OK)
+		return false;
+	na = metric_values(r, (unsigned)j->baseline, alone, 1000);
+	nl = metric_values(r, (unsigned)(jr->pj - r->plan->jobs), loaded,
+			   1000);
+	*iv = interval_slowdown(alone, na, loaded, nl,
+				job_metric(jr).lower_is_better);
+	return true;
+}
+
+void slowdown_verdict(const struct interval *iv, char *buf, size_t len)
+{
+	interval_verdict(iv, "slower", "faster", "no effect found", buf, len);
+}
+
 /* GB/s of the aggressors that ran with loaded victim idx: median over
  * repeats of their summed throughput. */
 static double aggressor_gbps(const struct results *r, unsigned idx)
@@ -146,6 +169,8 @@ static void victim_lines(const struct results *r, const char *name,
 		first = false;
 		na = metric_values(r, (unsigned)j->baseline, alone, 1000);
 		nl = metric_values(r, i, loaded, 1000);
+		l.ci = interval_slowdown(alone, na, loaded, nl,
+					 l.m.lower_is_better);
 		l.alone = stat_summarise(alone, na);
 		l.loaded = stat_summarise(loaded, nl);
 		for (unsigned k = 0; k < nl; k++)
@@ -189,7 +214,7 @@ void interference_each(const struct results *r,
 static void print_line(void *user, const struct interference_line *l)
 {
 	FILE *f = user;
-	char ab[64], lb[64], sb[64];
+	char ab[64], lb[64], sb[64], verdict[96];
 
 	if (l->first) {
 		fprintf(f, "\ninterference: victim '%s', %s (%s is better); "
@@ -215,11 +240,37 @@ static void print_line(void *user, const struct interference_line *l)
 	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s\n",
 		l->point ? l->point : "-", ab, lb, sb, l->aggressor_threads,
 		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps);
+	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
+	fprintf(f, "  %-32s %s\n", "", verdict);
 }
 
 void interference_table(FILE *f, const struct results *r)
 {
 	interference_each(r, print_line, f);
+}
+
+void interval_cells(struct row_emitter *e, const struct interval *iv,
+		    char *verdict, size_t len)
+{
+	bool ok = iv && iv->status == INTERVAL_OK;
+
+	if (ok) {
+		row_fixed(e, "slowdown_est_pct", iv->est, 4);
+		row_fixed(e, "slowdown_ci_lo_pct", iv->lo, 4);
+		row_fixed(e, "slowdown_ci_hi_pct", iv->hi, 4);
+		row_fixed(e, "ci_level_pct", iv->level * 100, 2);
+	} else {
+		row_absent(e, "slowdown_est_pct");
+		row_absent(e, "slowdown_ci_lo_pct");
+		row_absent(e, "slowdown_ci_hi_pct");
+		row_absent(e, "ci_level_pct");
+	}
+	if (iv) {
+		slowdown_verdict(iv, verdict, len);
+		row_str(e, "verdict", verdict);
+	} else {
+		row_absent(e, "verdict");
+	}
 }
 
 void interference_row(struct row_emitter *e,
@@ -251,5 +302,8 @@ void interference_row(struct row_emitter *e,
 	}
 	row_u64(e, "aggressor_threads", l->aggressor_threads);
 	row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	char verdict[96];
+
+	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
 	row_end(e);
 }

@@ -8,6 +8,10 @@
  * (loaded - alone) / alone for lower-is-better metrics and alone / loaded
  * - 1 for throughputs, so that +10% means "10% more time" either way.
  * The baseline of a loaded victim is the median of its alone runs.
+ *
+ * A point's slowdown also comes with its 95% confidence interval, from
+ * the alone and loaded repeats as two samples (interval.h), and a
+ * verdict in words: "slower by 5.4% (95% CI 3.9..6.8%)".
  */
 #ifndef MEMJOB_INTERFERENCE_H
 #define MEMJOB_INTERFERENCE_H
@@ -15,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "interval.h"
 #include "result.h"
 #include "row.h"
 #include "stats.h"
@@ -34,6 +39,17 @@ double slowdown_pct(double alone, double loaded, bool lower_is_better);
  * the row is not one. */
 bool row_slowdown(const struct results *r, const struct job_result *jr,
 		  double *baseline, double *slowdown);
+/* For a loaded victim row: the interval of its point's slowdown (the
+ * same for each repeat of the point); false when the row is not one. */
+bool row_interval(const struct results *r, const struct job_result *jr,
+		  struct interval *iv);
+/* The verdict on a slowdown's interval, in words (interval_verdict). */
+void slowdown_verdict(const struct interval *iv, char *buf, size_t len);
+/* The interval's cells (slowdown_est_pct, slowdown_ci_lo_pct,
+ * slowdown_ci_hi_pct, ci_level_pct, verdict), absent for NULL; the
+ * verdict's text is made in verdict[len], which must outlive the cell. */
+void interval_cells(struct row_emitter *e, const struct interval *iv,
+		    char *verdict, size_t len);
 /* One line of the table: a loaded victim at one point, its metric alone
  * and loaded over the repeats, the slowdown, and its aggressors. */
 struct interference_line {
@@ -45,6 +61,7 @@ struct interference_line {
 	struct stat_summary alone, loaded;
 	double slowdown_pct;		/* of the medians */
 	struct stat_summary slowdown;	/* of each loaded run */
+	struct interval ci;		/* of the slowdown, alone vs loaded */
 	unsigned aggressor_threads;
 	double aggressor_gbps;		/* median of their summed GB/s */
 };

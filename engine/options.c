@@ -548,14 +548,17 @@ const struct opt_def opt_table[] = {
 	{ .name = "role", .type = OPT_ENUM, .cat = CAT_RUN, .off = F(role),
 	  .def = "none", .words = role_words, .arg = "none|victim|aggressor",
 	  .help = "In a segment (jobs that start together) with victims and "
-		  "aggressors, memjob first runs the victims alone (their "
-		  "baseline), then victims and aggressors together; the "
+		  "aggressors, memjob runs the victims alone (their "
+		  "baseline) and victims and aggressors together in turn, "
+		  "repeat by repeat (alone, loaded, alone, loaded ...), so a "
+		  "drift of the host lands on both sides; the "
 		  "aggressors run until the last victim is done, whatever "
 		  "their own loops or runtime.  The report gives per sweep "
 		  "point the victim's figure alone and loaded and the "
 		  "slowdown in %: (loaded - alone) / alone for times and "
 		  "latencies (ns per item), alone / loaded - 1 for "
-		  "throughputs (GB/s)." },
+		  "throughputs (GB/s), with its 95% confidence interval and "
+		  "a verdict in words (see SLOWDOWN INTERVALS)." },
 	{ .name = "sweep", .type = OPT_CUSTOM, .cat = CAT_RUN,
 	  .off = F(sweeps), .arg = "OPTION:V1,V2,...",
 	  .parse = optv_parse_sweep, .format = optv_format_sweep,

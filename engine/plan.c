@@ -536,6 +536,29 @@ static int add_segment(struct plan *p, unsigned first, unsigned repeat)
 	return 0;
 }
 
+/* A loaded victim joins its baseline's block, with every segment between
+ * them: overlapping spans (a victim x aggressor grid) make one block. */
+static void plan_blocks(struct plan *p)
+{
+	bool *joined = calloc(p->nsegments, sizeof(*joined));
+
+	for (unsigned i = 0; joined && i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		unsigned a, b;
+
+		if (j->phase != PHASE_LOADED || j->baseline < 0)
+			continue;
+		a = p->jobs[j->baseline].segment;
+		b = p->jobs[i].segment;
+		for (unsigned s = (a < b ? a : b) + 1; s <= (a < b ? b : a); s++)
+			joined[s] = true;
+	}
+	for (unsigned s = 0; s < p->nsegments; s++)
+		p->segments[s].block = s && joined && joined[s] ?
+				       p->segments[s - 1].block : s;
+	free(joined);
+}
+
 unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 {
 	unsigned before = d->errors;
@@ -586,6 +609,7 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 		plan_sample_log(p, pj, d);
 	}
 	p->ngroups = group + 1;
+	plan_blocks(p);
 	for (unsigned s = 0; s < p->nsegments; s++) {
 		unsigned t = 0;
 

@@ -4,7 +4,13 @@
  * The plan fixes, before anything starts: the segments (jobs between two
  * stonewalls start together and are repeated together), the reporting
  * groups, each clone's file and the job's byte count, and the files memjob
- * must create.  Every check that can refuse a run without running it
+ * must create.
+ *
+ * Segments linked by a victim's baseline (its alone runs and the loaded
+ * runs judged against them, with whatever lies between) form a block, and
+ * a block runs repeat by repeat: alone, loaded, alone, loaded ..., so
+ * that a drift of the host lands on both sides of a slowdown.  Other
+ * segments are blocks of one and run all their repeats in turn.  Every check that can refuse a run without running it
  * happens here or in check.c, so a refused run has started nothing and
  * created nothing.
  */
@@ -30,6 +36,7 @@ struct planned_job {
 struct segment {
 	unsigned first, count;		/* jobs [first, first + count) */
 	unsigned repeat;
+	unsigned block;			/* the first segment of its block */
 };
 
 struct file_to_create {

@@ -38,7 +38,9 @@
 	X(dev_util_pct) X(cpu_ns_per_item) X(write_bytes) X(cpu_model)	\
 	X(cpu_topology) X(kernel_release) X(memjob_version) X(job_hash)	\
 	X(machine_type) X(slurm_job_id) X(slurm_array_job_id)		\
-	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)
+	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)		\
+	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
+	X(ci_level_pct) X(verdict)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -76,7 +78,7 @@ const char *const *report_csv_leading_columns(void)
 	X(metric_name) X(file_system) X(dev) X(cpu_model) X(cpu_topology)	\
 	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
 	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
-	X(slurm_procid) X(slurm_nodename)
+	X(slurm_procid) X(slurm_nodename) X(verdict)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -368,15 +370,28 @@ static void capture_end(struct row_emitter *e)
 	(void)e;
 }
 
+static const struct row_emitter_ops capture_ops = {
+	.cell = capture_cell, .end_row = capture_end,
+};
+
 static void fill_machine(struct cell *c, const struct machine_id *m)
 {
-	static const struct row_emitter_ops ops = {
-		.cell = capture_cell, .end_row = capture_end,
-	};
-	struct fixed_capture fc = { .base = { &ops }, .c = c };
+	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
 
 	if (m)
 		machine_id_cells(&fc.base, m);
+}
+
+/* A loaded victim's interval; its verdict's text in verdict[len]. */
+static void fill_interval(struct cell *c, const struct results *r,
+			  const struct job_result *jr, char *verdict,
+			  size_t len)
+{
+	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
+	struct interval iv;
+
+	if (row_interval(r, jr, &iv))
+		interval_cells(&fc.base, &iv, verdict, len);
 }
 
 static void fill_fixed(struct cell *c, const char *host,
@@ -444,9 +459,11 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 		       const struct results *r, const struct job_result *jr)
 {
 	struct cell fixed[NFIXED] = { 0 };	/* all absent */
+	char verdict[96];
 
 	fill_fixed(fixed, host, r, jr);
 	fill_machine(fixed, m);
+	fill_interval(fixed, r, jr, verdict, sizeof(verdict));
 	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
 	row_counters(e, c, jr);

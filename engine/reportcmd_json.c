@@ -99,6 +99,7 @@ static json_t *point(const struct cmp *c, const struct cmp_point *p)
 	json_table_start(&t);
 	for (unsigned i = 0; i < c->nruns; i++) {
 		cmp_cells(&t.je.base, c, p, cmp_run_at(c, i));
+		cmp_interval_cells(&t.je.base, p, cmp_run_at(c, i));
 		row_end(&t.je.base);
 	}
 	json_doc_put(&d, "runs", json_table_finish(&t));

@@ -9,7 +9,8 @@
  * segment with victims and aggressors becomes, per point, a victims-only
  * baseline (PHASE_ALONE; emitted once for each distinct set of victim
  * values) followed by the loaded run (PHASE_LOADED).  Plan and exec then
- * see ordinary segments.
+ * see ordinary segments, which the plan links into blocks that run
+ * alternately, repeat by repeat (plan.h).
  */
 #ifndef MEMJOB_SWEEP_H
 #define MEMJOB_SWEEP_H

@@ -111,7 +111,7 @@ test_expect_success 'setup: two runs of a bs sweep, three repeats each' '
 
 test_expect_success 'compare: medians, min, max and change agree with awk' '
 	"$MEMJOB" report --output-format=csv r1.csv r2.csv >cmp.csv &&
-	test "$(head -n 1 cmp.csv)" = "run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job,phase,sweep_bs" &&
+	test "$(head -n 1 cmp.csv)" = "run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job,phase,sweep_bs,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding" &&
 	test "$(csv_rows cmp.csv)" = 4 &&
 	test "$(lines cmp.csv run)" = "r1.csv r2.csv r1.csv r2.csv" &&
 	test "$(lines cmp.csv sweep_bs)" = "4k 4k 64k 64k" &&
@@ -231,7 +231,7 @@ test_expect_success '--by=host compares the hosts of a merged CSV' '
 	test "$(lines byhost.csv run)" = "$me fakehost $me fakehost" &&
 	"$MEMJOB" report --output-format=csv r1.csv h2.csv >byfile.csv &&
 	# with --by, machine_type joins the default key: one type here
-	head -n 1 byhost.csv | grep ",job,phase,machine_type,sweep_bs\$" &&
+	head -n 1 byhost.csv | grep ",job,phase,machine_type,sweep_bs,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding\$" &&
 	test "$(lines byhost.csv machine_type | tr " " "\n" | sort -u)" = \
 		"$(csv_col r1.csv machine_type | sort -u)" &&
 	"$MEMJOB" report --by=host --key=job,phase,sweep_bs \
@@ -308,7 +308,7 @@ test_expect_success 'known medians, changes and verdicts' '
 test_expect_success '--metric and --key: another column, another grouping' '
 	"$MEMJOB" report --output-format=csv --metric=bytes --key=job \
 		base.csv new.csv >cmp.csv &&
-	test "$(head -n 1 cmp.csv)" = "run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job" &&
+	test "$(head -n 1 cmp.csv)" = "run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding" &&
 	test "$(lines cmp.csv median)" = "300 500 40 65" &&
 	test "$(lines cmp.csv change_pct)" = " 66.6667  62.5000" &&
 	test "$(lines cmp.csv verdict)" = "baseline within_spread baseline within_spread" &&

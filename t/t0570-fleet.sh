@@ -159,7 +159,7 @@ test_expect_success 'report --by=host: the fleet median, deviations, the slow ho
 	fleet_csv &&
 	test "$(csv_rows fleet.csv)" = 7 &&
 	"$MEMJOB" report --by=host --output-format=csv fleet.csv >by.csv &&
-	head -n 1 by.csv | grep "^run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job,phase,machine_type\$" &&
+	head -n 1 by.csv | grep "^run,metric_name,rows,left_out,median,min,max,baseline,change_pct,verdict,fleet_median,fleet_mad,deviation_pct,outlier,job,phase,machine_type,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding\$" &&
 	# type x: medians 10 10.2 9.9 10.1 7: fleet 10, MAD 0.1
 	test "$(lines by.csv fleet_median machine_type=x run=h1)" = 10 &&
 	awk -v m="$(lines by.csv fleet_mad machine_type=x run=h1)" \
@@ -206,7 +206,7 @@ test_expect_success JQ 'report --by=host as JSON: the fleet figures of the CSV' 
 test_expect_success 'without --by, no fleet: its columns are empty and the key is the same' '
 	fleet_csv &&
 	"$MEMJOB" report --output-format=csv fleet.csv >plain.csv &&
-	head -n 1 plain.csv | grep ",outlier,job,phase\$" &&
+	head -n 1 plain.csv | grep ",outlier,job,phase,change_ci_lo_pct,change_ci_hi_pct,ci_level_pct,finding\$" &&
 	test -z "$(csv_get plain.csv fleet_median | tr -d "\n")" &&
 	"$MEMJOB" report fleet.csv >plain.txt &&
 	! grep -E "stands? out|^fleet:" plain.txt

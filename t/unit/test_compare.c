@@ -303,13 +303,15 @@ static void test_csv(void **state)
 	assert_string_equal(text,
 		"run,metric_name,rows,left_out,median,min,max,baseline,"
 		"change_pct,verdict,fleet_median,fleet_mad,deviation_pct,"
-		"outlier,job,phase,sweep_bs\n"
-		"base.csv,gbps,3,0,2,1,3,2,,baseline,,,,,a,,4k\n"
-		"new.csv,gbps,2,0,4.5,4,5,2,125.0000,better,,,,,a,,4k\n"
-		"base.csv,gbps,1,1,10,10,10,10,,baseline,,,,,a,,64k\n"
-		"new.csv,,0,0,,,,10,,missing,,,,,a,,64k\n"
-		"base.csv,,0,0,,,,,,missing,,,,,a,,1m\n"
-		"new.csv,gbps,1,0,7,7,7,,,no_baseline,,,,,a,,1m\n");
+		"outlier,job,phase,sweep_bs,change_ci_lo_pct,change_ci_hi_pct,"
+		"ci_level_pct,finding\n"
+		"base.csv,gbps,3,0,2,1,3,2,,baseline,,,,,a,,4k,,,,\n"
+		"new.csv,gbps,2,0,4.5,4,5,2,125.0000,better,,,,,a,,4k,,,,"
+		"too few repeats for an interval (need repeat=4)\n"
+		"base.csv,gbps,1,1,10,10,10,10,,baseline,,,,,a,,64k,,,,\n"
+		"new.csv,,0,0,,,,10,,missing,,,,,a,,64k,,,,\n"
+		"base.csv,,0,0,,,,,,missing,,,,,a,,1m,,,,\n"
+		"new.csv,gbps,1,0,7,7,7,,,no_baseline,,,,,a,,1m,,,,\n");
 	free(text);
 }
 
@@ -381,6 +383,64 @@ static void test_json(void **state)
 	free(text);
 }
 
+/* With 5 rows a side the interval decides, not the ranges: 10..14
+ * against 13.5..17.5 overlap, yet only 1 of the 25 ratios is below 1 and
+ * the interval (from the 3rd smallest to the 3rd largest) excludes 0:
+ * better.  Against 11.5..15.5 three ratios are below 1: no change
+ * detected, within_spread.  Against itself: 0 exactly at the middle. */
+static void test_interval_decides(void **state)
+{
+	static const char base[] =
+		"host,job,metric_name,metric\n"
+		"h,a,gbps,10\nh,a,gbps,11\nh,a,gbps,12\nh,a,gbps,13\n"
+		"h,a,gbps,14\n";
+	static const char up[] =
+		"host,job,metric_name,metric\n"
+		"h,a,gbps,13.5\nh,a,gbps,14.5\nh,a,gbps,15.5\n"
+		"h,a,gbps,16.5\nh,a,gbps,17.5\n";
+	static const char near[] =
+		"host,job,metric_name,metric\n"
+		"h,a,gbps,11.5\nh,a,gbps,12.5\nh,a,gbps,13.5\n"
+		"h,a,gbps,14.5\nh,a,gbps,15.5\n";
+	struct cmp_opts o = { 0 };
+	const struct cmp_cell *x;
+	struct runs w;
+	struct cmp c;
+
+	(void)state;
+	runs_of(&w, "base.csv", base, "up.csv", up);
+	build(&c, &w, &o);
+	assert_int_equal(cmp_against(&c, NULL), 0);
+	x = &c.point[0].cell[1];
+	assert_int_equal(x->ci.status, INTERVAL_OK);
+	assert_true(x->ci.lo > 0);
+	/* ratios from the smallest: 13.5 / 14, 14.5 / 14, 13.5 / 13 */
+	assert_float_equal(x->ci.lo, (13.5 / 13 - 1) * 100, 1e-9);
+	assert_int_equal(x->verdict, CMP_BETTER);
+	assert_int_equal(c.point[0].cell[0].ci.status, INTERVAL_BAD);
+	cmp_free(&c);
+	runs_free(&w);
+
+	runs_of(&w, "base.csv", base, "near.csv", near);
+	build(&c, &w, &o);
+	assert_int_equal(cmp_against(&c, NULL), 0);
+	x = &c.point[0].cell[1];
+	assert_int_equal(x->ci.status, INTERVAL_OK);
+	assert_true(x->ci.lo < 0 && x->ci.hi > 0);
+	assert_int_equal(x->verdict, CMP_WITHIN_SPREAD);
+	cmp_free(&c);
+	runs_free(&w);
+
+	runs_of(&w, "base.csv", base, "same.csv", base);
+	build(&c, &w, &o);
+	assert_int_equal(cmp_against(&c, NULL), 0);
+	x = &c.point[0].cell[1];
+	assert_float_equal(x->ci.est, 0, 1e-12);
+	assert_int_equal(x->verdict, CMP_WITHIN_SPREAD);
+	cmp_free(&c);
+	runs_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_number),
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_interval_decides),
 		cmocka_unit_test(test_json),
 	};
 
