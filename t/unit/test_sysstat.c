@@ -994,18 +994,29 @@ static void test_real_pgpgin_cold_warm(void **state)
 	/* Another process dropping the caches would make this cold too. */
 	if (resident_pages(path, size) < size / (size_t)sysconf(_SC_PAGESIZE))
 		read_all(fd, buf, buflen, size);
-	raw0 = raw_pgpgin();
-	assert_int_equal(sysstat_snap(&s, &a), 0);
-	read_all(fd, buf, buflen, size);
-	assert_int_equal(sysstat_snap(&s, &b), 0);
-	raw1 = raw_pgpgin();
-	sysstat_delta(&a, &b, &d);
-	print_message("warm: pgpgin %lld KiB\n", (long long)d.vm[SV_PGPGIN]);
-	assert_true(a.vm[SV_PGPGIN] >= raw0 && b.vm[SV_PGPGIN] <= raw1);
-	/* other processes may read a little meanwhile */
-	if ((uint64_t)d.vm[SV_PGPGIN] > size / 1024 / 4)
-		fail_msg("warm read of 64 MiB: pgpgin %lld KiB",
-			 (long long)d.vm[SV_PGPGIN]);
+	/*
+	 * pgpgin is system-wide: other processes reading meanwhile (a
+	 * compiler, another suite) add to it.  A warm read that went to
+	 * the disk would do so every time, so three tries, one of which
+	 * must stay low, still catch it.
+	 */
+	for (int try = 1;; try++) {
+		raw0 = raw_pgpgin();
+		assert_int_equal(sysstat_snap(&s, &a), 0);
+		read_all(fd, buf, buflen, size);
+		assert_int_equal(sysstat_snap(&s, &b), 0);
+		raw1 = raw_pgpgin();
+		sysstat_delta(&a, &b, &d);
+		print_message("warm (try %d): pgpgin %lld KiB\n", try,
+			      (long long)d.vm[SV_PGPGIN]);
+		assert_true(a.vm[SV_PGPGIN] >= raw0 &&
+			    b.vm[SV_PGPGIN] <= raw1);
+		if ((uint64_t)d.vm[SV_PGPGIN] <= size / 1024 / 4)
+			break;
+		if (try == 3)
+			fail_msg("warm read of 64 MiB: pgpgin %lld KiB",
+				 (long long)d.vm[SV_PGPGIN]);
+	}
 	free(buf);
 	close(fd);
 	assert_int_equal(unlink(path), 0);
