@@ -47,6 +47,8 @@ struct interference_line {
 	struct stat_summary slowdown;	/* of each loaded run */
 	unsigned aggressor_threads;
 	double aggressor_gbps;		/* median of their summed GB/s */
+	bool emulated;			/* a job of the point (or of its
+					   baseline) ran in emulation */
 };
 
 /* Each line, victim by victim in plan order. */

@@ -443,7 +443,8 @@ const struct opt_def opt_table[] = {
 		  "point the victim's figure alone and loaded and the "
 		  "slowdown in %: (loaded - alone) / alone for times and "
 		  "latencies (ns per item), alone / loaded - 1 for "
-		  "throughputs (GB/s)." },
+		  "throughputs (GB/s): in % of the alone figure, not of the "
+		  "loaded one." },
 	{ .name = "sweep", .type = OPT_CUSTOM, .cat = CAT_RUN,
 	  .off = F(sweeps), .arg = "OPTION:V1,V2,...",
 	  .parse = optv_parse_sweep, .format = optv_format_sweep,
