@@ -15,6 +15,7 @@
 
 #include "exec.h"
 #include "filegen.h"
+#include "isolate.h"
 #include "progress.h"
 #include "value.h"
 
@@ -334,7 +335,7 @@ static uint64_t min_sample_interval(const struct plan *p,
 }
 
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
-		       unsigned repeat)
+		       unsigned repeat, bool isolated)
 {
 	const struct plan *p = x->plan;
 	struct exec_shared sh;
@@ -420,12 +421,14 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		struct sysstat_sampler *sampler = NULL;
 		uint64_t sample_us = min_sample_interval(p, sg);
 		struct sampling sm = { x, sg, repeat, NULL };
+		struct dirty_level lv;
 		bool have;
 
 		/* The system's counters count from the release: what the
 		 * threads did to set up (a file loaded into memory, preread,
 		 * a pattern written) is not the jobs' doing. */
 		wait_ready(&sh, started);
+		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
@@ -444,6 +447,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		for (t = 0; t < started; t++)
 			pthread_join(tids[t], NULL);
 		progress_stop(pg);
+		isolate_note(x->res, sg, repeat, &lv, isolated);
 		if (sampler)
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);
@@ -469,6 +473,7 @@ out_free:
 int exec_run(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
+	bool isolated = true;		/* the first run: nothing before it */
 	int ret = 0;
 
 	struct timespec ts;
@@ -485,8 +490,10 @@ int exec_run(struct exec_ctx *x)
 		for (unsigned r = 0; r < sg->repeat; r++) {
 			if (atomic_load(x->stop))
 				break;
-			if (run_segment(x, sg, r))
+			if (run_segment(x, sg, r, isolated))
 				ret = 1;
+			if (s + 1 < p->nsegments || r + 1 < sg->repeat)
+				isolated = isolate_after(p, sg);
 		}
 	}
 	close_samples(x);

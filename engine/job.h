@@ -125,6 +125,7 @@ struct job_spec {
 	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
 	bool invalidate;
+	bool isolate_phases;		/* sync its files before the next run */
 	bool preread;
 	struct pattern pattern;
 	uint64_t pattern_seed;

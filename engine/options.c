@@ -218,6 +218,16 @@ const struct opt_def opt_table[] = {
 	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "
 		  "the job starts, so it reads cold.  Pages that are dirty or "
 		  "mapped elsewhere may stay.  Needs a file." },
+	{ .name = "isolate_phases", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(isolate_phases), .def = "1", .arg = "BOOL",
+	  .help = "Before the next run (stonewall group, sweep point or "
+		  "repeat), fsync the job's files, which waits for their "
+		  "writeback, so that what this run left dirty does not slow "
+		  "the next (and a next job's invalidate=1 can drop all their "
+		  "pages, which it cannot while they are dirty).  Each file "
+		  "job's source_info says the Dirty and Writeback levels "
+		  "(/proc/meminfo) it started from.  0: carry over on purpose; "
+		  "the next run's source_info says it was not isolated." },
 	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(preread), .def = "0", .arg = "BOOL",
 	  .help = "Read the job's range of its file (offset, size) once "
