@@ -18,6 +18,7 @@
 #include "busguard.h"
 #include "exec.h"
 #include "filegen.h"
+#include "isolate.h"
 #include "progress.h"
 #include "value.h"
 
@@ -417,7 +418,7 @@ static uint64_t min_sample_interval(const struct plan *p,
 }
 
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
-		       unsigned repeat)
+		       unsigned repeat, bool isolated)
 {
 	const struct plan *p = x->plan;
 	struct exec_shared sh;
@@ -503,12 +504,14 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		struct sysstat_sampler *sampler = NULL;
 		uint64_t sample_us = min_sample_interval(p, sg);
 		struct sampling sm = { x, sg, repeat, NULL };
+		struct dirty_level lv;
 		bool have;
 
 		/* The system's counters count from the release: what the
 		 * threads did to set up (a file loaded into memory, preread,
 		 * a pattern written) is not the jobs' doing. */
 		wait_ready(&sh, tids, started);
+		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
@@ -526,6 +529,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		join_all(x->stop, tids, started);
 		progress_stop(pg);
+		isolate_note(x->res, sg, repeat, &lv, isolated);
 		if (sampler)
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);
@@ -551,6 +555,7 @@ out_free:
 int exec_run(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
+	bool isolated = true;		/* the first run: nothing before it */
 	int ret = 0;
 
 	struct timespec ts;
@@ -572,11 +577,18 @@ int exec_run(struct exec_ctx *x)
 				reps = p->segments[e].repeat;
 		for (unsigned r = 0; r < reps && !atomic_load(x->stop); r++)
 			for (unsigned k = s; k < e; k++) {
+				const struct segment *sg = &p->segments[k];
+
 				if (atomic_load(x->stop))
 					break;
-				if (r < p->segments[k].repeat &&
-				    run_segment(x, &p->segments[k], r))
+				if (r >= sg->repeat)
+					continue;
+				if (run_segment(x, sg, r, isolated))
 					ret = 1;
+				/* not after the plan's last run */
+				if (e < p->nsegments || r + 1 < reps ||
+				    k + 1 < e)
+					isolated = isolate_after(p, sg);
 			}
 	}
 	close_samples(x);

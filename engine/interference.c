@@ -145,6 +145,26 @@ static unsigned aggressor_threads(const struct results *r, unsigned idx)
 	return t;
 }
 
+/* Whether any run of the jobs that ran with job idx (its segment: the
+ * loaded victim and its aggressors) was emulated, or any run of the
+ * victim's baseline. */
+static bool point_emulated(const struct results *r, unsigned idx)
+{
+	const struct plan *p = r->plan;
+	const struct segment *sg = &p->segments[p->jobs[idx].segment];
+	int base = p->jobs[idx].spec->baseline;
+
+	for (unsigned k = 0; k < sg->repeat; k++)
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+			if (results_get(r, i, k)->emulated)
+				return true;
+	if (base >= 0)
+		for (unsigned k = 0; k < runs_of(r, (unsigned)base); k++)
+			if (results_get(r, (unsigned)base, k)->emulated)
+				return true;
+	return false;
+}
+
 /* Each loaded point of victim name, in plan order. */
 static void victim_lines(const struct results *r, const char *name,
 			 void (*fn)(void *user,
@@ -184,6 +204,7 @@ static void victim_lines(const struct results *r, const char *name,
 						      l.m.lower_is_better);
 		l.aggressor_threads = aggressor_threads(r, i);
 		l.aggressor_gbps = aggressor_gbps(r, i);
+		l.emulated = point_emulated(r, i);
 		fn(user, &l);
 	}
 }
@@ -237,16 +258,32 @@ static void print_line(void *user, const struct interference_line *l)
 		 l->loaded.min, l->loaded.max);
 	snprintf(sb, sizeof(sb), "%+.2f (%+.2f..%+.2f)", l->slowdown_pct,
 		 l->slowdown.min, l->slowdown.max);
-	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s\n",
+	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s%s\n",
 		l->point ? l->point : "-", ab, lb, sb, l->aggressor_threads,
-		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps);
+		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps,
+		l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
 }
 
+/* Under the table: what EMULATED means, once, when a line carries it. */
+static void note_emulated(void *user, const struct interference_line *l)
+{
+	bool *any = user;
+
+	*any |= l->emulated;
+}
+
 void interference_table(FILE *f, const struct results *r)
 {
+	bool any = false;
+
 	interference_each(r, print_line, f);
+	interference_each(r, note_emulated, &any);
+	if (any)
+		fputs("  EMULATED: the writes of that point went to ordinary "
+		      "memory standing in for the device (dax_emulate=1)\n",
+		      f);
 }
 
 void interval_cells(struct row_emitter *e, const struct interval *iv,
@@ -302,6 +339,7 @@ void interference_row(struct row_emitter *e,
 	}
 	row_u64(e, "aggressor_threads", l->aggressor_threads);
 	row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	row_u64(e, "emulated", l->emulated);
 	char verdict[96];
 
 	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));

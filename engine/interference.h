@@ -64,6 +64,8 @@ struct interference_line {
 	struct interval ci;		/* of the slowdown, alone vs loaded */
 	unsigned aggressor_threads;
 	double aggressor_gbps;		/* median of their summed GB/s */
+	bool emulated;			/* a job of the point (or of its
+					   baseline) ran in emulation */
 };
 
 /* Each line, victim by victim in plan order. */

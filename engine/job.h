@@ -128,6 +128,7 @@ struct job_spec {
 	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
 	bool invalidate;
+	bool isolate_phases;		/* sync its files before the next run */
 	bool preread;
 	enum first_touch_mode first_touch;
 	struct pattern pattern;

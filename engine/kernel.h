@@ -40,6 +40,10 @@ struct kstate {
 #define KERN_SUBPROCESS	0x80	/* program() runs another process (exec):
 				   the job thread's counters would see it
 				   wait, so none are opened */
+#define KERN_NO_GBPS	0x100	/* moves no data whose rate it measures (a
+				   latency chase, a code walk, a program):
+				   the normal report gives its time and
+				   items, never GB/s or ops/s */
 
 /* What program() is given and gives back. */
 struct program_run {

@@ -137,7 +137,7 @@ const struct kernel_ops kernel_exec_ops = {
 	.help = "run command= as the job (in its CPU binding and memory "
 		"policy) and time it; ioengine=none",
 	.result_name = "exit status",
-	.flags = KERN_PROGRAM | KERN_SUBPROCESS,
+	.flags = KERN_PROGRAM | KERN_SUBPROCESS | KERN_NO_GBPS,
 	.validate = exec_validate,
 	.init = kernel_init_result,
 	.run = kernel_run_nothing,

@@ -281,6 +281,16 @@ const struct opt_def opt_table[] = {
 	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "
 		  "the job starts, so it reads cold.  Pages that are dirty or "
 		  "mapped elsewhere may stay.  Needs a file." },
+	{ .name = "isolate_phases", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(isolate_phases), .def = "1", .arg = "BOOL",
+	  .help = "Before the next run (stonewall group, sweep point or "
+		  "repeat), fsync the job's files, which waits for their "
+		  "writeback, so that what this run left dirty does not slow "
+		  "the next (and a next job's invalidate=1 can drop all their "
+		  "pages, which it cannot while they are dirty).  Each file "
+		  "job's source_info says the Dirty and Writeback levels "
+		  "(/proc/meminfo) it started from.  0: carry over on purpose; "
+		  "the next run's source_info says it was not isolated." },
 	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(preread), .def = "0", .arg = "BOOL",
 	  .help = "Read the job's range of its file (offset, size) once "
@@ -557,8 +567,9 @@ const struct opt_def opt_table[] = {
 		  "point the victim's figure alone and loaded and the "
 		  "slowdown in %: (loaded - alone) / alone for times and "
 		  "latencies (ns per item), alone / loaded - 1 for "
-		  "throughputs (GB/s), with its 95% confidence interval and "
-		  "a verdict in words (see SLOWDOWN INTERVALS)." },
+		  "throughputs (GB/s): in % of the alone figure, not of the "
+		  "loaded one; with its 95% confidence interval and a "
+		  "verdict in words (see SLOWDOWN INTERVALS)." },
 	{ .name = "sweep", .type = OPT_CUSTOM, .cat = CAT_RUN,
 	  .off = F(sweeps), .arg = "OPTION:V1,V2,...",
 	  .parse = optv_parse_sweep, .format = optv_format_sweep,

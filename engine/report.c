@@ -76,6 +76,43 @@ static void human_rate(double per_s, char *buf, size_t len)
 		snprintf(buf, len, "%.1f", per_s);
 }
 
+/* "accesses", "items", "calls": the plural of a kernel's unit. */
+static const char *plural(const char *one, char *buf, size_t len)
+{
+	size_t l;
+
+	if (!one)
+		one = "item";
+	l = strlen(one);
+	snprintf(buf, len, "%s%s", one, l && one[l - 1] == 's' ? "es" : "s");
+	return buf;
+}
+
+/* A run's first line: the bytes and their rate where the kernel's bytes
+ * are a throughput, else the items and their rate (or the time alone). */
+static void normal_amount(FILE *f, const struct job_result *jr)
+{
+	const struct kernel_ops *k = jr->pj->spec->kernel;
+	char rate[32], amount[32], units[48];
+
+	if (!(k->flags & KERN_NO_GBPS)) {
+		human_rate(jr->ops_per_s, rate, sizeof(rate));
+		fprintf(f, " %s in %.3f s: %.3f GB/s, %s ops/s\n",
+			value_format_bytes((double)jr->bytes, amount,
+					   sizeof(amount)),
+			jr->elapsed_ns / 1e9, jr->gbps, rate);
+		return;
+	}
+	fprintf(f, " elapsed %.3f s", jr->elapsed_ns / 1e9);
+	if (jr->items && jr->elapsed_ns) {
+		human_rate((double)jr->items * 1e9 / (double)jr->elapsed_ns,
+			   rate, sizeof(rate));
+		fprintf(f, ": %s %s/s", rate,
+			plural(k->item_name, units, sizeof(units)));
+	}
+	fputc('\n', f);
+}
+
 /* What was counted, then what was not and why: never a 0 for either. */
 static void normal_counters(FILE *f, const struct job_result *jr)
 {
@@ -135,7 +172,7 @@ static void normal_counters(FILE *f, const struct job_result *jr)
 static void normal_run(FILE *f, const struct job_result *jr, bool label)
 {
 	const struct job_spec *j = jr->pj->spec;
-	char ops[32];
+	char rb[32], wb[32];
 
 	if (label)
 		fprintf(f, "  run %u:", jr->repeat + 1);
@@ -145,13 +182,14 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		fputs(" not run\n", f);
 		return;
 	}
-	human_rate(jr->ops_per_s, ops, sizeof(ops));
-	fprintf(f, " %" PRIu64 " bytes in %.3f s: %.3f GB/s, %s ops/s\n",
-		jr->bytes, jr->elapsed_ns / 1e9, jr->gbps, ops);
+	normal_amount(f, jr);
 	if (RW_IS_MIXED(j->rw))
-		fprintf(f, "    of which read %" PRIu64 ", written %" PRIu64
-			" bytes\n", jr->bytes - jr->write_bytes,
-			jr->write_bytes);
+		fprintf(f, "    of which read %s, written %s\n",
+			value_format_bytes((double)(jr->bytes -
+						    jr->write_bytes),
+					   rb, sizeof(rb)),
+			value_format_bytes((double)jr->write_bytes, wb,
+					   sizeof(wb)));
 	fprintf(f, "    cpu usr %.3f s, sys %.3f s; faults %" PRIu64 " minor, "
 		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
 		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
@@ -164,11 +202,10 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 	}
 	if (jr->items) {
 		const char *in = j->kernel->item_name;
-		size_t l = strlen(in);
 
-		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %s%s)\n",
-			jr->ns_per_item, in, jr->items, in,
-			l && in[l - 1] == 's' ? "es" : "s");
+		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %s)\n",
+			jr->ns_per_item, in, jr->items,
+			plural(in, wb, sizeof(wb)));
 		/* a kernel whose result counts its units of work (codewalk:
 		 * calls) also gets the time per unit */
 		if ((j->kernel->flags & KERN_RESULT) && jr->result &&
@@ -205,9 +242,18 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			fprintf(f, "    clone %u", c);
 			if (t->cpu >= 0)
 				fprintf(f, " (cpu %d)", t->cpu);
-			fprintf(f, ": %" PRIu64 " bytes, %.3f GB/s, usr %.3f s,"
-				" sys %.3f s", t->bytes,
-				ns ? (double)t->bytes / ns : 0.0,
+			if (!(j->kernel->flags & KERN_NO_GBPS))
+				fprintf(f, ": %s, %.3f GB/s,",
+					value_format_bytes((double)t->bytes,
+							   rb, sizeof(rb)),
+					ns ? (double)t->bytes / ns : 0.0);
+			else if (j->kernel->flags & KERN_ITEMS)
+				fprintf(f, ": %" PRIu64 " %s,", t->items,
+					plural(j->kernel->item_name, rb,
+					       sizeof(rb)));
+			else
+				fputc(':', f);
+			fprintf(f, " usr %.3f s, sys %.3f s",
 				t->usr_ns / 1e9, t->sys_ns / 1e9);
 			if (j->kernel->flags & KERN_RESULT) {
 				char v[32];
@@ -231,22 +277,25 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	const struct job_spec *j = pj->spec;
 	unsigned reps = r->plan->segments[pj->segment].repeat;
 	char bs[32], size[32];
-	double gbps[1000], secs[1000];
+	double gbps[1000], secs[1000], nsi[1000];
 	unsigned n = 0;
 
-	value_format_size(j->bs, bs, sizeof(bs));
-	value_format_size(pj->size, size, sizeof(size));
+	value_format_bytes((double)j->bs, bs, sizeof(bs));
+	value_format_bytes((double)pj->size, size, sizeof(size));
 	fprintf(f, "\n%s", j->name);
 	if (j->phase != PHASE_RUN)
 		fprintf(f, " [%s %s]", report_role_names[j->role],
 			report_phase_names[j->phase]);
 	if (j->point_label)
 		fprintf(f, " {%s}", j->point_label);
-	fprintf(f, ": group %u, %u thread%s: ioengine=%s rw=%s bs=%s "
-		"size=%s kernel=%s%s%s\n", pj->group, j->numjobs,
-		j->numjobs == 1 ? "" : "s", j->ioengine->name, report_rw(j),
-		bs, size, j->kernel->name, j->kernel->impls ? "/" : "",
-		report_impl(j));
+	fprintf(f, ": group %u, %u thread%s", pj->group, j->numjobs,
+		j->numjobs == 1 ? "" : "s");
+	if (j->ioworkers)
+		fprintf(f, " + %u I/O thread%s", j->ioworkers,
+			j->ioworkers == 1 ? "" : "s");
+	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
+		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
+		j->kernel->impls ? "/" : "", report_impl(j));
 	if (r->where && r->where[idx])
 		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {
@@ -262,6 +311,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		if (jr->status == RUN_OK && n < 1000) {
 			gbps[n] = jr->gbps;
 			secs[n] = jr->elapsed_ns / 1e9;
+			nsi[n] = jr->ns_per_item;
 			n++;
 		}
 	}
@@ -269,10 +319,19 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		struct stat_summary g = stat_summarise(gbps, n);
 		struct stat_summary t = stat_summarise(secs, n);
 
-		fprintf(f, "  over %u run%s: GB/s median %.3f (min %.3f, max "
-			"%.3f); time median %.3f s (min %.3f, max %.3f)\n", n,
-			n == 1 ? "" : "s", g.median, g.min, g.max, t.median,
-			t.min, t.max);
+		fprintf(f, "  over %u run%s: ", n, n == 1 ? "" : "s");
+		if (!(j->kernel->flags & KERN_NO_GBPS))
+			fprintf(f, "GB/s median %.3f (min %.3f, max %.3f); ",
+				g.median, g.min, g.max);
+		if (j->kernel->flags & KERN_ITEMS) {
+			struct stat_summary s = stat_summarise(nsi, n);
+
+			fprintf(f, "ns per %s median %.2f (min %.2f, max "
+				"%.2f); ", j->kernel->item_name, s.median,
+				s.min, s.max);
+		}
+		fprintf(f, "time median %.3f s (min %.3f, max %.3f)\n",
+			t.median, t.min, t.max);
 	}
 }
 
@@ -288,6 +347,8 @@ void group_totals_each(const struct results *r,
 		for (unsigned i = 0; i < p->njobs; i++)
 			if (p->jobs[i].group == g) {
 				t.jobs++;
+				t.data_jobs += !(p->jobs[i].spec->kernel->flags &
+						 KERN_NO_GBPS);
 				t.threads += p->jobs[i].spec->numjobs;
 				t.repeats =
 					p->segments[p->jobs[i].segment].repeat;
@@ -306,7 +367,9 @@ void group_totals_each(const struct results *r,
 				jr = results_get(r, i, t.repeat);
 				if (!jr->end_ns)
 					continue;
-				t.bytes += jr->bytes;
+				if (!(p->jobs[i].spec->kernel->flags &
+				      KERN_NO_GBPS))
+					t.bytes += jr->bytes;
 				if (jr->start_ns < start)
 					start = jr->start_ns;
 				if (jr->end_ns > end)
@@ -325,13 +388,18 @@ void group_totals_each(const struct results *r,
 static void normal_group(void *user, const struct group_total *t)
 {
 	FILE *f = user;
+	char b[32];
 
 	fprintf(f, "\ngroup %u", t->group);
 	if (t->repeats > 1)
 		fprintf(f, ", run %u", t->repeat + 1);
-	fprintf(f, ": %u jobs, %u threads: %" PRIu64 " bytes in %.3f s: "
-		"%.3f GB/s\n", t->jobs, t->threads, t->bytes,
-		t->elapsed_ns / 1e9, t->gbps);
+	fprintf(f, ": %u jobs, %u threads", t->jobs, t->threads);
+	if (t->data_jobs)
+		fprintf(f, ": %s in %.3f s: %.3f GB/s\n",
+			value_format_bytes((double)t->bytes, b, sizeof(b)),
+			t->elapsed_ns / 1e9, t->gbps);
+	else
+		fprintf(f, " in %.3f s\n", t->elapsed_ns / 1e9);
 }
 
 static const struct format {
@@ -420,6 +488,8 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 	int ret = 0;
 
 	if (rc->formats & REPORT_NORMAL) {
+		fputs("units: sizes in KiB, MiB, GiB (2^10, 2^20, 2^30 bytes); "
+		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
 		group_totals_each(r, normal_group, rc->out);

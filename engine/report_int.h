@@ -50,6 +50,9 @@ struct group_total {
 	unsigned group, repeat;		/* repeat from 0 */
 	unsigned repeats;		/* of the group's segment */
 	unsigned jobs, threads;
+	unsigned data_jobs;		/* of jobs, those whose bytes are a
+					   throughput (not KERN_NO_GBPS):
+					   bytes and gbps are theirs */
 	uint64_t bytes, elapsed_ns;
 	double gbps;
 };

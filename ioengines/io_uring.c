@@ -50,6 +50,7 @@
 
 #include "filegen.h"
 #include "uring.h"
+#include "value.h"
 
 #define MAX_DEPTH	32768		/* the kernel's IORING_MAX_ENTRIES */
 #define HUGE_SIZE	(2ULL << 20)	/* buffers go on transparent huge pages */
@@ -177,12 +178,21 @@ static void uring_info(struct ioe *e, struct uring_priv *p)
 {
 	const struct job_spec *job = e->job;
 	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
-	char flags[128];
+	char flags[128], stride[32];
 	size_t n;
 
 	ring_flags_name(r->flags, flags, sizeof(flags));
-	n = (size_t)snprintf(e->info, sizeof(e->info), "ring: depth %u, flags %s",
-			     r->depth, flags);
+	if (p->nworkers)	/* the workers share iodepth: say so */
+		n = (size_t)snprintf(e->info, sizeof(e->info), "%u ring%s (one "
+				     "per I/O thread), iodepth %u in all, "
+				     "%s%u each, flags %s", p->nworkers,
+				     p->nworkers == 1 ? "" : "s", job->iodepth,
+				     job->iodepth % p->nworkers ? "up to " : "",
+				     r->depth, flags);
+	else
+		n = (size_t)snprintf(e->info, sizeof(e->info),
+				     "ring: depth %u, flags %s", r->depth,
+				     flags);
 	if (n < sizeof(e->info) && r->fixed)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
 	if (n < sizeof(e->info) && job->registerfiles)
@@ -195,9 +205,10 @@ static void uring_info(struct ioe *e, struct uring_priv *p)
 				      "; buffers on huge pages");
 	if (n < sizeof(e->info) && p->nworkers)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; %u ioworkers, %s, pool %u x %zu bytes",
-				      p->nworkers, p->ordered ? "ordered" :
-				      "unordered", p->nslots, p->stride);
+				      "; %s, pool %u x %s", p->ordered ?
+				      "ordered" : "unordered", p->nslots,
+				      value_format_bytes((double)p->stride,
+							 stride, sizeof(stride)));
 	p->info_len = n < sizeof(e->info) ? n : sizeof(e->info) - 1;
 }
 

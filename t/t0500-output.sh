@@ -257,4 +257,67 @@ test_expect_success SYSFS_UNMAPPABLE 'the normal report prints no count for a jo
 	! grep "count:" bad.block
 '
 
+# ---- labels: only what was measured, in one unit system ----------------------------
+
+# job_block FILE JOB: the normal report's lines of JOB, up to the next job.
+job_block()
+{
+	sed -n "/^$2[: ]/,/^\$/p" "$1"
+}
+
+test_expect_success 'setup: a chase, a count and a program, normal and CSV' '
+	"$MEMJOB" --output-format=normal,csv --numjobs=2 --repeat=2 \
+		--name=chase --kernel=chase --size=256k --runtime=30ms \
+		--time_based=1 \
+		--name=count --kernel=count --size=1000k --bs=8k \
+		--name=prog --kernel=exec --ioengine=none --command=true \
+		>labels.out &&
+	cat labels.out &&
+	sed -n "/^host,/,\$p" labels.out >labels.csv
+'
+
+test_expect_success 'the units are stated once: binary sizes, decimal GB/s' '
+	test "$(grep -c "^units: " labels.out)" = 1 &&
+	grep "^units: sizes in KiB, MiB, GiB (2^10, 2^20, 2^30 bytes); rates in GB/s (10^9 bytes per second)$" labels.out
+'
+
+test_expect_success 'a chase gives accesses per second and ns per access, no GB/s' '
+	job_block labels.out chase >chase.block &&
+	grep -E "^  run 1: elapsed [0-9.]+ s: [0-9.]+[kMG]? accesses/s$" chase.block &&
+	grep -E "^    [0-9.]+ ns per access \([0-9]+ accesses\)$" chase.block &&
+	grep -E "^    clone 1( \(cpu [0-9]+\))?: [0-9]+ accesses, usr " chase.block &&
+	grep -E "^  over 2 runs: ns per access median [0-9.]+ \(min" chase.block &&
+	! grep -E "GB/s|ops/s|bytes" chase.block
+'
+
+test_expect_success 'its CSV columns keep their values: gbps is bytes / elapsed still' '
+	for r in 1 2 3 4; do
+		test "$(csv_col labels.csv job $r)" = chase || continue
+		b=$(csv_col labels.csv bytes $r) && e=$(csv_col labels.csv elapsed_ns $r) &&
+		g=$(csv_col labels.csv gbps $r) &&
+		test "$b" -gt 0 &&
+		near "$g" "$(awk -v b="$b" -v e="$e" "BEGIN { print b / e }")" 0.001 ||
+		return 1
+	done
+'
+
+test_expect_success 'a program gives its time only' '
+	job_block labels.out prog >prog.block &&
+	grep -E "^  run 1: elapsed [0-9.]+ s$" prog.block &&
+	grep -E "^    clone 1( \(cpu [0-9]+\))?: usr [0-9.]+ s, sys" prog.block &&
+	! grep -E "GB/s|ops/s|bytes" prog.block
+'
+
+test_expect_success 'a data job gives sizes the one way, and its GB/s' '
+	job_block labels.out count >count.block &&
+	grep "^count: group 0, 2 threads: ioengine=mem rw=read bs=8 KiB size=1000 KiB kernel=count" count.block &&
+	grep -E "^  run 1: 1.95 MiB in [0-9.]+ s: [0-9.]+ GB/s, [0-9.]+[kMG]? ops/s$" count.block &&
+	grep -E "^    clone 0( \(cpu [0-9]+\))?: 1000 KiB, [0-9.]+ GB/s, usr " count.block &&
+	! grep -E "[0-9]{5,}k|[0-9]{7,} bytes" labels.out
+'
+
+test_expect_success 'the group line counts the bytes of the data jobs only' '
+	grep -E "^group 0, run 1: 3 jobs, 6 threads: 1.95 MiB in [0-9.]+ s: [0-9.]+ GB/s$" labels.out
+'
+
 test_done

@@ -94,7 +94,8 @@ test_expect_success URING 'I/O threads, ordered and not, count the same over loo
 			test "$(csv_col out.csv status)" = ok &&
 			test "$(csv_col out.csv result)" = $((3 * $(cat tens))) &&
 			test "$(csv_col out.csv lat_ios)" = $((3 * 512)) &&
-			csv_col out.csv source_info | grep "; $w ioworkers" || {
+			csv_col out.csv source_info |
+				grep "^$w rings\? (one per I/O thread), iodepth 24 in all, $((24 / w)) each, " || {
 				echo "ioworkers=$w ordered=$ordered"
 				cat out.csv; exit 1; }
 		done
@@ -125,6 +126,17 @@ test_expect_success URING 'the normal report shows the latency and the ring' '
 		--iodepth=4 >report &&
 	grep "latency (us): p50 .* over 512 I/Os" report &&
 	grep "io_uring: ring: depth 4, flags " report
+'
+
+test_expect_success URING 'the normal report says the I/O threads and the whole iodepth' '
+	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+		--ioworkers=2 --iodepth=6 >report &&
+	cat report &&
+	grep "^u: group 0, 1 thread + 2 I/O threads: ioengine=io_uring " report &&
+	grep "io_uring: 2 rings (one per I/O thread), iodepth 6 in all, 3 each, flags " report &&
+	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+		--ioworkers=2 --iodepth=5 >report &&
+	grep "iodepth 5 in all, up to 3 each, flags " report
 '
 
 test_expect_success URING 'writes at depth, direct and random, leave the pattern' '
@@ -194,12 +206,19 @@ test_expect_success URING 'rw=rw: read + written = bytes in the report, whatever
 		cp mix0 seq &&
 		"$MEMJOB" --name=s --ioengine=io_uring --filename=seq --overwrite=1 \
 			--pattern=randint:0-20 --kernel=count --bs=64k --rw=rw \
-			--rwmixread=$pct --iodepth=4 >report &&
+			--rwmixread=$pct --iodepth=4 --output-format=normal,csv \
+			>report &&
 		line=$(grep "of which read" report) &&
 		echo "rwmixread=$pct: $line" &&
-		r=$(echo "$line" | sed "s/.*read \([0-9]*\), written \([0-9]*\) bytes/\1/") &&
-		w=$(echo "$line" | sed "s/.*read \([0-9]*\), written \([0-9]*\) bytes/\2/") &&
-		test $((r + w)) = $((16 * 1048576)) &&
+		sed -n "/^host,/,\$p" report >out.csv &&
+		b=$(csv_col out.csv bytes) && w=$(csv_col out.csv write_bytes) &&
+		r=$((b - w)) &&
+		test "$b" = $((16 * 1048576)) &&
+		case $pct in
+		0) echo "$line" | grep "read 0 B, written 16 MiB$" ;;
+		100) echo "$line" | grep "read 16 MiB, written 0 B$" ;;
+		*) echo "$line" | grep -E "read [0-9.]+ [KM]iB, written [0-9.]+ [KM]iB$" ;;
+		esac &&
 		case $pct in
 		0) test "$r" = 0 ;;
 		100) test "$w" = 0 ;;

@@ -217,7 +217,8 @@ test_expect_success 'a container allowed CPUs 1-3,5-7: nothing on 0 or 4, and wh
 	test "$(clones "w" | tr "\n" " ")" = "1 2 3 5 " &&
 	in_fresh_dir cg0 &&
 	refuses --topology-file="$TOPO/laptop-cgroup.xml" --plan "$JOBS/llc-noisy.ini" &&
-	error_at "$JOBS/llc-noisy.ini:48" cpus_allowed \
+	line=$(grep -n "^cpus_allowed=\${VICTIM_CPU:-0}\$" "$JOBS/llc-noisy.ini" | cut -d: -f1) &&
+	error_at "$JOBS/llc-noisy.ini:$line" cpus_allowed \
 		"CPU 0 is outside the CPUs this process may use (1-3,5-7; taskset or a cgroup cpuset limits memjob to them)"
 '
 

@@ -88,6 +88,47 @@ test_expect_success 'dax_emulate=1: the job runs, marked emulated everywhere' '
 	test_path_is_missing d.0
 '
 
+# interference_run ENGINE [OPTIONS...]: a chase victim and a writing
+# aggressor of data source ENGINE, both on CPU 0, normal and CSV into out
+# and out.csv, the interference table's lines into table.
+interference_run()
+{
+	local engine=$1
+	shift
+	"$MEMJOB" --output-format=normal,csv \
+		--name=v --role=victim --cpus_allowed=0 --size=256k \
+		--kernel=chase --runtime=50ms --time_based=1 \
+		--name=a --role=aggressor --cpus_allowed=0 --ioengine="$engine" \
+		--rw=write --kernel=fill --size=1m --loops=1000000 "$@" \
+		>out &&
+	cat out &&
+	sed -n "/^host,/,\$p" out >out.csv &&
+	sed -n "/^interference:/,/^\$/p" out >table &&
+	test "$(grep -c "^  [-a-z]" table)" -ge 2
+}
+
+test_expect_success 'the interference table marks a point whose writes were emulated' '
+	interference_run dax --dax_emulate=1 --flush=clwb &&
+	test "$(csv_get out.csv emulated job=a phase=loaded)" = 1 &&
+	grep "^  -  .* GB/s  EMULATED\$" table &&
+	grep "^  EMULATED: .*dax_emulate=1" table &&
+	interference_run mem &&
+	test "$(csv_get out.csv emulated job=a phase=loaded)" = 0 &&
+	grep "^  -  .* GB/s\$" table &&
+	! grep EMULATED table
+'
+
+test_expect_success JQ 'the interference objects of JSON say emulated too' '
+	"$MEMJOB" --output-format=json \
+		--name=v --role=victim --cpus_allowed=0 --size=256k \
+		--kernel=chase --runtime=50ms --time_based=1 \
+		--name=a --role=aggressor --cpus_allowed=0 --ioengine=dax \
+		--dax_emulate=1 --rw=write --kernel=fill --size=1m \
+		--loops=1000000 >run.json &&
+	jq -e "[.interference[] | .emulated == 1] | all and length == 1" \
+		run.json
+'
+
 # write_sevens FLUSH [OPTIONS...]: an emulated dax job that fills d.0 with
 # 7s, flushing with FLUSH, keeps the file, and checks every word is a 7.
 write_sevens()

@@ -38,7 +38,7 @@ test_expect_success BLOCKDEV,ROOT 'preread=1 after a cold start: the job reads n
 	got=$(csv_col out.csv pgpgin_kb) &&
 	info=$(csv_col out.csv source_info) &&
 	echo "pgpgin $got KiB; $info" &&
-	echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s$" &&
+	echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s; started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$" &&
 	test "$got" -lt $((64 * 1024 / 10)) &&
 	test "$(csv_col out.csv dev_read_kb)" -lt $((64 * 1024 / 10))
 '
@@ -48,7 +48,7 @@ test_expect_success 'preread reads the job range: offset and size' '
 		--filename=part.dat --size=3m --offset=1m --preread=1 \
 		--kernel=count >out.csv &&
 	test "$(csv_col out.csv status)" = ok &&
-	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\)$"
+	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\); started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$"
 '
 
 test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '
@@ -203,6 +203,68 @@ test_expect_success 'the run header states the dirty sysctls' '
 	"$MEMJOB" --name=a --size=64k >out &&
 	grep "vm.dirty_ratio=$(cat /proc/sys/vm/dirty_ratio) " out &&
 	grep "vm.dirty_background_ratio=" out && grep "vm.swappiness=" out
+'
+
+# ---- phase isolation -----------------------------------------------------------
+
+# started_dirty INFO: the bytes of "started with Dirty 23.24 MiB" in a
+# source_info.
+started_dirty()
+{
+	echo "$1" | sed -nE "s/.*started with Dirty ([0-9.]+) ([KMGT]?i?B),.*/\1 \2/p" |
+	awk '{ m = 1
+		if ($2 == "KiB") m = 1024
+		if ($2 == "MiB") m = 1048576
+		if ($2 == "GiB") m = 1073741824
+		if ($2 == "TiB") m = 1099511627776
+		printf "%.0f\n", $1 * m }'
+}
+
+# Writeback by the kernel itself starts at the background threshold: the
+# control below needs 256 MiB to stay dirty, so the threshold must be well
+# above it (1 GiB; dirty_background_bytes, or the ratio of MemTotal).
+test_lazy_prereq DIRTY_ROOM '
+	b=$(cat /proc/sys/vm/dirty_background_bytes) &&
+	r=$(cat /proc/sys/vm/dirty_background_ratio) &&
+	t=$(awk "/^MemTotal:/ { printf \"%.0f\", \$2 * 1024 }" /proc/meminfo) &&
+	if [ "$b" -gt 0 ]; then lim=$b; else lim=$((t / 100 * r)); fi &&
+	[ "$lim" -ge 1073741824 ]
+'
+
+# two_phases [OPTIONS...]: a buffered 256 MiB write, then a stonewalled
+# read of 1 MiB of it; w0 and r0, the Dirty levels each started from.
+two_phases()
+{
+	"$MEMJOB" --output-format=csv "$@" \
+		--name=w --ioengine=psync --rw=write --kernel=fill \
+		--filename=iso.dat --size=256m --bs=1m \
+		--name=r --ioengine=psync --filename=iso.dat --size=1m \
+		--stonewall >out.csv &&
+	wi=$(csv_get out.csv source_info job=w) &&
+	ri=$(csv_get out.csv source_info job=r) &&
+	echo "w: $wi" && echo "r: $ri" &&
+	w0=$(started_dirty "$wi") && r0=$(started_dirty "$ri") &&
+	test -n "$w0" && test -n "$r0"
+}
+
+test_expect_success BLOCKDEV 'a phase after a buffered write starts with its data written back' '
+	two_phases &&
+	! echo "$ri" | grep "not isolated" &&
+	# less than half of the 256 MiB the write left dirty: other
+	# processes may dirty pages meanwhile, never that many
+	test $((r0 - w0)) -lt $((128 * 1048576))
+'
+
+test_expect_success BLOCKDEV,DIRTY_ROOM 'isolate_phases=0: the next phase starts with the write dirty, and says so' '
+	two_phases --isolate_phases=0 &&
+	echo "$ri" | grep "(phases not isolated: isolate_phases=0)" &&
+	test $((r0 - w0)) -gt $((128 * 1048576))
+'
+
+test_expect_success 'a job without a file says nothing of Dirty' '
+	"$MEMJOB" --output-format=csv --name=m --size=1m --name=n --size=1m \
+		--stonewall >out.csv &&
+	! grep "started with Dirty" out.csv
 '
 
 test_done

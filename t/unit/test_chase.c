@@ -462,7 +462,7 @@ static void test_registered(void **state)
 
 	(void)state;
 	assert_string_equal(k->name, "chase");
-	assert_int_equal(k->flags, KERN_REGION | KERN_ITEMS);
+	assert_int_equal(k->flags, KERN_REGION | KERN_ITEMS | KERN_NO_GBPS);
 	assert_string_equal(k->item_name, "access");
 	assert_null(k->impls);
 	assert_non_null(k->prepare);

@@ -81,7 +81,8 @@ static void test_registered(void **state)
 
 	(void)state;
 	assert_string_equal(k->name, "codewalk");
-	assert_int_equal(k->flags, KERN_PROGRAM | KERN_ITEMS | KERN_RESULT);
+	assert_int_equal(k->flags, KERN_PROGRAM | KERN_ITEMS | KERN_RESULT |
+				   KERN_NO_GBPS);
 	assert_string_equal(k->item_name, "item");
 	assert_string_equal(k->result_name, "calls");
 	assert_non_null(k->program);

@@ -271,7 +271,9 @@ static void src_setup(struct src *s, const struct run *r, bool random)
 		fail_msg("setup: %s (%d)", s->e.err, ret);
 	assert_non_null(s->e.priv);
 	if (!r->engine)
-		assert_non_null(strstr(s->e.info, "ring: depth"));
+		assert_non_null(strstr(s->e.info, r->ioworkers ?
+				       " (one per I/O thread), iodepth " :
+				       "ring: depth "));
 }
 
 static void src_teardown(struct src *s)
@@ -1332,9 +1334,10 @@ static void test_info(void **state)
 	r.fixedbufs = true;
 	src_setup(&s, &r, false);
 	print_message("info: %s\n", s.e.info);
-	assert_non_null(strstr(s.e.info, "ring: depth 4, flags "));
+	assert_non_null(strstr(s.e.info, "2 rings (one per I/O thread), "
+			       "iodepth 8 in all, 4 each, flags "));
 	assert_non_null(strstr(s.e.info, "fixedbufs"));
-	assert_non_null(strstr(s.e.info, "2 ioworkers, ordered, pool 16 x 65536"));
+	assert_non_null(strstr(s.e.info, "; ordered, pool 16 x 64 KiB"));
 	src_teardown(&s);
 }
 
