@@ -33,14 +33,25 @@ test_expect_success BLOCKDEV 'pgpgin of a cold read agrees with /proc/vmstat aro
 '
 
 test_expect_success BLOCKDEV,ROOT 'preread=1 after a cold start: the job reads nothing from the device' '
-	"$MEMJOB" --output-format=csv --name=warm --ioengine=psync \
-		--filename=f1 --bs=1m --drop_caches=1 --preread=1 >out.csv &&
-	got=$(csv_col out.csv pgpgin_kb) &&
-	info=$(csv_col out.csv source_info) &&
-	echo "pgpgin $got KiB; $info" &&
-	echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s; started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$" &&
-	test "$got" -lt $((64 * 1024 / 10)) &&
-	test "$(csv_col out.csv dev_read_kb)" -lt $((64 * 1024 / 10))
+	# pgpgin and the device counters are system-wide: another process
+	# reading meanwhile adds to them.  A preread that did not warm the
+	# file would show on every try, so one of three must stay low.
+	for try in 1 2 3; do
+		"$MEMJOB" --output-format=csv --name=warm --ioengine=psync \
+			--filename=f1 --bs=1m --drop_caches=1 --preread=1 \
+			>out.csv || return 1
+		got=$(csv_col out.csv pgpgin_kb) &&
+		dev=$(csv_col out.csv dev_read_kb) &&
+		info=$(csv_col out.csv source_info) &&
+		echo "try $try: pgpgin $got KiB, device read $dev KiB; $info" &&
+		echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s; started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$" ||
+			return 1
+		if test "$got" -lt $((64 * 1024 / 10)) &&
+		   test "$dev" -lt $((64 * 1024 / 10)); then
+			return 0
+		fi
+	done &&
+	false
 '
 
 test_expect_success 'preread reads the job range: offset and size' '
