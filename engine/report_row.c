@@ -61,10 +61,10 @@ const char *const report_csv_columns[NFIXED + 1] = {
 
 const char *const *report_csv_leading_columns(void)
 {
-	static const char *lead[FIRST_LATE_COLUMN + 1];
+	static const char *lead[FIRST_LATE_COLUMN + 1];	/* NULL-ended */
 
-	if (!lead[0])
-		memcpy(lead, report_csv_columns, sizeof(*lead) * FIRST_LATE_COLUMN);
+	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
+		lead[i] = report_csv_columns[i];
 	return lead;
 }
 
