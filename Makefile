@@ -1,6 +1,6 @@
 # Makefile - builds memjob, its unit tests and test helpers (GNU make).
 #
-# Sources are found by wildcard: a new engine/*.c, ioengines/*.c,
+# Sources are found by wildcard: a new engine/*/*.c, ioengines/*.c,
 # t/unit/test_*.c or shared unit-test helper t/unit/*.c needs no edit here.  Objects go to build/, mirroring the
 # source tree; header dependencies come from the compiler (-MMD -MP).
 # ./configure writes config.mk (flags, libraries) and engine/config.h.
@@ -23,7 +23,7 @@ DESTDIR ?=
 CPPCHECK ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 
-SRCS := $(sort $(wildcard engine/*.c ioengines/*.c))
+SRCS := $(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c))
 # Written at build time: kernel=codewalk's code footprint (codewalk.h),
 # and the version (version.h).
 GEN_SRCS := build/gen/codewalk_funcs.c build/gen/version.c
@@ -45,7 +45,7 @@ HELPERS := build/t/count_plain
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
 # (sanitizer flags are kept).
-KERNEL_OBJS := $(filter build/engine/kernel_%.o,$(OBJS))
+KERNEL_OBJS := $(filter build/engine/kernels/%.o,$(OBJS))
 HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
@@ -68,9 +68,9 @@ $(KERNEL_OBJS): build/%.o: %.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(HOT_CFLAGS) -MMD -MP -c -o $@ $<
 
-build/gen/codewalk_funcs.c: engine/gen-codewalk.sh engine/codewalk.h
+build/gen/codewalk_funcs.c: engine/kernels/gen-codewalk.sh engine/kernels/codewalk.h
 	@mkdir -p $(@D)
-	sh engine/gen-codewalk.sh engine/codewalk.h >$@
+	sh engine/kernels/gen-codewalk.sh engine/kernels/codewalk.h >$@
 
 # The version is the source's at build time, not configure's: git
 # describe in a git checkout of memjob, configure's VERSION otherwise (a
@@ -82,7 +82,7 @@ build/gen/version.c: FORCE
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
 		v=$$(git describe --tags --always --dirty 2>/dev/null || echo "$$v"); \
 	fi; \
-	printf '/* written by make (git describe): do not edit */\n#include "version.h"\nconst char memjob_version[] = "%s";\n' "$$v" >$@.new; \
+	printf '/* written by make (git describe): do not edit */\n#include "util/version.h"\nconst char memjob_version[] = "%s";\n' "$$v" >$@.new; \
 	if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; echo "  GEN     $@ ($$v)"; fi
 
 FORCE:
@@ -184,7 +184,7 @@ TIDY_CHECKS := -* bugprone-* clang-analyzer-* \
 #   parse.c     realloc(..., n * sizeof(*n)) for an array of pointers
 #               (false positive; LLVM 14 has no option to turn it off)
 TIDY_BASELINE := \
-	engine/parse.c:bugprone-sizeof-expression
+	engine/parse/parse.c:bugprone-sizeof-expression
 
 comma := ,
 empty :=
@@ -201,7 +201,7 @@ cppcheck:
 	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
 		--enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr --suppress=missingIncludeSystem \
-		-Iengine -Iioengines engine ioengines
+		-Iengine -I. engine ioengines
 
 clang-tidy: $(TIDY_STAMPS)
 
@@ -225,7 +225,7 @@ build/tidy/%.ok: %.c build/%.o Makefile
 # again, under build/fuzz/, with the fuzzer's coverage and ASan + UBSan.
 # t/fuzz/run.sh SECONDS runs each on its seed corpus.
 FUZZ_CC ?= clang
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -pthread -Iengine -Iioengines \
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -pthread -Iengine -I. \
 	-fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 FUZZ_SRCS := $(sort $(wildcard t/fuzz/fuzz_*.c))

@@ -54,8 +54,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "ioengine.h"
-#include "mapfile.h"
+#include "ioengines/ioengine.h"
+#include "ioengines/mapfile.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE	0x03

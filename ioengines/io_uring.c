@@ -48,9 +48,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "filegen.h"
-#include "uring.h"
-#include "value.h"
+#include "ioengines/filegen.h"
+#include "ioengines/uring.h"
+#include "util/value.h"
 
 #define MAX_DEPTH	32768		/* the kernel's IORING_MAX_ENTRIES */
 #define HUGE_SIZE	(2ULL << 20)	/* buffers go on transparent huge pages */

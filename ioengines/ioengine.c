@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 
 extern const struct ioengine_ops ioengine_mem;
 extern const struct ioengine_ops ioengine_mmap;

@@ -28,9 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blockgen.h"
-#include "hist.h"
-#include "job.h"
+#include "ioengines/blockgen.h"
+#include "util/hist.h"
+#include "spec/job.h"
 
 struct io_unit {
 	void *buf;

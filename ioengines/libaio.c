@@ -33,8 +33,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "ioengine.h"
-#include "options.h"
+#include "ioengines/ioengine.h"
+#include "spec/options.h"
 
 /* libaio's own options: the queue and its batches; O_DIRECT, O_SYNC */
 static const char *const libaio_options[] = {
@@ -46,7 +46,7 @@ static const char *const libaio_options[] = {
 
 #include <libaio.h>
 
-#include "filegen.h"
+#include "ioengines/filegen.h"
 
 #define BUF_ALIGN	4096
 #define WAIT_NS		100000000L	/* look at the stop flag this often */

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mapfile.h"
+#include "ioengines/mapfile.h"
 
 int mapfile_file_size(struct ioe *e, int fd, uint64_t *fsize)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 
 struct mapfile {
 	void *map;			/* what munmap() gets back */

@@ -21,11 +21,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "filegen.h"
-#include "ioengine.h"
-#include "mapfile.h"
-#include "sysfile.h"
-#include "value.h"
+#include "ioengines/filegen.h"
+#include "ioengines/ioengine.h"
+#include "ioengines/mapfile.h"
+#include "util/sysfile.h"
+#include "util/value.h"
 
 #define HUGE_2M		(2ULL << 20)
 

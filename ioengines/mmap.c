@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "ioengine.h"
-#include "mapfile.h"
+#include "ioengines/ioengine.h"
+#include "ioengines/mapfile.h"
 
 static int mmap_map(struct ioe *e, struct mapfile *m, int fd, uint64_t start,
 		    size_t len, void **map)

@@ -2,7 +2,7 @@
  * none.c - the data source with no data, for jobs whose work is not done
  * on blocks (kernel=exec runs a program).  get() ends every pass at once.
  */
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 
 static int none_setup(struct ioe *e)
 {

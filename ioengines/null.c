@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 
 static int null_setup(struct ioe *e)
 {

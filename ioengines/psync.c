@@ -29,8 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "filegen.h"
-#include "ioengine.h"
+#include "ioengines/filegen.h"
+#include "ioengines/ioengine.h"
 
 #define BUF_ALIGN	4096
 

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 
 #define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
 /* user_data at or above a ring's nslots is no slot's transfer: its

@@ -25,7 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "uring.h"
+#include "ioengines/uring.h"
 
 #define SPIN_TRIES	2000		/* job's thread: looks before it sleeps */
 #define TAKE_SLEEP_S	1		/* ... and between looks at the stop flag */

@@ -34,7 +34,7 @@
 #include <time.h>
 
 #include "config.h"
-#include "uring.h"
+#include "ioengines/uring.h"
 
 #define MAX_REG_BUFS	16384		/* IORING_MAX_REG_BUFFERS */
 #define MAX_REG_LEN	(1ULL << 30)	/* one registered buffer */

@@ -20,8 +20,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "filegen.h"
-#include "uring.h"
+#include "ioengines/filegen.h"
+#include "ioengines/uring.h"
 
 #define STOP_WAITS	3		/* cancelled, yet in flight: give up */
 

@@ -464,7 +464,7 @@ test_expect_success '--parse-only checks files: a write into a file memjob did n
 
 test_expect_success 'setup: the option names of the table (engine/options.c)' '
 	sed -n "s/^[[:space:]]*{ \.name = \"\([a-z_0-9]*\)\".*/\1/p" \
-		"$SRCDIR/engine/options.c" | sort >table-names &&
+		"$SRCDIR/engine/parse/options.c" | sort >table-names &&
 	test "$(wc -l <table-names)" -ge 30
 '
 

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "csvtable.h"
-#include "reportcmd.h"
+#include "subcommands/csvtable.h"
+#include "subcommands/reportcmd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

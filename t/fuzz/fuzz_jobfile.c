@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "parse.h"
-#include "plan.h"
-#include "sweep.h"
+#include "parse/check.h"
+#include "parse/parse.h"
+#include "plan/plan.h"
+#include "parse/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

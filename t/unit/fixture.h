@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "topology.h"
+#include "machine/topology.h"
 
 /* The path of t/fixtures/name in buf. */
 void fixture_path(const char *name, char *buf, size_t len);

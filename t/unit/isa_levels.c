@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "isa.h"
+#include "machine/isa.h"
 #include "isa_levels.h"
 
 int run_at_each_isa(const char *group, const struct CMUnitTest *tests,

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
+#include "util/diag.h"
 #include "kernel_validate.h"
 
 unsigned kernel_validate_msg(const struct kernel_ops *ops,

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "kernel.h"
+#include "kernels/kernel.h"
 
 /* Run ops->validate on job (a kernel without one refuses nothing), its
  * diagnostics in msg (cut at len).  Fails the test unless it returned

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "blockgen.h"
+#include "ioengines/blockgen.h"
 
 static void test_sequential(void **state)
 {

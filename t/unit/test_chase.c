@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "ioengine.h"
-#include "kernel.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
 #include "kernel_validate.h"
 
 #define PAGE	4096

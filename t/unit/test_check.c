@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "check.h"
-#include "kernel.h"
-#include "options.h"
-#include "parse.h"
+#include "parse/check.h"
+#include "kernels/kernel.h"
+#include "spec/options.h"
+#include "parse/parse.h"
 
 struct outcome {
 	unsigned errors;

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "codewalk.h"
-#include "kernel.h"
+#include "kernels/codewalk.h"
+#include "kernels/kernel.h"
 #include "kernel_validate.h"
 
 #define PROBE	0x0123456789abcdefull

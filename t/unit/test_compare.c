@@ -18,9 +18,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "compare.h"
-#include "compareout.h"
-#include "reportcmd_json.h"
+#include "subcommands/compare.h"
+#include "subcommands/compareout.h"
+#include "subcommands/reportcmd_json.h"
 
 static void table(struct csv_table *t, const char *name, const char *text)
 {

@@ -34,7 +34,7 @@
 
 #include <cmocka.h>
 
-#include "counters.h"
+#include "machine/counters.h"
 
 #define PAGE		4096ul
 #define ERRLEN		256

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "cpuset.h"
+#include "machine/cpuset.h"
 #include "fixture.h"
 
 #define WORDS	TOPO_WORDS

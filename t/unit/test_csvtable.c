@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "csvmerge.h"
-#include "csvtable.h"
-#include "jsonout.h"
+#include "subcommands/csvmerge.h"
+#include "subcommands/csvtable.h"
+#include "util/jsonout.h"
 
 static const char *const need[] = { "host", "job", NULL };
 

@@ -30,8 +30,8 @@
 #include <cpuid.h>
 #include <cmocka.h>
 
-#include "blockgen.h"
-#include "ioengine.h"
+#include "ioengines/blockgen.h"
+#include "ioengines/ioengine.h"
 #include "scratch.h"
 
 #define KIB		1024ULL

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "filegen.h"
+#include "ioengines/filegen.h"
 #include "scratch.h"
 
 #define MIB	(1u << 20)

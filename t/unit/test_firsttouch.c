@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "firsttouch.h"
+#include "run/firsttouch.h"
 
 static void test_resolve(void **state)
 {

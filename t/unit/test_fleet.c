@@ -18,11 +18,11 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
+#include "subcommands/compare.h"
 #include "fixture.h"
-#include "fleet.h"
-#include "machine.h"
-#include "outname.h"
+#include "subcommands/fleet.h"
+#include "report/machine.h"
+#include "report/outname.h"
 
 struct judged {
 	struct csv_table t;

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hist.h"
+#include "util/hist.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

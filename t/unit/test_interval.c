@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "interval.h"
+#include "util/interval.h"
 
 /* splitmix64: reproducible draws in (0, 1) */
 static double uniform(uint64_t *s)

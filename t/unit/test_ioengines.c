@@ -23,9 +23,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "blockgen.h"
-#include "filegen.h"
-#include "ioengine.h"
+#include "ioengines/blockgen.h"
+#include "ioengines/filegen.h"
+#include "ioengines/ioengine.h"
 #include "scratch.h"
 
 #define KIB		1024ULL

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "filegen.h"
-#include "isa.h"
+#include "ioengines/filegen.h"
+#include "machine/isa.h"
 #include "isa_levels.h"
-#include "kernel.h"
+#include "kernels/kernel.h"
 #include "kernel_validate.h"
 
 #define GUARD	0xab

@@ -21,8 +21,8 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "knee.h"
-#include "plotdata.h"
+#include "report/knee.h"
+#include "subcommands/plotdata.h"
 
 #define KiB	1024ull
 #define MiB	(1024ull * 1024)

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "plotdata.h"
+#include "subcommands/plotdata.h"
 
 /* Read text as the CSV "t.csv"; returns plot_data_read's result. */
 static int read_csv(struct plot_data *pd, const char *text, const char *x,

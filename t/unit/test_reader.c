@@ -25,8 +25,8 @@
 #include <cmocka.h>
 #include <ini.h>
 
-#include "diag.h"
-#include "reader.h"
+#include "util/diag.h"
+#include "parse/reader.h"
 #include "scratch.h"
 
 #define MAX_RECS 64

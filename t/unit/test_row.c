@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "jsonout.h"
-#include "row.h"
+#include "util/jsonout.h"
+#include "util/row.h"
 
 /* Two rows of every kind of cell. */
 static void rows(struct row_emitter *e, const void *arg)

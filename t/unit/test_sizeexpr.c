@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "sizeexpr.h"
+#include "machine/sizeexpr.h"
 
 #define KiB	1024ULL
 #define MiB	(1024 * KiB)

@@ -34,7 +34,7 @@
 
 #include "fixture.h"
 #include "scratch.h"
-#include "sysstat.h"
+#include "machine/sysstat.h"
 
 #define MiB	(1024 * 1024)
 

@@ -29,7 +29,7 @@
 
 #include "fixture.h"
 #include "scratch.h"
-#include "topology.h"
+#include "machine/topology.h"
 
 static void load_ok(struct topo *t, const char *file)
 {

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "ioengine.h"
+#include "ioengines/ioengine.h"
 #include "isa_levels.h"
-#include "kernel.h"
+#include "kernels/kernel.h"
 #include "kernel_validate.h"
 
 #define GUARD	0xee

@@ -87,11 +87,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "blockgen.h"
-#include "filegen.h"
-#include "hist.h"
-#include "ioengine.h"
-#include "uring.h"
+#include "ioengines/blockgen.h"
+#include "ioengines/filegen.h"
+#include "util/hist.h"
+#include "ioengines/ioengine.h"
+#include "ioengines/uring.h"
 
 #define KIB		1024ULL
 #define MIB		(1024 * KIB)

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "value.h"
+#include "util/value.h"
 
 #define NBITS 1024
 #define NWORDS (NBITS / 64)

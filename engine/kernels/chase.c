@@ -1,0 +1,294 @@
+/*
+ * kernel_chase.c - "chase": a dependent pointer chase, the load-to-use
+ * latency of each level of the memory hierarchy in ns per access (what
+ * Intel MLC's idle latency and multichase measure, and seed 000's
+ * working-set sweep).
+ *
+ * prepare() turns the data source's whole region into one cycle of
+ * pointers, one every stride bytes (a "slot"), each holding the absolute
+ * address of the next slot to visit.  run() then follows them: every load
+ * needs the value of the one before, so no two can overlap and the time
+ * per step is the latency of wherever the line lives.  The hardware
+ * prefetchers see no pattern in a random cycle, so they cannot help.
+ *
+ *   random  one random cycle over all the slots of the region: nearly
+ *           every step lands on another page, so TLB misses are part of
+ *           the figure once the region outgrows the TLB's reach.
+ *   page    the 4 KiB pages in a random cyclic order and, within each
+ *           page, its slots in a random order, leaving a page only after
+ *           all of its slots (multichase's local layout): one TLB miss per
+ *           page at most, so the figure is the caches' and memory's own.
+ *           Pages are 4 KiB groups of slots even on huge pages.
+ *
+ * The permutation comes from job->pattern_seed, so a job gives the same
+ * chase every run.  run() ignores the address of the block the engine
+ * hands it: the block only sets how many steps to take (len / stride, at
+ * least one), so a pass over the region in bs-sized blocks is one full
+ * cycle.  Each call continues where the previous one stopped.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+
+#define CHASE_PAGE_SIZE	4096
+#define CHASE_MIN_STRIDE	8	/* a slot holds one pointer */
+/* A page holds at most this many slots (stride >= 8). */
+#define CHASE_PAGE_SLOTS	(CHASE_PAGE_SIZE / 8)
+
+_Static_assert(sizeof(void *) <= CHASE_MIN_STRIDE, "a pointer must fit a slot");
+
+/* cur stays the first member: t/unit/test_chase.c reads it. */
+#define CHASE_MIN	8192	/* slots below which a pass is several cycles */
+
+struct chase {
+	void **cur;			/* where the next run() goes on */
+	size_t stride;
+	size_t mult;			/* cycles per pass (see CHASE_MIN) */
+};
+
+/* splitmix64: small, fast, and good enough to shuffle with. */
+static uint64_t chase_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), n > 0 (the modulo bias is below n / 2^64). */
+static size_t chase_below(uint64_t *s, size_t n)
+{
+	return (size_t)(chase_rand(s) % n);
+}
+
+static void **slot_at(char *base, size_t stride, size_t i)
+{
+	return (void **)(base + i * stride);
+}
+
+/*
+ * Sattolo's algorithm, done in the region itself so that a region of
+ * gigabytes needs no index array as large: every slot first holds its own
+ * index; swapping each slot i with a random j < i leaves the mapping
+ * i -> slot[i] a single cycle through all n slots; a last sequential pass
+ * turns the indices into addresses.
+ */
+static void lay_random(char *base, size_t n, size_t stride, uint64_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		*slot_at(base, stride, i) = (void *)(uintptr_t)i;
+	for (i = n - 1; i > 0; i--) {
+		void **a = slot_at(base, stride, i);
+		void **b = slot_at(base, stride, chase_below(&seed, i));
+		void *t = *a;
+
+		*a = *b;
+		*b = t;
+	}
+	for (i = 0; i < n; i++) {
+		void **s = slot_at(base, stride, i);
+
+		*s = slot_at(base, stride, (size_t)(uintptr_t)*s);
+	}
+}
+
+/*
+ * The first slot at or after the start of page p of the region, where
+ * page 0 is the page the region starts in (head bytes into it).
+ */
+static size_t page_first(size_t p, size_t head, size_t stride)
+{
+	if (p == 0)
+		return 0;
+	return (p * CHASE_PAGE_SIZE - head + stride - 1) / stride;
+}
+
+static void shuffle(size_t *a, size_t n, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = n; i > 1; i--) {
+		size_t j = chase_below(seed, i);
+		size_t t = a[i - 1];
+
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+/*
+ * Fisher-Yates over the pages, then over the slots of each page, gives
+ * the order of the visit; linking each slot to the next in that order and
+ * the last to the first closes the cycle.  Pages are those of the address
+ * space, so a region that does not start on a page boundary has a short
+ * first page; with stride > 4 KiB some pages have no slot at all.
+ */
+static int lay_page(char *base, size_t n, size_t stride, uint64_t seed)
+{
+	size_t head = (uintptr_t)base % CHASE_PAGE_SIZE;
+	size_t npages = (head + (n - 1) * stride) / CHASE_PAGE_SIZE + 1;
+	size_t in_page[CHASE_PAGE_SLOTS];
+	void **first = NULL, **prev = NULL;
+	size_t *order, p, i;
+
+	order = malloc(npages * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (p = 0; p < npages; p++)
+		order[p] = p;
+	shuffle(order, npages, &seed);
+
+	for (p = 0; p < npages; p++) {
+		size_t lo = page_first(order[p], head, stride);
+		size_t hi = page_first(order[p] + 1, head, stride);
+		size_t m;
+
+		if (hi > n)
+			hi = n;
+		m = hi > lo ? hi - lo : 0;
+		for (i = 0; i < m; i++)
+			in_page[i] = lo + i;
+		shuffle(in_page, m, &seed);
+		for (i = 0; i < m; i++) {
+			void **s = slot_at(base, stride, in_page[i]);
+
+			if (prev)
+				*prev = s;
+			else
+				first = s;
+			prev = s;
+		}
+	}
+	free(order);
+	if (!prev)			/* no slot (the caller has n >= 2) */
+		return -EINVAL;
+	*prev = first;
+	return 0;
+}
+
+static int chase_validate(const struct job_spec *job, struct diag *d)
+{
+	int ret = 0;
+
+	if (job->stride < CHASE_MIN_STRIDE || job->stride % CHASE_MIN_STRIDE) {
+		diag_error(d, job_loc(job, "stride"), "stride",
+			   "kernel=chase lays a pointer every stride bytes; stride must be a multiple of %d, got %llu",
+			   CHASE_MIN_STRIDE, (unsigned long long)job->stride);
+		ret = -EINVAL;
+	} else if (job->size && job->size / job->stride < 2) {
+		diag_error(d, job_loc(job, "stride"), "stride",
+			   "kernel=chase needs at least 2 pointers, so size/stride must be at least 2; got size=%llu stride=%llu",
+			   (unsigned long long)job->size,
+			   (unsigned long long)job->stride);
+		ret = -EINVAL;
+	}
+	/* prepare() overwrites the region with pointers */
+	if (kernel_check_own_memory(job, d, "its pointers"))
+		ret = -EINVAL;
+	return ret;
+}
+
+static int chase_init(struct kstate *k)
+{
+	struct chase *c;
+
+	if (!k->job || k->job->stride < CHASE_MIN_STRIDE ||
+	    k->job->stride % CHASE_MIN_STRIDE || k->job->stride > SIZE_MAX)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->stride = (size_t)k->job->stride;
+	k->priv = c;
+	k->priv_len = sizeof(*c);
+	k->items = 0;
+	return 0;
+}
+
+/*
+ * floor(len / stride) slots from the first 8-byte boundary of the region
+ * (a mapping always starts on one); the chase starts at slot 0.
+ */
+static int chase_prepare(struct kstate *k, void *region, size_t len)
+{
+	struct chase *c = k->priv;
+	size_t skip = (size_t)(-(uintptr_t)region % CHASE_MIN_STRIDE);
+	char *base;
+	size_t n;
+
+	if (!c || !region || len < skip)
+		return -EINVAL;
+	base = (char *)region + skip;
+	n = (len - skip) / c->stride;
+	if (n < 2)
+		return -EINVAL;
+	if (k->job->chase_layout == CHASE_PAGE) {
+		int ret = lay_page(base, n, c->stride, k->job->pattern_seed);
+
+		if (ret)
+			return ret;
+	} else {
+		lay_random(base, n, c->stride, k->job->pattern_seed);
+	}
+	c->cur = (void **)base;
+	/* A region of fewer than CHASE_MIN slots is chased several whole
+	 * cycles per pass: the engine spends ~20 ns per block (get, put,
+	 * bookkeeping), which would be 5% of a 16 KiB L1 chase. */
+	c->mult = (CHASE_MIN + n - 1) / n;
+	return 0;
+}
+
+/*
+ * The hot loop: unrolled by 8 to spend less on the counter, but still one
+ * chain (each load's address is the previous load's value), so neither
+ * the compiler nor the CPU can overlap two steps.  The end of the chain
+ * goes back into the state, so the loads cannot be dropped.
+ */
+
+static void chase_run(struct kstate *k, void *buf, size_t len)
+{
+	struct chase *c = k->priv;
+	void **p = c->cur;
+	size_t n = len / c->stride, i;
+
+	(void)buf;
+	n += !n;
+	n *= c->mult;
+	if (!p)				/* prepare() never ran */
+		return;
+	for (i = n / 8; i; i--) {
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+		p = (void **)*p;
+	}
+	for (i = n % 8; i; i--)
+		p = (void **)*p;
+	c->cur = p;
+	k->items += n;
+}
+
+static const char *const chase_options[] = { "stride", "chase_layout", NULL };
+
+const struct kernel_ops kernel_chase_ops = {
+	.options = chase_options,
+	.name = "chase",
+	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",
+	.item_name = "access",
+	.flags = KERN_REGION | KERN_ITEMS | KERN_NO_GBPS,
+	.validate = chase_validate,
+	.init = chase_init,
+	.prepare = chase_prepare,
+	.run = chase_run,
+	.fini = kernel_fini_free,
+};

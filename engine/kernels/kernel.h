@@ -1,0 +1,99 @@
+/*
+ * kernel.h - compute kernels: what a job does with each block of data.
+ *
+ * The engine calls run() once per block the data source delivers (for a
+ * write job, before the block is written, so a storing kernel produces the
+ * data).  A kernel keeps its running result in k->result; run() is the hot
+ * path, so it must not read the clock, allocate or take locks.
+ */
+#ifndef MEMJOB_KERNEL_H
+#define MEMJOB_KERNEL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "spec/job.h"
+
+struct kstate {
+	const struct job_spec *job;
+	int impl;			/* index into ops->impls (0 if none) */
+	int32_t value;			/* count looks for it, fill stores it */
+	uint64_t result;		/* count: matches; sum: sum of int32s */
+	uint64_t items;			/* KERN_ITEMS: accesses/items done */
+	void *priv;			/* e.g. copy's destination buffer */
+	size_t priv_len;
+};
+
+/* Flags for kernel_ops.flags */
+#define KERN_RESULT	0x1	/* result is meaningful and reported */
+#define KERN_STORES	0x2	/* stores into the block of a write job
+				   (fill; copy copies its source in) */
+#define KERN_INT32	0x4	/* views the block as int32: bs % 4 == 0 */
+#define KERN_ITEMS	0x8	/* counts k->items; reported as ns per item */
+#define KERN_REGION	0x10	/* needs prepare(): the source's whole region */
+#define KERN_SIGNED	0x20	/* result is an int64_t kept in the uint64_t */
+#define KERN_PROGRAM	0x40	/* runs the whole job in program(), not per
+				   block; judged by its elapsed time */
+#define KERN_SUBPROCESS	0x80	/* program() runs another process (exec):
+				   the job thread's counters would see it
+				   wait, so none are opened */
+#define KERN_NO_GBPS	0x100	/* moves no data whose rate it measures (a
+				   latency chase, a code walk, a program):
+				   the normal report gives its time and
+				   items, never GB/s or ops/s */
+
+/* What program() is given and gives back. */
+struct program_run {
+	atomic_int *stop;		/* nonzero: stop now (a signal) */
+	atomic_uint *until_zero;	/* aggressor: stop when it reaches 0 */
+	struct rusage ru;		/* the program's own resource use */
+	bool stopped;			/* memjob stopped it before its end */
+	char err[256];			/* why it failed */
+};
+
+struct kernel_ops {
+	const char *name;
+	const char *help;		/* one line, for --cmdhelp and the man */
+	const char *result_name;	/* column label: "count", "sum" */
+	const char *item_name;		/* KERN_ITEMS: "access", "call"... */
+	const char *const *impls;	/* NULL-terminated; [0] is the default */
+	/* Job options only some kernels use (value, stride, command...),
+	 * those this kernel honours; check.c refuses the others. */
+	const char *const *options;
+	unsigned flags;
+	int (*validate)(const struct job_spec *job, struct diag *d);
+	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
+	/* KERN_REGION: called once before the group's release with the
+	 * data source's whole mapped region (e.g. to lay out a pointer
+	 * chase in it); untimed.  0 or -errno. */
+	int (*prepare)(struct kstate *k, void *region, size_t len);
+	void (*run)(struct kstate *k, void *buf, size_t len);
+	/* What code the job's impl runs, for the report: the vector level
+	 * ("avx2", see isa.h), "scalar"...; NULL: nothing to choose. */
+	const char *(*variant)(const struct kstate *k);
+	void (*fini)(struct kstate *k);
+	/* KERN_PROGRAM: run the job (after the release) in the calling
+	 * thread's binding; 0 when it ran to completion (or was stopped on
+	 * purpose), -1 with pr->err set otherwise. */
+	int (*program)(struct kstate *k, struct program_run *pr);
+};
+
+extern const struct kernel_ops *const kernel_registry[];
+const struct kernel_ops *kernel_find(const char *name);
+int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
+			    const char *what);
+
+/* For kernels with nothing of their own to do there (kernel_registry.c):
+ * an init() that only zeroes the result, a run() that computes nothing
+ * (kernel=none; KERN_PROGRAM kernels, whose run() is never called), a
+ * fini() with nothing to free. */
+int kernel_init_result(struct kstate *k);
+void kernel_run_nothing(struct kstate *k, void *buf, size_t len);
+void kernel_fini_nothing(struct kstate *k);
+/* fini() of a kernel whose state is one allocation in k->priv. */
+void kernel_fini_free(struct kstate *k);
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * fiocompat.h - fio's words resolved into memjob's own options, and the
+ * notes a run of fio-style job files gets (see fiocompat.c).
+ */
+#ifndef MEMJOB_FIOCOMPAT_H
+#define MEMJOB_FIOCOMPAT_H
+
+#include "util/diag.h"
+#include "spec/job.h"
+
+/* Fold fio's words of job j into memjob's options (filesize into size,
+ * bsrange into bs, buffered into direct...), refusing what disagrees or
+ * what memjob does not do.  Idempotent: it runs again per sweep point. */
+void fio_resolve(struct job_spec *j, struct diag *d);
+/* Once per run: one note naming the fio options set that change nothing
+ * in memjob, and a warning per [global] option that no job uses. */
+void fio_notes(const struct jobset *js, struct diag *d);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * help.c - --cmdhelp, --cmdhelp=roff and --dump, all from the option table.
+ */
+#include <string.h>
+
+#include "parse/help.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+#include "spec/options.h"
+#include "parse/optvalues.h"
+#include "parse/sweep.h"
+#include "util/value.h"
+
+static void default_text(const struct opt_def *o, char *buf, size_t len)
+{
+	struct job_spec j;
+
+	if (!o->def) {
+		snprintf(buf, len, "unset");
+		return;
+	}
+	if (job_init_defaults(&j)) {
+		snprintf(buf, len, "%s", o->def);
+		return;
+	}
+	opt_format(o, &j, buf, len);
+	job_free(&j);
+}
+
+static void range_text(const struct opt_def *o, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	buf[0] = '\0';
+	if (o->type != OPT_UINT && o->type != OPT_SIZE && o->type != OPT_TIME)
+		return;
+	if (o->type == OPT_SIZE) {
+		value_format_size(o->min, lo, sizeof(lo));
+		value_format_size(o->max, hi, sizeof(hi));
+	} else if (o->type == OPT_TIME) {
+		value_format_time(o->min, lo, sizeof(lo));
+		value_format_time(o->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+	}
+	if (o->max == UINT64_MAX)
+		snprintf(buf, len, "%s or more", lo);
+	else
+		snprintf(buf, len, "%s to %s", lo, hi);
+}
+
+/* roff escapes: backslash and a leading dot or quote. */
+static void roff_text(FILE *f, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* The data sources or kernels an option chooses from, with their help. */
+static void choice(FILE *f, const char *name, const char *help,
+		   const char *const *impls, bool roff)
+{
+	if (roff) {
+		fprintf(f, ".RS\n.TP\n.B %s\n", name);
+		roff_text(f, help);
+	} else {
+		fprintf(f, "    %-10s %s", name, help);
+	}
+	if (impls) {
+		fputs(help[0] && help[strlen(help) - 1] != '.' ? "." : "", f);
+		fputs(" Implementations:", f);
+		for (size_t m = 0; impls[m]; m++)
+			fprintf(f, "%s %s%s", m ? "," : "", impls[m],
+				m ? "" : " (default)");
+		fputc('.', f);
+	}
+	fputs(roff ? "\n.RE\n" : "\n", f);
+}
+
+static void choices(FILE *f, const struct opt_def *o, bool roff)
+{
+	if (!strcmp(o->name, "ioengine"))
+		for (size_t i = 0; ioengine_registry[i]; i++)
+			choice(f, ioengine_registry[i]->name,
+			       ioengine_registry[i]->help, NULL, roff);
+	if (!strcmp(o->name, "kernel"))
+		for (size_t i = 0; kernel_registry[i]; i++)
+			choice(f, kernel_registry[i]->name,
+			       kernel_registry[i]->help,
+			       kernel_registry[i]->impls, roff);
+}
+
+static void show_one(FILE *f, const struct opt_def *o)
+{
+	char def[128], range[96];
+
+	default_text(o, def, sizeof(def));
+	range_text(o, range, sizeof(range));
+	fprintf(f, "%s=%s\n  category: %s\n  default:  %s\n", o->name, o->arg,
+		opt_cat_names[o->cat], def);
+	if (range[0])
+		fprintf(f, "  range:    %s\n", range);
+	fprintf(f, "  %s\n", o->help);
+	choices(f, o, false);
+}
+
+static void show_roff(FILE *f)
+{
+	for (int c = 0; c < CAT_COUNT; c++) {
+		fprintf(f, ".SS %s\n", opt_cat_names[c]);
+		for (size_t i = 0; i < opt_count; i++) {
+			const struct opt_def *o = &opt_table[i];
+			char def[128], range[96];
+
+			if ((int)o->cat != c)
+				continue;
+			if (o->alias) {
+				fprintf(f, ".TP\n.BI %s= ", o->name);
+				roff_text(f, opt_find(o->alias)->arg);
+				fprintf(f, "\nfio's name for \\fB%s\\fR.\n",
+					o->alias);
+				continue;
+			}
+			default_text(o, def, sizeof(def));
+			range_text(o, range, sizeof(range));
+			fprintf(f, ".TP\n.BI %s= ", o->name);
+			roff_text(f, o->arg);
+			fputs("\n", f);
+			roff_text(f, o->help);
+			fputs("\n", f);
+			fputs("Default: ", f);
+			roff_text(f, def);
+			if (range[0]) {
+				fputs("; range: ", f);
+				roff_text(f, range);
+			}
+			fputs(".\n", f);
+			choices(f, o, true);
+		}
+	}
+}
+
+int help_cmdhelp(FILE *f, const char *what)
+{
+	const struct opt_def *o;
+
+	if (what && !strcmp(what, "roff")) {
+		show_roff(f);
+		return 0;
+	}
+	if (!what || !strcmp(what, "all")) {
+		for (int c = 0; c < CAT_COUNT; c++) {
+			fprintf(f, "%s%s:\n", c ? "\n" : "", opt_cat_names[c]);
+			for (size_t i = 0; i < opt_count; i++) {
+				o = &opt_table[i];
+				if ((int)o->cat != c)
+					continue;
+				if (o->alias)
+					fprintf(f, "  %-20s (fio's name for %s)\n",
+						o->name, o->alias);
+				else
+					fprintf(f, "  %-20s %s\n", o->name,
+						o->arg);
+			}
+		}
+		fputs("\nmemjob --cmdhelp=OPTION explains one option.\n", f);
+		return 0;
+	}
+	o = opt_find(what);
+	if (!o)
+		return -1;	/* the caller says so, with its location */
+	if (strcmp(o->name, what))	/* an alias: fio's name for o */
+		fprintf(f, "%s=%s\n  fio's name for %s:\n\n", what, o->arg,
+			o->name);
+	show_one(f, o);
+	return 0;
+}
+
+void help_dump(FILE *f, const struct jobset *js)
+{
+	struct job_spec defaults;
+
+	if (job_init_defaults(&defaults))
+		return;
+	fputs("; jobs as memjob resolved them (memjob --dump)\n", f);
+	for (size_t i = 0; i < js->njobs; i++) {
+		const struct job_spec *j = &js->jobs[i];
+
+		fprintf(f, "\n[%s]\n", j->name);
+		for (size_t k = 0; k < opt_count; k++) {
+			const struct opt_def *o = &opt_table[k];
+			char have[512], def[512];
+
+			if (!strcmp(o->name, "name") || o->alias)
+				continue;
+			if (o->parse == optv_parse_sweep) {
+				for (unsigned w = 0; w < j->nsweeps; w++) {
+					sweep_format(&j->sweeps[w], have,
+						     sizeof(have));
+					fprintf(f, "sweep=%s\n", have);
+				}
+				continue;
+			}
+			opt_format(o, j, have, sizeof(have));
+			opt_format(o, &defaults, def, sizeof(def));
+			/* ioengine always: its default depends on the
+			 * job's other options (files: psync) */
+			if ((strcmp(have, def) && have[0]) ||
+			    !strcmp(o->name, "ioengine"))
+				fprintf(f, "%s=%s\n", o->name, have);
+		}
+		if (j->size_expr) {
+			char v[32];
+
+			value_format_size(j->size, v, sizeof(v));
+			fprintf(f, "; size=%s is %s (%llu bytes) on this "
+				"machine\n", j->size_expr, v,
+				(unsigned long long)j->size);
+		}
+		if (j->kernel->impls && !j->impl_name)
+			fprintf(f, "; impl=%s (the kernel's default)\n",
+				j->kernel->impls[j->impl]);
+	}
+	job_free(&defaults);
+}

@@ -1,0 +1,711 @@
+/*
+ * options.c - the option table, and nothing else.
+ *
+ * One entry per job option, grouped by category.  The help text of each
+ * entry is what the man page and --cmdhelp print; write it for the reader
+ * of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
+ * optvalues.c; the machinery that applies the table lives in optcore.c.
+ */
+#include <stddef.h>
+
+#include "spec/options.h"
+#include "parse/optfio.h"
+#include "parse/optvalues.h"
+
+#define F(field)	offsetof(struct job_spec, field)
+#define W(field)	sizeof(((struct job_spec *)0)->field)
+#define U32MAX		4294967295ULL
+#define NOLIMIT		UINT64_MAX
+
+static const char *const rw_words[] = {
+	"read", "write", "randread", "randwrite", "rw", "randrw", NULL
+};
+static const char *const policy_words[] = { "shared", "split", NULL };
+static const char *const hugepage_words[] = {
+	"none", "thp", "2m", "1g", NULL
+};
+static const char *const flush_words[] = {
+	"none", "clflush", "clflushopt", "clwb", NULL
+};
+static const char *const fence_words[] = { "none", "sfence", NULL };
+static const char *const fence_scope_words[] = { "block", "line", NULL };
+static const char *const layout_words[] = { "random", "page", NULL };
+static const char *const touch_words[] = {
+	"auto", "untimed", "timed", "phase", NULL
+};
+static const char *const role_words[] = {
+	"none", "victim", "aggressor", NULL
+};
+static const char *const rng_words[] = {
+	"tausworthe", "lfsr", "tausworthe64", NULL
+};
+static const char *const unit_base_words[] = { "0", "1", "8", NULL };
+static const char *const kb_base_words[] = { "1024", "1000", NULL };
+static const char *const submit_mode_words[] = { "inline", "offload", NULL };
+static const char *const madvise_words[] = {
+	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL
+};
+
+const char *const opt_cat_names[CAT_COUNT] = {
+	[CAT_JOB] = "Job",
+	[CAT_PLACEMENT] = "Threads and placement",
+	[CAT_SOURCE] = "Data source",
+	[CAT_KERNEL] = "Compute kernel",
+	[CAT_RUN] = "Run control",
+	[CAT_SAFETY] = "Safety",
+	[CAT_FIO] = "fio compatibility",
+};
+
+const struct opt_def opt_table[] = {
+	/* Job */
+	{ .name = "name", .type = OPT_STR, .cat = CAT_JOB, .off = F(name),
+	  .arg = "NAME",
+	  .help = "The job's name, used in the report.  In a job file it is "
+		  "the section name; on the command line --name=NAME starts a "
+		  "new job and the options after it belong to that job." },
+
+	/* Threads and placement */
+	{ .name = "numjobs", .type = OPT_UINT, .cat = CAT_PLACEMENT,
+	  .off = F(numjobs), .width = W(numjobs), .def = "1",
+	  .min = 1, .max = 4096, .arg = "INT",
+	  .help = "Run this many clones of the job, each in its own thread. "
+		  "Clones share the job's options; each does the whole job "
+		  "(bytes, counts and CPU time are summed over clones)." },
+	{ .name = "cpus_allowed", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
+	  .off = F(cpus_allowed), .arg = "LIST",
+	  .parse = optv_parse_cpus, .format = optv_format_str,
+	  .help = "CPUs the job's threads may run on: a list with ranges "
+		  "(0,2,4-7, or 0-15:2 for every second CPU) and topology "
+		  "words resolved from the topology hwloc reads (see "
+		  "--topology): all, llc-of:C (the CPUs sharing C's "
+		  "last-level cache), siblings-of:C and core-of:C (C and its "
+		  "SMT siblings), package-of:C, node:N; items are joined with "
+		  ", and an item prefixed with ! removes its CPUs "
+		  "(llc-of:2,!core-of:2).  Only the CPUs this process may use "
+		  "count (taskset, a cgroup cpuset): a CPU named by number "
+		  "outside them is an error, and words and all leave them "
+		  "out.  A fallback: A else B (else C...) takes A when it "
+		  "works on this machine and gives every clone of a split job "
+		  "its own CPU, else B, and so on; an alternative fails when "
+		  "it leaves no CPU or too few, names a CPU or node the "
+		  "machine lacks or this process may not use, or needs a "
+		  "cache nobody knows, and a note says which was taken and "
+		  "why (llc-of:0,!core-of:0 else !core-of:0: writers on CPU "
+		  "0's LLC, or where no other CPU shares it, on the other "
+		  "cores).  A mistake in the text is an error whatever "
+		  "follows.  Unset: no binding." },
+	{ .name = "cpus_allowed_policy", .type = OPT_ENUM,
+	  .cat = CAT_PLACEMENT, .off = F(cpus_policy), .def = "shared",
+	  .words = policy_words, .arg = "shared|split",
+	  .help = "shared: every clone may run on all of cpus_allowed. "
+		  "split: clone i is bound to the i-th CPU of the set "
+		  "(wrapping around when there are more clones than CPUs)." },
+	{ .name = "numa_cpu_nodes", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
+	  .off = F(numa_cpu_nodes), .arg = "LIST",
+	  .parse = optv_parse_cpu_nodes, .format = optv_format_str,
+	  .help = "Run the job's threads on the CPUs of these NUMA nodes "
+		  "(a list such as 0 or 0-1), through libnuma, before the job "
+		  "allocates its buffers." },
+	{ .name = "numa_mem_policy", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
+	  .off = F(mem_policy), .def = "default",
+	  .arg = "default|local|bind:N|interleave:N-M|preferred:N",
+	  .parse = optv_parse_mempolicy, .format = optv_format_mempolicy,
+	  .help = "Memory policy of the job's threads, set through libnuma "
+		  "before the job allocates its buffers: local allocates on "
+		  "the node of the running CPU, bind:LIST only on those nodes, "
+		  "interleave:LIST round-robin over them, preferred:N on N "
+		  "when it can.  default leaves the process policy alone." },
+
+	/* Data source */
+	{ .name = "ioengine", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(ioengine), .def = "mem", .arg = "ENGINE",
+	  .parse = optv_parse_ioengine, .format = optv_format_ioengine,
+	  .help = "Where the job's data comes from.  mem: anonymous memory "
+		  "(size bytes, filled with pattern, or with the file's "
+		  "contents when filename is set) before the job starts. "
+		  "mmap: the file mapped with MAP_SHARED; its page faults "
+		  "happen inside the measured time.  psync: pread/pwrite of "
+		  "bs bytes at a time into one buffer.  io_uring: reads and "
+		  "writes through io_uring with iodepth in flight. "
+		  "Default: psync when the job names files (filename, "
+		  "directory, filename_format) or asks for what only files "
+		  "have (direct, sync, fsync, fdatasync, end_fsync), as fio "
+		  "does; mem otherwise." },
+	{ .name = "rw", .type = OPT_CUSTOM, .cat = CAT_SOURCE, .off = F(rw),
+	  .def = "read", .words = rw_words,
+	  .arg = "read|write|randread|randwrite|rw|randrw[:N]",
+	  .parse = optv_parse_rw, .format = optv_format_rw,
+	  .help = "Access pattern: sequential or random, reads or writes. "
+		  "Random order visits every block exactly once per pass, in "
+		  "a new order each pass.  With ioengine=mem or mmap a write "
+		  "is whatever the kernel stores (kernel defaults to fill). "
+		  "rw and randrw mix reads and writes block by block, "
+		  "rwmixread% of them reads, in an order drawn from "
+		  "pattern_seed (data sources that can mix: psync, and "
+		  "io_uring without ioworkers).  A block that a mixing job "
+		  "writes holds the pattern's bytes for its offset (what a "
+		  "file memjob made holds there) unless the kernel stores "
+		  "into it, so such a file keeps its pattern and a later "
+		  "count of it is still exact.  As in fio, :N modifies the "
+		  "order: a sequential job skips N bytes after each block "
+		  "(rw=read:8k reads 4k, skips 8k, with bs=4k), a random job "
+		  "reads N blocks in a row from each random place "
+		  "(rw=randread:4)." },
+	{ .name = "rwmixread", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(rwmixread), .width = W(rwmixread), .def = "50",
+	  .min = 0, .max = 100, .arg = "PERCENT",
+	  .help = "rw=rw or randrw: the share of blocks read; the others are "
+		  "written.  Reported as bytes and write_bytes." },
+	{ .name = "rwmixwrite", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(rwmixwrite), .width = W(rwmixwrite), .def = "50",
+	  .min = 0, .max = 100, .arg = "PERCENT",
+	  .help = "fio's other side of rwmixread: the share of blocks "
+		  "written, so rwmixread is 100 minus it.  Setting both to "
+		  "values that do not add up to 100 is refused." },
+	{ .name = "bs", .type = OPT_SIZE, .cat = CAT_SOURCE, .off = F(bs),
+	  .def = "16k", .min = 1, .max = 1ULL << 30, .arg = "SIZE",
+	  .help = "Block size: the unit in which the data source delivers "
+		  "data and the kernel runs.  The last block of a pass is "
+		  "short when bs does not divide size." },
+	{ .name = "bsrange", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(bsrange_bs), .arg = "SIZE-SIZE",
+	  .parse = optv_parse_bsrange, .format = optv_format_bsrange,
+	  .help = "fio's range of block sizes.  memjob's blocks all have one "
+		  "size, so only a range of one size (bsrange=4k-4k) is "
+		  "taken: it sets bs.  A wider range is refused (compare "
+		  "sizes with sweep=bs:... instead)." },
+	{ .name = "bssplit", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(bssplit_bs), .arg = "SIZE/PERCENT:...",
+	  .parse = optv_parse_bssplit, .format = optv_format_bssplit,
+	  .help = "fio's mix of block sizes.  memjob's blocks all have one "
+		  "size, so only a split with one size (bssplit=4k/100) is "
+		  "taken: it sets bs.  A mix of sizes is refused." },
+	{ .name = "size", .type = OPT_CUSTOM, .cat = CAT_SOURCE, .off = F(size),
+	  .def = "0", .arg = "SIZE",
+	  .parse = optv_parse_size_expr, .format = optv_format_size_expr,
+	  .help = "Bytes per pass.  0 (the default) means the file's size "
+		  "less offset; ioengine=mem without a file needs it, and so "
+		  "does a file that memjob has to create.  Also relative to "
+		  "the machine: l1d, l1i, l2, l3 or llc (the cache of the "
+		  "job's first allowed CPU, as hwloc reads it from sysfs, "
+		  "CPUID or a topology file), optionally with one * or / and "
+		  "a number (llc/2, 2*l2, llc*4), or N%ram of MemTotal "
+		  "(25%ram).  Where no cache is known, give bytes, or "
+		  "--topology-file." },
+	{ .name = "filesize", .type = OPT_SIZE, .cat = CAT_SOURCE,
+	  .off = F(filesize), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "SIZE",
+	  .help = "fio's size of each file.  A memjob job has one file per "
+		  "clone, so filesize is its size: it sets size when size is "
+		  "not set, and must agree with size when it is." },
+	{ .name = "offset", .type = OPT_SIZE, .cat = CAT_SOURCE,
+	  .off = F(offset), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "SIZE",
+	  .help = "Start of the job's region in its file." },
+	{ .name = "filename", .type = OPT_STR, .cat = CAT_SOURCE,
+	  .off = F(filename), .arg = "PATH",
+	  .help = "The file to use, shared by all clones (relative to "
+		  "directory when that is set).  Unset: each clone uses its "
+		  "own file (see filename_format) in directory.  A file that "
+		  "does not exist is created before the jobs start, filled "
+		  "with pattern for a job that reads it, or with holes for a "
+		  "job that writes it (its writes then allocate it), and "
+		  "removed at the end (see keep_files).  A FIFO is a stream: "
+		  "only ioengine=io_uring reads or writes one (its offsets "
+		  "mean nothing), and size says how much." },
+	{ .name = "filename_format", .type = OPT_STR, .cat = CAT_SOURCE,
+	  .off = F(filename_format), .arg = "FORMAT",
+	  .help = "Without filename: the name of each clone's own file, "
+		  "with $jobname and $jobnum (the clone, from 0) replaced, "
+		  "as fio does.  Default $jobname.$jobnum, so 256 clones "
+		  "write 256 files." },
+	{ .name = "directory", .type = OPT_STR, .cat = CAT_SOURCE,
+	  .off = F(directory), .def = ".", .arg = "DIR",
+	  .help = "Directory for the job's files." },
+	{ .name = "iodepth", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(iodepth), .width = W(iodepth), .def = "1",
+	  .min = 1, .max = 65536, .arg = "INT",
+	  .help = "I/Os kept in flight by ioengine=io_uring or libaio." },
+	{ .name = "direct", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(direct), .def = "0", .arg = "BOOL",
+	  .help = "Open the file with O_DIRECT (psync, io_uring, libaio): the page "
+		  "cache is bypassed; bs and offset must be multiples of 512 "
+		  "(of the device's logical block size in general)." },
+	{ .name = "buffered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(buffered), .def = "1", .arg = "BOOL",
+	  .help = "fio's opposite of direct: buffered=0 is direct=1.  "
+		  "Setting both so that they disagree is refused." },
+	{ .name = "sync", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(sync),
+	  .def = "0", .arg = "BOOL",
+	  .help = "Open the file with O_SYNC (psync, io_uring, libaio): each write "
+		  "returns once it is on stable storage." },
+	{ .name = "fsync", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(fsync_every), .width = W(fsync_every), .def = "0",
+	  .min = 0, .max = U32MAX, .arg = "INT",
+	  .help = "Write jobs: fsync the file after every INT writes (0: "
+		  "never), inside the measured time.  In-flight writes are "
+		  "completed first." },
+	{ .name = "fdatasync", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(fdatasync_every), .width = W(fdatasync_every),
+	  .def = "0", .min = 0, .max = U32MAX, .arg = "INT",
+	  .help = "Write jobs: like fsync, with fdatasync (metadata that "
+		  "reading the data does not need is not flushed)." },
+	{ .name = "end_fsync", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(end_fsync), .def = "0", .arg = "BOOL",
+	  .help = "Write jobs: fsync the file when the job's writes are "
+		  "done, inside the measured time, so the figure includes "
+		  "getting the data to the device." },
+	{ .name = "populate", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(populate), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=mmap: map with MAP_POPULATE, so the page faults "
+		  "are taken before the job starts instead of inside it." },
+	{ .name = "madvise", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(madvise), .def = "none", .words = madvise_words,
+	  .arg = "none|normal|sequential|random|willneed|hugepage",
+	  .help = "ioengine=mmap: madvise() hint given for the mapping "
+		  "before the job starts." },
+	{ .name = "hugepage", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(hugepage), .def = "none", .words = hugepage_words,
+	  .arg = "none|thp|2m|1g",
+	  .help = "ioengine=mem: thp asks for transparent huge pages "
+		  "(MADV_HUGEPAGE on a 2 MiB-aligned buffer); none forbids "
+		  "them (MADV_NOHUGEPAGE).  2m and 1g map hugetlb pages of "
+		  "that size (MAP_HUGETLB), every page huge from the start; "
+		  "they come from the pool the administrator reserves "
+		  "(/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages, "
+		  "or hugepages-1048576kB), and memjob checks before any job "
+		  "starts that enough of them are free for the jobs that run "
+		  "at once (size rounded up to whole pages, times numjobs)." },
+	{ .name = "invalidate", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(invalidate), .def = "0", .arg = "BOOL",
+	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "
+		  "the job starts, so it reads cold.  Pages that are dirty or "
+		  "mapped elsewhere may stay.  Needs a file." },
+	{ .name = "isolate_phases", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(isolate_phases), .def = "1", .arg = "BOOL",
+	  .help = "Before the next run (stonewall group, sweep point or "
+		  "repeat), fsync the job's files, which waits for their "
+		  "writeback, so that what this run left dirty does not slow "
+		  "the next (and a next job's invalidate=1 can drop all their "
+		  "pages, which it cannot while they are dirty).  Each file "
+		  "job's source_info says the Dirty and Writeback levels "
+		  "(/proc/meminfo) it started from.  0: carry over on purpose; "
+		  "the next run's source_info says it was not isolated." },
+	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(preread), .def = "0", .arg = "BOOL",
+	  .help = "Read the job's range of its file (offset, size) once "
+		  "before the job starts, untimed, so it starts warm: the "
+		  "pages are in the page cache (the report says how long the "
+		  "preread took).  Needs a file; not with invalidate=1 or "
+		  "direct=1, which bypasses the cache." },
+	{ .name = "first_touch", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(first_touch), .def = "auto", .words = touch_words,
+	  .arg = "auto|untimed|timed|phase",
+	  .help = "ioengine=mem and mmap: where the first touch of each page "
+		  "from user space goes.  untimed: every page is read (mem: "
+		  "rewritten) once before the clock starts, so the passes "
+		  "measure memory that is already mapped.  phase: the same, "
+		  "and the touch is measured as its own phase, reported in "
+		  "source_info (\"first touch of 1 GiB: 0.612 s at 1.75 "
+		  "GB/s\", with its page faults and CPU time).  "
+		  "timed: no touch, the first pass pays for it.  auto (the "
+		  "default): untimed where the source put the data in memory "
+		  "before the job (mem, which reads its file with pread; mmap "
+		  "with populate=1), timed otherwise (mmap's page faults are "
+		  "what it measures).  Where the pages were written only by "
+		  "the kernel (a pread fill, MAP_POPULATE), a virtual machine "
+		  "with shadow page tables can charge each page's first "
+		  "user-space touch like a fault, although the guest counts "
+		  "none.  source_info says which was done." },
+	{ .name = "pattern", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(pattern), .def = "zero",
+	  .arg = "zero|byte:N|randint:LO-HI",
+	  .parse = optv_parse_pattern, .format = optv_format_pattern,
+	  .help = "Content of files memjob creates, of ioengine=mem buffers "
+		  "and of write buffers: zero bytes, one byte value, or "
+		  "32-bit integers drawn uniformly from LO..HI "
+		  "(randint:0-20 as seed 003 uses).  The bytes are a function "
+		  "of pattern_seed and the offset only, so every data source "
+		  "sees the same data." },
+	{ .name = "pattern_seed", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(pattern_seed), .width = W(pattern_seed), .def = "1",
+	  .min = 0, .max = NOLIMIT, .arg = "INT",
+	  .help = "Seed of pattern=randint, and of the random block order." },
+	{ .name = "norandommap", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(norandommap), .def = "0", .arg = "BOOL",
+	  .help = "Random jobs: draw each block's place independently, as "
+		  "fio does without its random map, so a pass may visit some "
+		  "blocks twice and others never (it still does as many "
+		  "blocks as the region has).  0: every block once per pass." },
+	{ .name = "randrepeat", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(randrepeat), .def = "1", .arg = "BOOL",
+	  .help = "Random jobs: 1 draws the same order on every run (from "
+		  "pattern_seed), 0 a new order each run.  The pattern of the "
+		  "data does not change." },
+
+	/* io_uring */
+	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(iodepth_batch_submit), .width = W(iodepth_batch_submit),
+	  .def = "0", .min = 0, .max = 65536, .arg = "INT",
+	  .help = "ioengine=io_uring, libaio: queue this many I/Os before one "
+		  "submitting system call (0: submit whatever is queued "
+		  "each time the job waits)." },
+	{ .name = "iodepth_batch_complete", .type = OPT_UINT,
+	  .cat = CAT_SOURCE, .off = F(iodepth_batch_complete),
+	  .width = W(iodepth_batch_complete), .def = "0", .min = 0,
+	  .max = 65536, .arg = "INT",
+	  .help = "ioengine=io_uring, libaio: wait for at least this many "
+		  "completions at a time (0: take whatever has completed, "
+		  "waiting for one only when none has)." },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(fixedbufs), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: register the buffers with the kernel "
+		  "(IORING_REGISTER_BUFFERS) and use fixed reads/writes." },
+	{ .name = "registerfiles", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(registerfiles), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: register the file with the ring." },
+	{ .name = "sqpoll", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(sqpoll), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: a kernel thread polls the submission "
+		  "queue (IORING_SETUP_SQPOLL), so submitting needs no "
+		  "system call." },
+	{ .name = "sqpoll_cpu", .type = OPT_INT, .cat = CAT_SOURCE,
+	  .off = F(sqpoll_cpu), .def = "-1", .arg = "CPU",
+	  .help = "ioengine=io_uring with sqpoll: the CPU of the polling "
+		  "kernel thread (-1: the kernel's choice)." },
+	{ .name = "ioworkers", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(ioworkers), .width = W(ioworkers), .def = "0",
+	  .min = 0, .max = 256, .arg = "INT",
+	  .help = "ioengine=io_uring: this many I/O threads, each with its "
+		  "own ring, fill a pool of buffers that the job's thread "
+		  "consumes, as in seed 003 (0: the job's thread does its own "
+		  "I/O).  Reads only (rw=read or randread): the threads read "
+		  "ahead of the job's kernel, and a written block needs the "
+		  "kernel's data first." },
+	{ .name = "ioworkers_cpus", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(ioworkers_cpus), .arg = "LIST",
+	  .parse = optv_parse_ioworkers_cpus, .format = optv_format_str,
+	  .help = "CPUs for the I/O threads of ioworkers (default: the "
+		  "job's own CPUs)." },
+	{ .name = "ordered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(ordered), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring with ioworkers: hand blocks to the "
+		  "kernel in file order (1) or as they complete (0)." },
+	{ .name = "latency", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(latency), .def = "1", .arg = "BOOL",
+	  .help = "Record each I/O's latency, submit to completion, in a "
+		  "log-linear histogram (under 1% error) and report p50, p90, "
+		  "p99, p99.9 and max.  Sources without I/Os (mem, mmap) have "
+		  "none to record." },
+	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency" },
+	{ .name = "percentile_list", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .off = F(percentile_list), .arg = "P:P:...",
+	  .parse = optv_parse_percentiles, .format = optv_format_str,
+	  .help = "fio's list of latency percentiles to report, separated "
+		  "by colons.  memjob reports p50, p90, p99, p99.9 and the "
+		  "maximum (100), always; a list of those is taken, another "
+		  "percentile is refused." },
+
+	/* DAX */
+	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(flush), .def = "none", .words = flush_words,
+	  .arg = "none|clflush|clflushopt|clwb",
+	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
+		  "of its cache lines with this instruction.  Checked with "
+		  "cpuid when the job is parsed." },
+	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence), .def = "none", .words = fence_words,
+	  .arg = "none|sfence",
+	  .help = "ioengine=dax: the fence that follows the flushes (see "
+		  "fence_scope)." },
+	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
+	  .arg = "block|line",
+	  .help = "ioengine=dax: fence once after each block's flushes "
+		  "(block) or after every line's flush (line)." },
+	{ .name = "nt", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(nt),
+	  .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax, rw=write: store with non-temporal stores "
+		  "(which bypass the cache) instead of the kernel's stores." },
+	{ .name = "dax_emulate", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(dax_emulate), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax without DAX hardware: run the same stores, "
+		  "flushes and fences on an ordinary shared file mapping "
+		  "instead of failing.  Every figure of the job is marked "
+		  "emulated." },
+
+	/* Compute kernel */
+	{ .name = "kernel", .type = OPT_CUSTOM, .cat = CAT_KERNEL,
+	  .off = F(kernel), .def = "none", .arg = "KERNEL",
+	  .parse = optv_parse_kernel, .format = optv_format_kernel,
+	  .help = "What the job computes on each block.  none: nothing (the "
+		  "data is only moved).  count: the number of 32-bit integers "
+		  "equal to value.  sum: the sum of the 32-bit integers. "
+		  "copy: copies each block to (or, for writes, from) a private "
+		  "buffer.  fill: stores value into every 32-bit word." },
+	{ .name = "impl", .type = OPT_STR, .cat = CAT_KERNEL,
+	  .off = F(impl_name), .arg = "IMPL",
+	  .help = "The kernel's implementation.  count: simple (the plain "
+		  "loop, kept scalar on purpose: it shows what the seed's "
+		  "naive loop costs, at any vector width the CPU has), "
+		  "unrolled (branch-free, independent counters in the "
+		  "compiler's generic vectors, as wide as the registers of "
+		  "the vector level that runs), simd (intrinsics at the widest of AVX-512, "
+		  "AVX2 and SSE2 the CPU has, chosen at run time), or one "
+		  "width by name: sse2, avx2, avx512 (refused when the CPU "
+		  "lacks it).  fill: plain or nt (non-temporal stores). "
+		  "Default: the first one listed.  count unrolled and simd, "
+		  "sum, fill plain and triad plain are compiled once per "
+		  "vector level (AVX-512, AVX2, and SSE2 or the compiler's "
+		  "baseline) and run the widest the CPU has, or the one the "
+		  "environment variable MEMJOB_ISA names (avx512, avx2, sse2); "
+		  "copy uses the C library's memcpy, which picks its own.  "
+		  "source_info says which ran (\"count/unrolled: avx2\"), "
+		  "and --version which level this CPU gets." },
+	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
+	  .off = F(command), .arg = "COMMAND",
+	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
+		  "the job's CPU binding and memory policy (a real SPEC mcf as "
+		  "the victim, say).  Its standard output goes to memjob's "
+		  "standard error, so reports stay clean.  Its wall time, CPU "
+		  "time, faults and context switches are the job's figures; "
+		  "a non-zero exit status fails the job.  As an aggressor it "
+		  "is stopped (SIGTERM, then SIGKILL after 1 s) when the last "
+		  "victim is done." },
+	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
+	  .arg = "SIZE",
+	  .help = "kernel=chase: bytes between the pointers of the chase "
+		  "(one pointer per cache line by default)." },
+	{ .name = "code_size", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(code_size), .def = "256k", .min = 64, .max = 1ULL << 30,
+	  .arg = "SIZE",
+	  .help = "kernel=codewalk: bytes of generated code one pass runs "
+		  "through, rounded down to whole functions of 64 bytes (one "
+		  "cache line each) and at most the 4 MiB that were generated. "
+		  "Set it below, around and beyond the instruction cache and "
+		  "L2 (see memjob --topology)." },
+	{ .name = "batch", .type = OPT_UINT, .cat = CAT_KERNEL,
+	  .off = F(batch), .width = W(batch), .def = "1", .min = 1,
+	  .max = 65536, .arg = "INT",
+	  .help = "kernel=codewalk: items each function processes before "
+		  "the next function runs, as VPP runs a vector of packets "
+		  "through each graph node.  1 runs every item through the "
+		  "whole code before the next; N fetches each function's code "
+		  "once per N items.  The items are 8 bytes each and stay in "
+		  "L1d up to a few thousand." },
+	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
+	  .off = F(chase_layout), .def = "random", .words = layout_words,
+	  .arg = "random|page",
+	  .help = "kernel=chase: random visits the pointers in one random "
+		  "cycle over the whole buffer (TLB misses included); page "
+		  "visits the pages in random order and the pointers of each "
+		  "page in random order before leaving it, so TLB misses "
+		  "stay out (as multichase does)." },
+	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,
+	  .off = F(value), .def = "10", .arg = "INT",
+	  .help = "The 32-bit integer that kernel=count looks for and "
+		  "kernel=fill stores." },
+
+	/* Run control */
+	{ .name = "runtime", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(runtime_us), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "Stop the job after it has been measured this long (0: no "
+		  "limit); ramp_time comes on top.  Without time_based the job "
+		  "also stops when its loops are done." },
+	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime" },
+	{ .name = "time_based", .type = OPT_BOOL, .cat = CAT_RUN,
+	  .off = F(time_based), .def = "0", .arg = "BOOL",
+	  .help = "Repeat passes until runtime has passed (needs runtime)." },
+	{ .name = "loops", .type = OPT_UINT, .cat = CAT_RUN, .off = F(loops),
+	  .width = W(loops), .def = "1", .min = 1, .max = NOLIMIT,
+	  .arg = "INT",
+	  .help = "Passes over the job's region." },
+	{ .name = "ramp_time", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(ramp_us), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "Run this long before measuring: bytes, time, CPU and "
+		  "faults of the ramp are left out of the figures (the "
+		  "kernel's result still covers all the data)." },
+	{ .name = "startdelay", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(startdelay_us), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "Wait this long after the group is released before the "
+		  "job starts." },
+	{ .name = "stonewall", .type = OPT_BOOL, .cat = CAT_RUN,
+	  .off = F(stonewall), .def = "0", .arg = "BOOL",
+	  .help = "Wait until every job before this one has finished, then "
+		  "start a new group.  Jobs between two stonewalls start "
+		  "together." },
+	{ .name = "new_group", .type = OPT_BOOL, .cat = CAT_RUN,
+	  .off = F(new_group), .def = "0", .arg = "BOOL",
+	  .help = "Start a new reporting group at this job without waiting "
+		  "for the jobs before it." },
+	{ .name = "wait_for", .type = OPT_STR, .cat = CAT_RUN,
+	  .off = F(wait_for), .arg = "JOB",
+	  .help = "Start only after the named job (defined earlier) has "
+		  "finished." },
+	{ .name = "repeat", .type = OPT_UINT, .cat = CAT_RUN,
+	  .off = F(repeat), .width = W(repeat), .def = "1",
+	  .min = 1, .max = 1000, .arg = "INT",
+	  .help = "Run the job this many times; the report gives the median "
+		  "with min and max, and CSV a row per repeat.  Jobs that run "
+		  "at the same time are repeated together, so they must have "
+		  "the same repeat." },
+
+	/* Interference and sweeps */
+	{ .name = "role", .type = OPT_ENUM, .cat = CAT_RUN, .off = F(role),
+	  .def = "none", .words = role_words, .arg = "none|victim|aggressor",
+	  .help = "In a segment (jobs that start together) with victims and "
+		  "aggressors, memjob runs the victims alone (their "
+		  "baseline) and victims and aggressors together in turn, "
+		  "repeat by repeat (alone, loaded, alone, loaded ...), so a "
+		  "drift of the host lands on both sides; the "
+		  "aggressors run until the last victim is done, whatever "
+		  "their own loops or runtime.  The report gives per sweep "
+		  "point the victim's figure alone and loaded and the "
+		  "slowdown in %: (loaded - alone) / alone for times and "
+		  "latencies (ns per item), alone / loaded - 1 for "
+		  "throughputs (GB/s): in % of the alone figure, not of the "
+		  "loaded one; with its 95% confidence interval and a "
+		  "verdict in words (see SLOWDOWN INTERVALS)." },
+	{ .name = "sweep", .type = OPT_CUSTOM, .cat = CAT_RUN,
+	  .off = F(sweeps), .arg = "OPTION:V1,V2,...",
+	  .parse = optv_parse_sweep, .format = optv_format_sweep,
+	  .help = "Run the job once for each value of OPTION (any job "
+		  "option).  Values are separated by commas, or by | when a "
+		  "value itself holds commas (cpus_allowed:0|0-1).  A range "
+		  "A..B:*F multiplies by F from A up to B (4k..64m:*2), and "
+		  "A..B:+S adds S.  The option may be given several times: the "
+		  "sweeps of a segment's jobs form a grid, run point by point, "
+		  "and each point's values appear in CSV in columns named "
+		  "sweep_OPTION.  A numjobs value larger than the CPUs of "
+		  "cpus_allowed with cpus_allowed_policy=split is left out, "
+		  "and the report says so." },
+	{ .name = "rate", .type = OPT_SIZE, .cat = CAT_RUN, .off = F(rate),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .arg = "SIZE",
+	  .help = "Limit each clone to this many bytes per second (0: no "
+		  "limit), so that an aggressor's pressure can be dialled "
+		  "and swept, as MLC's injected delay does for loaded "
+		  "latency.  The clone sleeps whenever it is ahead of the "
+		  "rate." },
+	{ .name = "rate_iops", .type = OPT_UINT, .cat = CAT_RUN,
+	  .off = F(rate_iops), .width = W(rate_iops), .def = "0", .min = 0,
+	  .max = NOLIMIT, .arg = "INT",
+	  .help = "Limit each clone to this many blocks per second (0: no "
+		  "limit), as rate does for bytes; set one of the two." },
+	{ .name = "ratemin", .type = OPT_SIZE, .cat = CAT_RUN,
+	  .off = F(ratemin), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .arg = "SIZE",
+	  .help = "Fail the job when a clone moves fewer bytes per second "
+		  "than this, over any whole second of its measured time or "
+		  "over all of it (0: never)." },
+	{ .name = "rate_min", .cat = CAT_RUN, .alias = "ratemin" },
+
+	/* Counters */
+	{ .name = "perf_events", .type = OPT_CUSTOM, .cat = CAT_RUN,
+	  .off = F(perf_ids), .arg = "LIST",
+	  .parse = optv_parse_perf, .format = optv_format_perf,
+	  .help = "Counters to read for each of the job's threads through "
+		  "perf_event_open, as perf names them: cycles, "
+		  "instructions, cache-references, cache-misses, branches, "
+		  "branch-misses, L1-dcache-loads, L1-dcache-load-misses, "
+		  "L1-icache-load-misses, LLC-loads, LLC-load-misses, "
+		  "dTLB-load-misses, iTLB-load-misses, task-clock, "
+		  "page-faults, minor-faults, major-faults, context-switches, "
+		  "cpu-migrations.  Unset: all of them, the hardware ones "
+		  "where the machine has them.  Multiplexed counts are "
+		  "scaled, with the share of time counted shown as perf stat "
+		  "does; an event the machine lacks is reported as not "
+		  "supported, never as 0.  IPC and miss rates are derived "
+		  "where their inputs were counted.  Programs of kernel=exec "
+		  "are not counted (they are another process); "
+		  "kernel=codewalk is." },
+
+	/* System counters */
+	{ .name = "drop_caches", .type = OPT_BOOL, .cat = CAT_RUN,
+	  .off = F(drop_caches), .def = "0", .arg = "BOOL",
+	  .help = "Before the jobs that start with this one: sync, then drop "
+		  "the whole page cache, dentries and inodes (writes 3 to "
+		  "/proc/sys/vm/drop_caches).  Needs root; refused at parse "
+		  "time otherwise.  invalidate=1 is the per-file way." },
+	{ .name = "sample_interval", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(sample_us), .def = "0", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "Also record the system counters (vmstat, meminfo, the "
+		  "device behind the job's file) and the job's own bytes "
+		  "every TIME while the job runs: a time series, one CSV row "
+		  "per interval, in sample_log, so that a write cliff can be "
+		  "seen and plotted.  0: none." },
+	{ .name = "sample_log", .type = OPT_STR, .cat = CAT_RUN,
+	  .off = F(sample_log), .arg = "FILE",
+	  .help = "Where the sample_interval rows go (default JOB.samples.csv "
+		  "in the current directory).  An existing file is refused "
+		  "unless overwrite=1." },
+
+	/* Safety */
+	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,
+	  .off = F(overwrite), .def = "0", .arg = "BOOL",
+	  .help = "Allow a write job to write into an existing file that "
+		  "memjob did not create in this run." },
+	{ .name = "allow_devices", .type = OPT_BOOL, .cat = CAT_SAFETY,
+	  .off = F(allow_devices), .def = "0", .arg = "BOOL",
+	  .help = "Allow filename to be a block or character device." },
+	{ .name = "keep_files", .type = OPT_BOOL, .cat = CAT_SAFETY,
+	  .off = F(keep_files), .def = "0", .arg = "BOOL",
+	  .help = "Keep the files memjob created instead of removing them "
+		  "at the end." },
+
+	/* fio compatibility: fio's words with nothing, or nothing more, to
+	 * do in memjob.  OPTF_NOOP: accepted, and the run says so once. */
+	{ .name = "description", .type = OPT_STR, .cat = CAT_FIO,
+	  .off = F(description), .arg = "TEXT",
+	  .help = "Free text about the job, kept in --dump." },
+	{ .name = "thread", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(thread), .def = "1", .arg = "BOOL", .flags = OPTF_NOOP,
+	  .help = "fio: run clones as threads rather than processes. "
+		  "memjob's clones are always threads of one process, "
+		  "whatever this says." },
+	{ .name = "threads", .cat = CAT_FIO, .alias = "thread" },
+	{ .name = "group_reporting", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(group_reporting), .def = "0", .arg = "BOOL",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: report a group's jobs as one.  memjob always prints "
+		  "each job and then its group's totals." },
+	{ .name = "gtod_reduce", .type = OPT_BOOL, .cat = CAT_FIO,
+	  .off = F(gtod_reduce), .def = "0", .arg = "BOOL",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: read the clock less often.  memjob reads it per "
+		  "I/O only for latency (see latency=0)." },
+	{ .name = "random_generator", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(random_generator), .def = "tausworthe", .words = rng_words,
+	  .arg = "tausworthe|lfsr|tausworthe64", .flags = OPTF_NOOP,
+	  .help = "fio's random generator.  memjob's random order is always "
+		  "its own keyed permutation (every block once per pass), "
+		  "whatever this says." },
+	{ .name = "io_submit_mode", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(io_submit_mode), .def = "inline",
+	  .words = submit_mode_words, .arg = "inline|offload",
+	  .flags = OPTF_NOOP,
+	  .help = "fio: who submits the I/O.  memjob's job threads submit "
+		  "their own (inline); offload is refused." },
+	{ .name = "unit_base", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(unit_base), .def = "0", .words = unit_base_words,
+	  .arg = "0|1|8", .flags = OPTF_NOOP,
+	  .help = "fio: bytes (1) or bits (8) in the report.  memjob reports "
+		  "bytes; 8 is refused." },
+	{ .name = "kb_base", .type = OPT_ENUM, .cat = CAT_FIO,
+	  .off = F(kb_base), .def = "1024", .words = kb_base_words,
+	  .arg = "1024|1000", .flags = OPTF_NOOP,
+	  .help = "fio: what k means in sizes.  memjob's k, m, g are always "
+		  "powers of 1024; 1000 is refused." },
+	{ .name = "ioscheduler", .type = OPT_STR, .cat = CAT_FIO,
+	  .off = F(ioscheduler), .arg = "NAME",
+	  .help = "fio switches the I/O scheduler of the job's device to "
+		  "NAME.  That is the whole machine's setting, which memjob "
+		  "does not change: the job runs when the device uses NAME "
+		  "already and is refused otherwise (with the way to set it)." },
+};
+
+const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);

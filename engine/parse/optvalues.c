@@ -1,0 +1,359 @@
+/*
+ * optvalues.c - the OPT_CUSTOM value types of the option table.
+ *
+ * A custom parser stores the parsed value and, where the user's text says
+ * more than the value (a CPU list), a copy of that text for --dump.  Error
+ * messages complete the sentence "option 'x': ...".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioengines/filegen.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+#include "machine/counters.h"
+#include "parse/optfio.h"
+#include "parse/optvalues.h"
+#include "machine/sizeexpr.h"
+#include "parse/sweep.h"
+#include "util/value.h"
+
+static int replace_str(char **dst, const char *val)
+{
+	char *s = strdup(val);
+
+	if (!s)
+		return -1;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/* CPU sets may name topology words (llc-of:2): they are resolved in
+ * check.c, where the machine's topology is known; here only the text. */
+int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)o;
+	(void)buf;
+	(void)buflen;
+	if (!*val) {
+		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
+		return -1;
+	}
+	if (replace_str(&j->cpus_allowed, val)) {
+		*why = "out of memory";
+		return -1;
+	}
+	return 0;
+}
+
+int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
+			      const char *val, const char **why,
+			      char *buf, size_t buflen)
+{
+	(void)o;
+	(void)buf;
+	(void)buflen;
+	if (!*val) {
+		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
+		return -1;
+	}
+	if (replace_str(&j->ioworkers_cpus, val)) {
+		*why = "out of memory";
+		return -1;
+	}
+	return 0;
+}
+
+int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	uint64_t bits[BITMAP_WORDS(MEMJOB_MAX_NODES)] = { 0 };
+
+	(void)o;
+	if (value_idlist(val, bits, MEMJOB_MAX_NODES, why))
+		return -1;
+	if (replace_str(&j->numa_cpu_nodes, val)) {
+		*why = "out of memory";
+		return -1;
+	}
+	memcpy(j->cpu_nodes, bits, sizeof(bits));
+	return 0;
+}
+
+static const char *const mempol_words[] = {
+	[MEMPOL_DEFAULT] = "default", [MEMPOL_LOCAL] = "local",
+	[MEMPOL_BIND] = "bind", [MEMPOL_INTERLEAVE] = "interleave",
+	[MEMPOL_PREFERRED] = "preferred", NULL
+};
+
+int optv_parse_mempolicy(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	struct mempolicy mp = { 0 };
+	const char *colon = strchr(val, ':');
+	char word[16];
+	size_t n = colon ? (size_t)(colon - val) : strlen(val);
+	int k;
+
+	(void)o;
+	*why = "expected default, local, bind:NODES, interleave:NODES or "
+	       "preferred:NODE";
+	if (n >= sizeof(word))
+		return -1;
+	memcpy(word, val, n);
+	word[n] = '\0';
+	k = value_word(word, mempol_words);
+	if (k < 0)
+		return -1;
+	mp.kind = k;
+	if (k == MEMPOL_DEFAULT || k == MEMPOL_LOCAL) {
+		if (colon)
+			return -1;
+	} else {
+		if (!colon || !colon[1])
+			return -1;
+		if (value_idlist(colon + 1, mp.nodes, MEMJOB_MAX_NODES, why))
+			return -1;
+		if (k == MEMPOL_PREFERRED) {
+			unsigned count = 0;
+
+			for (size_t w = 0; w < BITMAP_WORDS(MEMJOB_MAX_NODES); w++)
+				count += __builtin_popcountll(mp.nodes[w]);
+			if (count != 1) {
+				*why = "preferred takes exactly one node";
+				return -1;
+			}
+		}
+	}
+	j->mem_policy = mp;
+	return 0;
+}
+
+void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len)
+{
+	const struct mempolicy *mp = &j->mem_policy;
+	char nodes[256];
+
+	(void)o;
+	if (mp->kind == MEMPOL_DEFAULT || mp->kind == MEMPOL_LOCAL) {
+		snprintf(buf, len, "%s", mempol_words[mp->kind]);
+		return;
+	}
+	value_format_idlist(mp->nodes, MEMJOB_MAX_NODES, nodes, sizeof(nodes));
+	snprintf(buf, len, "%s:%s", mempol_words[mp->kind], nodes);
+}
+
+int optv_parse_pattern(const struct opt_def *o, struct job_spec *j,
+		       const char *val, const char **why, char *buf, size_t buflen)
+{
+	(void)buf;
+	(void)buflen;
+	(void)o;
+	return pattern_parse(val, &j->pattern, why);
+}
+
+void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,
+			 char *buf, size_t len)
+{
+	(void)o;
+	pattern_format(&j->pattern, buf, len);
+}
+
+/* "unknown kernel 'x'; expected one of: none count ..." in buf, the
+ * names from name_at(0), name_at(1)... up to NULL.  Returns -1. */
+static int unknown_choice(const char **why, char *buf, size_t buflen,
+			  const char *what, const char *val,
+			  const char *(*name_at)(size_t i))
+{
+	struct value_near near;
+	const char *name;
+	size_t n;
+
+	value_near_init(&near, val);
+	for (size_t i = 0; (name = name_at(i)); i++)
+		value_near_offer(&near, name);
+	n = (size_t)snprintf(buf, buflen, "unknown %s '%s'; %s%s%sexpected one "
+			     "of:", what, val,
+			     value_near_best(&near) ? "did you mean '" : "",
+			     value_near_best(&near) ? value_near_best(&near) : "",
+			     value_near_best(&near) ? "'? " : "");
+
+	for (size_t i = 0; n < buflen && (name = name_at(i)); i++)
+		n += snprintf(buf + n, buflen - n, " %s", name);
+	*why = buf;
+	return -1;
+}
+
+static const char *ioengine_name_at(size_t i)
+{
+	return ioengine_registry[i] ? ioengine_registry[i]->name : NULL;
+}
+
+static const char *kernel_name_at(size_t i)
+{
+	return kernel_registry[i] ? kernel_registry[i]->name : NULL;
+}
+
+int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
+			const char *val, const char **why, char *buf, size_t buflen)
+{
+	const struct ioengine_ops *e = ioengine_find(val);
+
+	(void)o;
+	if (!e && optv_fio_engine_refusal(val, buf, buflen)) {
+		*why = buf;
+		return -1;
+	}
+	if (!e)
+		return unknown_choice(why, buf, buflen, "data source", val,
+				      ioengine_name_at);
+	j->ioengine = e;
+	return 0;
+}
+
+void optv_format_ioengine(const struct opt_def *o, const struct job_spec *j,
+			  char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", j->ioengine ? j->ioengine->name : "");
+}
+
+int optv_parse_kernel(const struct opt_def *o, struct job_spec *j,
+		      const char *val, const char **why, char *buf, size_t buflen)
+{
+	const struct kernel_ops *k = kernel_find(val);
+
+	(void)o;
+	if (!k)
+		return unknown_choice(why, buf, buflen, "kernel", val,
+				      kernel_name_at);
+	j->kernel = k;
+	return 0;
+}
+
+void optv_format_kernel(const struct opt_def *o, const struct job_spec *j,
+			char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", j->kernel ? j->kernel->name : "");
+}
+
+void optv_format_str(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len)
+{
+	const char *s = *(char *const *)((const char *)j + o->off);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
+/* Each sweep= line adds a sweep; the same option twice is an error. */
+int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
+		     const char *val, const char **why, char *buf,
+		     size_t buflen)
+{
+	struct sweep s, *n;
+
+	(void)o;
+	if (sweep_parse(val, &s, why, buf, buflen))
+		return -1;
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (j->sweeps[i].opt == s.opt) {
+			snprintf(buf, buflen, "option '%s' is already swept "
+				 "in this job", opt_table[s.opt].name);
+			*why = buf;
+			sweep_free(&s);
+			return -1;
+		}
+	n = realloc(j->sweeps, (j->nsweeps + 1) * sizeof(*n));
+	if (!n) {
+		sweep_free(&s);
+		*why = "out of memory";
+		return -1;
+	}
+	j->sweeps = n;
+	n[j->nsweeps++] = s;
+	return 0;
+}
+
+/* The first sweep only: --dump prints each with its own line. */
+void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
+		       char *buf, size_t len)
+{
+	(void)o;
+	buf[0] = '\0';
+	if (j->nsweeps)
+		sweep_format(&j->sweeps[0], buf, len);
+}
+
+/* A plain size now; a size relative to the machine (llc/2, 10%ram) is
+ * kept as text and evaluated in check.c for the job's first CPU. */
+int optv_parse_size_expr(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf,
+			 size_t buflen)
+{
+	uint64_t v;
+
+	(void)o;
+	(void)buf;
+	(void)buflen;
+	if (sizeexpr_is_relative(val)) {
+		if (replace_str(&j->size_expr, val)) {
+			*why = "out of memory";
+			return -1;
+		}
+		j->size = 0;
+		return 0;
+	}
+	if (value_size(val, &v, why))
+		return -1;
+	free(j->size_expr);
+	j->size_expr = NULL;
+	j->size = v;
+	return 0;
+}
+
+void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len)
+{
+	(void)o;
+	if (j->size_expr)
+		snprintf(buf, len, "%s", j->size_expr);
+	else
+		value_format_size(j->size, buf, len);
+}
+
+_Static_assert(sizeof(((struct job_spec *)0)->perf_ids) /
+	       sizeof(unsigned) >= COUNTERS_MAX, "perf_ids too small");
+
+int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen)
+{
+	unsigned ids[COUNTERS_MAX], n = 0;
+
+	(void)o;
+	if (counters_parse(val, ids, &n, buf, buflen)) {
+		*why = buf;
+		return -1;
+	}
+	memcpy(j->perf_ids, ids, n * sizeof(*ids));
+	j->nperf = n;
+	return 0;
+}
+
+void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len)
+{
+	(void)o;
+	buf[0] = '\0';
+	if (j->nperf)
+		counters_format(j->perf_ids, j->nperf, buf, len);
+}

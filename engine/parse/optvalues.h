@@ -1,0 +1,59 @@
+/*
+ * optvalues.h - parsers and formatters of the option types that are more
+ * than a number or a word (cpu lists, memory policy, pattern, the names of
+ * data sources and kernels).  Used only by the option table.
+ */
+#ifndef MEMJOB_OPTVALUES_H
+#define MEMJOB_OPTVALUES_H
+
+#include "spec/options.h"
+
+int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why,
+			    char *buf, size_t buflen);
+int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
+			      const char *val, const char **why,
+			      char *buf, size_t buflen);
+int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why,
+			    char *buf, size_t buflen);
+int optv_parse_mempolicy(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why,
+			    char *buf, size_t buflen);
+int optv_parse_pattern(const struct opt_def *o, struct job_spec *j,
+		       const char *val, const char **why,
+			    char *buf, size_t buflen);
+int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
+			const char *val, const char **why,
+			    char *buf, size_t buflen);
+int optv_parse_kernel(const struct opt_def *o, struct job_spec *j,
+		      const char *val, const char **why,
+			    char *buf, size_t buflen);
+
+int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
+		     const char *val, const char **why, char *buf,
+		     size_t buflen);
+void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
+		       char *buf, size_t len);
+int optv_parse_size_expr(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf,
+			 size_t buflen);
+void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len);
+int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen);
+void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len);
+void optv_format_str(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len);
+void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len);
+void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,
+			 char *buf, size_t len);
+void optv_format_ioengine(const struct opt_def *o, const struct job_spec *j,
+			  char *buf, size_t len);
+void optv_format_kernel(const struct opt_def *o, const struct job_spec *j,
+			char *buf, size_t len);
+
+#endif

@@ -1,0 +1,618 @@
+/*
+ * sweep.c - sweep specs and the expansion of segments into grid points
+ * and interference phases (see sweep.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/check.h"
+#include "spec/options.h"
+#include "parse/optvalues.h"
+#include "parse/sweep.h"
+#include "util/value.h"
+
+static const char *const not_sweepable[] = {
+	"name", "sweep", "role", "stonewall", "new_group", "wait_for",
+	"repeat", NULL
+};
+
+static int add_value(struct sweep *s, const char *text, size_t len)
+{
+	char **n;
+
+	if (s->nvalues >= SWEEP_MAX_VALUES)
+		return -1;
+	n = realloc(s->values, (s->nvalues + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	s->values = n;
+	n[s->nvalues] = strndup(text, len);
+	if (!n[s->nvalues])
+		return -1;
+	s->nvalues++;
+	return 0;
+}
+
+/* A..B:*F or A..B:+S over sizes, times or integers, as canonical text. */
+static int expand_range(const struct opt_def *o, const char *spec,
+			struct sweep *s, const char **why, char *buf,
+			size_t buflen)
+{
+	const char *dots = strstr(spec, ".."), *colon;
+	char a[64], b[64], text[64];
+	uint64_t lo, hi, step, v;
+	bool mul;
+	int (*conv)(const char *, uint64_t *, const char **);
+
+	colon = strchr(dots + 2, ':');
+	if (!colon || (colon[1] != '*' && colon[1] != '+') ||
+	    (size_t)(dots - spec) >= sizeof(a) ||
+	    (size_t)(colon - dots - 2) >= sizeof(b)) {
+		*why = "a range is A..B:*F (multiply) or A..B:+S (add), as in "
+		       "4k..64m:*2";
+		return -1;
+	}
+	switch (o->type) {
+	case OPT_SIZE:
+		conv = value_size;
+		break;
+	case OPT_TIME:
+		conv = value_time_us;
+		break;
+	case OPT_UINT:
+		conv = value_uint;
+		break;
+	case OPT_CUSTOM:
+		if (o->parse == optv_parse_size_expr) {	/* size */
+			conv = value_size;
+			break;
+		}
+		/* fall through */
+	default:
+		snprintf(buf, buflen, "option '%s' takes no range; list its "
+			 "values (%s:v1,v2,...)", o->name, o->name);
+		*why = buf;
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(dots - spec), spec);
+	snprintf(b, sizeof(b), "%.*s", (int)(colon - dots - 2), dots + 2);
+	mul = colon[1] == '*';
+	if (conv(a, &lo, why) || conv(b, &hi, why))
+		return -1;
+	if (mul ? value_uint(colon + 2, &step, why)
+		: conv(colon + 2, &step, why))
+		return -1;
+	if (lo > hi || step == 0 || (mul && (step < 2 || lo == 0))) {
+		*why = "a range needs A <= B, and a factor of at least 2 "
+		       "from a non-zero A (or a step above 0)";
+		return -1;
+	}
+	for (v = lo; v <= hi;) {
+		if (o->type == OPT_SIZE || o->type == OPT_CUSTOM)
+			value_format_size(v, text, sizeof(text));
+		else if (o->type == OPT_TIME)
+			value_format_time(v, text, sizeof(text));
+		else
+			snprintf(text, sizeof(text), "%llu",
+				 (unsigned long long)v);
+		if (add_value(s, text, strlen(text))) {
+			*why = "too many values (at most 10000)";
+			return -1;
+		}
+		if (mul ? v > UINT64_MAX / step : v > UINT64_MAX - step)
+			break;
+		v = mul ? v * step : v + step;
+	}
+	return 0;
+}
+
+int sweep_parse(const char *spec, struct sweep *s, const char **why,
+		char *buf, size_t buflen)
+{
+	const char *colon = strchr(spec, ':'), *list, *p;
+	const struct opt_def *o;
+	char name[64];
+	char sep;
+
+	memset(s, 0, sizeof(*s));
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(name)) {
+		*why = "expected OPTION:v1,v2,... (e.g. bs:4k,64k,1m)";
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	o = opt_find(name);
+	if (!o) {
+		const char *near = opt_nearest(name);
+
+		snprintf(buf, buflen, "cannot sweep unknown option '%s'%s%s%s",
+			 name, near ? "; did you mean '" : "",
+			 near ? near : "", near ? "'?" : "");
+		*why = buf;
+		return -1;
+	}
+	if (value_word(name, not_sweepable) >= 0) {
+		snprintf(buf, buflen, "option '%s' cannot be swept", name);
+		*why = buf;
+		return -1;
+	}
+	s->opt = (int)(o - opt_table);
+	list = colon + 1;
+	if (strstr(list, "..") && o->type != OPT_STR &&
+	    (o->type != OPT_CUSTOM || o->parse == optv_parse_size_expr)) {
+		if (expand_range(o, list, s, why, buf, buflen))
+			goto fail;
+	} else {
+		sep = strchr(list, '|') ? '|' : ',';
+		for (p = list;;) {
+			const char *end = strchr(p, sep);
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+
+			if (!len) {
+				*why = "empty value in the sweep list";
+				goto fail;
+			}
+			if (add_value(s, p, len)) {
+				*why = "too many values (at most 10000)";
+				goto fail;
+			}
+			if (!end)
+				break;
+			p = end + 1;
+		}
+	}
+	/* Every value must be one the option accepts. */
+	for (unsigned i = 0; i < s->nvalues; i++) {
+		struct job_spec scratch;
+		const char *vwhy;
+		char vbuf[256];
+		int bad;
+
+		if (job_init_defaults(&scratch)) {
+			*why = "out of memory";
+			goto fail;
+		}
+		bad = opt_set(o, &scratch, s->values[i], &vwhy, vbuf,
+			      sizeof(vbuf));
+		job_free(&scratch);
+		if (bad) {
+			snprintf(buf, buflen, "value '%s' for %s: %s",
+				 s->values[i], o->name, vwhy);
+			*why = buf;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	sweep_free(s);
+	return -1;
+}
+
+void sweep_format(const struct sweep *s, char *buf, size_t len)
+{
+	size_t n = snprintf(buf, len, "%s:", opt_table[s->opt].name);
+	char sep = ',';
+
+	for (unsigned i = 0; i < s->nvalues; i++)
+		if (strchr(s->values[i], ','))
+			sep = '|';
+	for (unsigned i = 0; i < s->nvalues && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? (char[]){ sep, 0 }
+							  : "", s->values[i]);
+}
+
+int sweep_copy(struct sweep *dst, const struct sweep *src)
+{
+	*dst = *src;
+	dst->values = calloc(src->nvalues ? src->nvalues : 1,
+			     sizeof(*dst->values));
+	if (!dst->values)
+		return -1;
+	for (unsigned i = 0; i < src->nvalues; i++) {
+		dst->values[i] = strdup(src->values[i]);
+		if (!dst->values[i]) {
+			dst->nvalues = i;
+			sweep_free(dst);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sweep_free(struct sweep *s)
+{
+	for (unsigned i = 0; i < s->nvalues; i++)
+		free(s->values[i]);
+	free(s->values);
+	s->values = NULL;
+	s->nvalues = 0;
+}
+
+/* ---- expansion ---- */
+
+#define MAX_DIMS	64
+
+struct dim {
+	unsigned job;			/* index within the segment */
+	const struct sweep *sw;
+};
+
+struct baseline {
+	char *key;			/* the victims' swept values */
+	unsigned first;			/* index in out of its first job */
+	unsigned count;
+};
+
+struct expander {
+	const struct jobset *in;
+	struct jobset *out;
+	size_t cap;
+	struct sweep_notes *notes;
+	const struct topo *topo;
+	struct diag *d;
+	const char *vlabel;		/* the victims' values, for emit() */
+};
+
+static int push_job(struct expander *x, struct job_spec *j)
+{
+	if (x->out->njobs == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 16;
+		struct job_spec *n = realloc(x->out->jobs, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		x->out->jobs = n;
+		x->cap = cap;
+	}
+	j->index = (unsigned)x->out->njobs;
+	x->out->jobs[x->out->njobs++] = *j;
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void add_note(struct sweep_notes *n, const char *fmt, ...)
+{
+	char buf[1024], **t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (unsigned i = 0; i < n->n; i++)
+		if (!strcmp(n->text[i], buf))
+			return;
+	t = realloc(n->text, (n->n + 1) * sizeof(*t));
+	if (!t)
+		return;
+	n->text = t;
+	t[n->n] = strdup(buf);
+	if (t[n->n])
+		n->n++;
+}
+
+void sweep_notes_free(struct sweep_notes *n)
+{
+	for (unsigned i = 0; i < n->n; i++)
+		free(n->text[i]);
+	free(n->text);
+	n->text = NULL;
+	n->n = 0;
+}
+
+static unsigned popcount_cpus(const uint64_t *bits)
+{
+	unsigned n = 0;
+
+	for (unsigned w = 0; w < BITMAP_WORDS(MEMJOB_MAX_CPUS); w++)
+		n += (unsigned)__builtin_popcountll(bits[w]);
+	return n;
+}
+
+/* Is this point left out because a split job would have more clones than
+ * CPUs (a numjobs beyond the machine, or a CPU set that is smaller here,
+ * such as siblings-of:0 without SMT)?  Says so in the notes. */
+static bool reduced(struct expander *x, struct job_spec *mats,
+		    unsigned count, const struct dim *dims, unsigned ndims)
+{
+	int numjobs = opt_index("numjobs");
+
+	if (!ndims)
+		return false;
+	for (unsigned k = 0; k < count; k++) {
+		struct job_spec *j = &mats[k];
+		bool swept_numjobs = false;
+		unsigned cpus;
+
+		if (!j->cpus_allowed || j->cpus_policy != CPUS_SPLIT)
+			continue;
+		cpus = popcount_cpus(j->cpus);
+		if (j->numjobs <= cpus)
+			continue;
+		for (unsigned d = 0; d < ndims; d++)
+			if (dims[d].job == k && dims[d].sw->opt == numjobs)
+				swept_numjobs = true;
+		if (swept_numjobs)
+			add_note(x->notes, "job '%s': numjobs=%u left out: "
+				 "cpus_allowed=%s gives %u CPU%s on this "
+				 "machine, and cpus_allowed_policy=split puts "
+				 "one clone on each", j->name, j->numjobs,
+				 j->cpus_allowed, cpus, cpus == 1 ? "" : "s");
+		else
+			add_note(x->notes, "job '%s': point {%s} left out: "
+				 "cpus_allowed=%s gives %u CPU%s on this "
+				 "machine for its %u clones "
+				 "(cpus_allowed_policy=split)", j->name,
+				 j->point_label ? j->point_label : "",
+				 j->cpus_allowed, cpus, cpus == 1 ? "" : "s",
+				 j->numjobs);
+		return true;
+	}
+	return false;
+}
+
+/* Apply point p's values to fresh copies of the segment's jobs. */
+static int materialize(struct expander *x, unsigned a, unsigned count,
+		       const struct dim *dims, unsigned ndims, unsigned p,
+		       struct job_spec *mats, char *label, size_t lablen,
+		       char *vkey, size_t keylen)
+{
+	unsigned idx[MAX_DIMS], rest = p;
+	size_t ln = 0, kn = 0;
+	unsigned made = 0;
+
+	for (unsigned k = ndims; k-- > 0;) {
+		idx[k] = rest % dims[k].sw->nvalues;
+		rest /= dims[k].sw->nvalues;
+	}
+	label[0] = vkey[0] = '\0';
+	for (unsigned k = 0; k < count; k++, made++)
+		if (job_copy_unswept(&mats[k], &x->in->jobs[a + k]))
+			goto fail;
+	for (unsigned k = 0; k < ndims; k++) {
+		struct job_spec *j = &mats[dims[k].job];
+		const struct opt_def *o = &opt_table[dims[k].sw->opt];
+		const char *v = dims[k].sw->values[idx[k]], *why;
+		bool shared = false;
+		char buf[256];
+
+		for (unsigned m = 0; m < ndims; m++)
+			if (m != k && dims[m].sw->opt == dims[k].sw->opt)
+				shared = true;
+		if (opt_set(o, j, v, &why, buf, sizeof(buf))) {
+			diag_error(x->d, &dims[k].sw->loc, "sweep", "value '%s' "
+				   "for %s: %s", v, o->name, why);
+			goto fail;
+		}
+		j->isset[dims[k].sw->opt] = 1;
+		j->locs[dims[k].sw->opt] = dims[k].sw->loc;
+		if (!strcmp(o->name, "ioengine"))
+			j->sweeps_owner[0] = true;
+		if (!strcmp(o->name, "kernel"))
+			j->sweeps_owner[1] = true;
+		if (!strcmp(o->name, "numjobs"))
+			j->swept_numjobs = true;
+		if (ln < lablen)
+			ln += snprintf(label + ln, lablen - ln, "%s%s%s%s=%s",
+				       ln ? " " : "", shared ? j->name : "",
+				       shared ? "." : "", o->name, v);
+		if (j->role == ROLE_VICTIM && kn < keylen)
+			kn += snprintf(vkey + kn, keylen - kn, "%s%s%s%s=%s",
+				       kn ? " " : "", shared ? j->name : "",
+				       shared ? "." : "", o->name, v);
+	}
+	for (unsigned k = 0; k < count; k++) {
+		mats[k].point = p;
+		mats[k].baseline = -1;
+		if (ndims) {
+			mats[k].point_label = strdup(label);
+			if (!mats[k].point_label)
+				goto fail_all;
+		}
+	}
+	return 0;
+fail_all:
+	made = count;
+fail:
+	for (unsigned k = 0; k < made; k++)
+		job_free(&mats[k]);
+	return -1;
+}
+
+/* Emit copies of mats (those with want_role, or all when want_role is
+ * ROLE_NONE) in phase ph; the first one starts a new segment. */
+static int emit(struct expander *x, struct job_spec *mats, unsigned count,
+		bool only_victims, enum job_phase ph, bool copy)
+{
+	bool first = true;
+
+	for (unsigned k = 0; k < count; k++) {
+		struct job_spec j;
+
+		if (only_victims && mats[k].role != ROLE_VICTIM)
+			continue;
+		if (copy) {
+			if (job_copy(&j, &mats[k]))
+				return -1;
+		} else {
+			j = mats[k];
+		}
+		j.phase = ph;
+		/* a baseline serves every point with these victim values:
+		 * it is labelled with them only */
+		if (ph == PHASE_ALONE) {
+			free(j.point_label);
+			j.point_label = x->vlabel && *x->vlabel ?
+					strdup(x->vlabel) : NULL;
+		}
+		if (first)
+			j.stonewall = x->out->njobs > 0;
+		first = false;
+		if (push_job(x, &j)) {
+			job_free(&j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void link_baselines(struct expander *x, unsigned loaded_first,
+			   unsigned count, const struct baseline *b)
+{
+	for (unsigned k = loaded_first; k < loaded_first + count; k++) {
+		struct job_spec *j = &x->out->jobs[k];
+
+		if (j->role != ROLE_VICTIM)
+			continue;
+		for (unsigned i = b->first; i < b->first + b->count; i++)
+			if (!strcmp(x->out->jobs[i].name, j->name))
+				j->baseline = (int)i;
+	}
+}
+
+static void expand_segment(struct expander *x, unsigned a, unsigned b)
+{
+	const struct jobset *in = x->in;
+	struct dim dims[MAX_DIMS];
+	struct baseline *bases = NULL;
+	unsigned ndims = 0, nbases = 0, count = b - a;
+	uint64_t npoints = 1;
+	int victim = -1, aggressor = -1;
+	struct job_spec *mats;
+
+	for (unsigned k = a; k < b; k++) {
+		const struct job_spec *j = &in->jobs[k];
+
+		if (j->role == ROLE_VICTIM && victim < 0)
+			victim = (int)k;
+		if (j->role == ROLE_AGGRESSOR && aggressor < 0)
+			aggressor = (int)k;
+		for (unsigned s = 0; s < j->nsweeps; s++) {
+			if (ndims == MAX_DIMS) {
+				diag_error(x->d, &j->sweeps[s].loc, "sweep",
+					   "more than %d sweeps in one segment",
+					   MAX_DIMS);
+				return;
+			}
+			dims[ndims].job = k - a;
+			dims[ndims].sw = &j->sweeps[s];
+			npoints *= j->sweeps[s].nvalues;
+			ndims++;
+			if (npoints > SWEEP_MAX_POINTS) {
+				diag_error(x->d, &j->sweeps[s].loc, "sweep",
+					   "the grid has more than %d points",
+					   SWEEP_MAX_POINTS);
+				return;
+			}
+		}
+	}
+	if (aggressor >= 0 && victim < 0) {
+		diag_error(x->d, job_loc(&in->jobs[aggressor], "role"), "role",
+			   "job '%s' is an aggressor, but no victim runs with "
+			   "it (victims and aggressors must start together: no "
+			   "stonewall between them)", in->jobs[aggressor].name);
+		return;
+	}
+	if (victim >= 0 && aggressor < 0) {
+		diag_error(x->d, job_loc(&in->jobs[victim], "role"), "role",
+			   "job '%s' is a victim, but no aggressor runs with it",
+			   in->jobs[victim].name);
+		return;
+	}
+	mats = calloc(count, sizeof(*mats));
+	if (!mats) {
+		diag_plain(x->d, "out of memory");
+		return;
+	}
+	for (uint64_t p = 0; p < npoints; p++) {
+		char label[1024], vkey[1024];
+		unsigned before = x->d->errors;
+		struct baseline *base = NULL;
+		unsigned loaded_first;
+
+		if (materialize(x, a, count, dims, ndims, (unsigned)p, mats,
+				label, sizeof(label), vkey, sizeof(vkey)))
+			break;
+		for (unsigned k = 0; k < count; k++)
+			job_recheck(&mats[k], x->topo, x->d);
+		if (x->d->errors != before) {
+			for (unsigned k = 0; k < count; k++)
+				job_free(&mats[k]);
+			break;		/* one bad point is enough to say */
+		}
+		/* after the recheck: the CPU sets are resolved now */
+		if (reduced(x, mats, count, dims, ndims)) {
+			for (unsigned k = 0; k < count; k++)
+				job_free(&mats[k]);
+			continue;
+		}
+		for (unsigned k = 0; k < count; k++)
+			if (mats[k].cpus_note[0])
+				add_note(x->notes, "job '%s': %s", mats[k].name,
+					 mats[k].cpus_note);
+		if (victim < 0) {
+			if (emit(x, mats, count, false, PHASE_RUN, false))
+				goto nomem;
+			continue;
+		}
+		for (unsigned i = 0; i < nbases; i++)
+			if (!strcmp(bases[i].key, vkey))
+				base = &bases[i];
+		if (!base) {
+			struct baseline *n = realloc(bases, (nbases + 1) *
+						     sizeof(*n));
+
+			if (!n)
+				goto nomem;
+			bases = n;
+			base = &bases[nbases++];
+			base->key = strdup(vkey);
+			base->first = (unsigned)x->out->njobs;
+			x->vlabel = vkey;
+			if (!base->key ||
+			    emit(x, mats, count, true, PHASE_ALONE, true)) {
+				x->vlabel = NULL;
+				goto nomem;
+			}
+			x->vlabel = NULL;	/* vkey lives on this stack */
+			base->count = (unsigned)x->out->njobs - base->first;
+		}
+		loaded_first = (unsigned)x->out->njobs;
+		if (emit(x, mats, count, false, PHASE_LOADED, false))
+			goto nomem;
+		link_baselines(x, loaded_first, count, base);
+	}
+	goto out;
+nomem:
+	diag_plain(x->d, "out of memory");
+out:
+	for (unsigned i = 0; i < nbases; i++)
+		free(bases[i].key);
+	free(bases);
+	free(mats);
+}
+
+unsigned sweep_expand(const struct jobset *in, struct jobset *out,
+		      struct sweep_notes *notes, const struct topo *t,
+		      struct diag *d)
+{
+	struct expander x = { .in = in, .out = out, .notes = notes,
+			      .topo = t, .d = d };
+	unsigned before = d->errors;
+
+	out->jobs = NULL;
+	out->njobs = 0;
+	for (unsigned a = 0, b; a < in->njobs; a = b) {
+		for (b = a + 1; b < in->njobs && !in->jobs[b].stonewall; b++)
+			;
+		expand_segment(&x, a, b);
+		if (d->errors != before)
+			break;
+	}
+	for (unsigned i = 0; i < notes->n; i++)
+		fprintf(d->out, "memjob: note: %s\n", notes->text[i]);
+	if (d->errors == before && in->njobs && !out->njobs)
+		diag_plain(d, "every point of the sweeps was left out (see the "
+			   "notes above): nothing to run");
+	return d->errors - before;
+}

@@ -1,0 +1,646 @@
+/*
+ * plan.c - segments, groups, files and resource checks (see plan.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ioengines/ioengine.h"
+#include "spec/options.h"
+#include "plan/plan.h"
+#include "util/sysfile.h"
+#include "util/value.h"
+
+static char *join_path(const char *dir, const char *name)
+{
+	char *p;
+
+	if (name[0] == '/' || !dir || !strcmp(dir, "."))
+		return strdup(name);
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	return p;
+}
+
+static struct file_to_create *find_create(struct plan *p, const char *path)
+{
+	for (unsigned i = 0; i < p->ncreates; i++)
+		if (!strcmp(p->creates[i].path, path))
+			return &p->creates[i];
+	return NULL;
+}
+
+static int add_create(struct plan *p, const char *path, uint64_t size,
+		      const struct job_spec *j)
+{
+	struct file_to_create *n = realloc(p->creates,
+					   (p->ncreates + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->creates = n;
+	n += p->ncreates;
+	n->path = strdup(path);
+	if (!n->path)
+		return -1;
+	n->size = size;
+	n->pattern = j->pattern;
+	n->seed = j->pattern_seed;
+	n->sparse = RW_IS_WRITE(j->rw);
+	n->by = j;
+	p->ncreates++;
+	return 0;
+}
+
+static uint64_t device_size(const char *path)
+{
+	uint64_t bytes = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKGETSIZE64, &bytes))
+		bytes = 0;
+	close(fd);
+	return bytes;
+}
+
+/* /sys/dev/char/MAJ:MIN/size, as device-dax has it; 0 if none. */
+static uint64_t chardev_size(const struct stat *st)
+{
+	char path[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/size",
+		 major(st->st_rdev), minor(st->st_rdev));
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Resolve one clone's file: existence, type, size; plan its creation. */
+static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
+		      struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const char *fopt = j->filename ? "filename" : "directory";
+	struct file_to_create *c = find_create(p, path);
+	struct stat st;
+	uint64_t have;
+	char dir[4096], sz[32], off[32];
+
+	if (c) {		/* another job creates it first */
+		/* a writer grows it: the readers after it find it larger */
+		if (RW_IS_WRITE(j->rw) && c->sparse &&
+		    j->offset + j->size > c->size)
+			c->size = j->offset + j->size;
+		have = c->size;
+		goto sized;
+	}
+	if (stat(path, &st)) {
+		struct stat ds;
+
+		if (errno != ENOENT) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot use '%s': "
+				   "%s", path, strerror(errno));
+			return;
+		}
+		dir_of(path, dir, sizeof(dir));
+		if (stat(dir, &ds) || !S_ISDIR(ds.st_mode)) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot create "
+				   "'%s': directory '%s' does not exist", path,
+				   dir);
+			return;
+		}
+		/* found now, not when the job runs (EROFS included) */
+		if (access(dir, W_OK | X_OK)) {
+			diag_error(d, job_loc(j, fopt), fopt, "cannot create "
+				   "'%s': directory '%s' is not writable: %s",
+				   path, dir, strerror(errno));
+			return;
+		}
+		if (j->size == 0) {
+			diag_error(d, job_loc(j, "size"), "size", "'%s' does "
+				   "not exist; memjob creates it, and needs size "
+				   "to know how large", path);
+			return;
+		}
+		if (add_create(p, path, j->offset + j->size, j)) {
+			diag_plain(d, "out of memory");
+			return;
+		}
+		pj->size = j->size;
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' is a directory",
+			   path);
+		return;
+	}
+	if ((S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) && !j->allow_devices) {
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' is a %s device; "
+			   "memjob uses devices only with allow_devices=1",
+			   path, S_ISBLK(st.st_mode) ? "block" : "character");
+		return;
+	}
+	if (RW_WRITES(j->rw) && !j->overwrite) {
+		diag_error(d, job_loc(j, "rw"), "rw", "rw=%s would write into "
+			   "'%s', which memjob did not create; set overwrite=1 "
+			   "to allow it", opt_find("rw")->words[j->rw], path);
+		return;
+	}
+	if (S_ISFIFO(st.st_mode)) {	/* a stream: no size, no offsets */
+		char can[128];
+
+		ioengine_names_with(IOE_STREAM, can, sizeof(can));
+		if (!(j->ioengine->flags & IOE_STREAM))
+			diag_error(d, job_loc(j, fopt), fopt, "'%s' is a FIFO, "
+				   "which ioengine=%s cannot use (it needs "
+				   "offsets); ioengine=%s can", path,
+				   j->ioengine->name, can);
+		else if (!j->size)
+			diag_error(d, job_loc(j, "size"), "size", "'%s' is a "
+				   "FIFO, whose size memjob cannot know: set "
+				   "size", path);
+		pj->size = j->size;
+		return;
+	}
+	have = S_ISBLK(st.st_mode) ? device_size(path) : (uint64_t)st.st_size;
+	if (S_ISCHR(st.st_mode))	/* device-dax says its size in sysfs */
+		have = chardev_size(&st);
+	if (S_ISCHR(st.st_mode) && !have) { /* a stream: size not known */
+		if (!j->size)
+			diag_error(d, job_loc(j, "size"), "size", "'%s' is a "
+				   "character device, whose size memjob cannot "
+				   "know: set size", path);
+		pj->size = j->size;
+		return;
+	}
+sized:
+	if (j->size) {
+		pj->size = j->size;
+		if (!RW_IS_WRITE(j->rw) && j->offset + j->size > have) {
+			value_format_size(j->size, sz, sizeof(sz));
+			value_format_size(j->offset, off, sizeof(off));
+			diag_error(d, job_loc(j, "size"), "size", "'%s' holds "
+				   "%llu bytes, fewer than offset %s + size %s",
+				   path, (unsigned long long)have, off, sz);
+		}
+		return;
+	}
+	if (j->offset >= have) {
+		diag_error(d, job_loc(j, j->offset ? "offset" : "size"),
+			   j->offset ? "offset" : "size", "'%s' holds %llu "
+			   "bytes: nothing to do from offset %llu; set size",
+			   path, (unsigned long long)have,
+			   (unsigned long long)j->offset);
+		return;
+	}
+	pj->size = have - j->offset;
+}
+
+/*
+ * A clone's own file name: filename_format with $jobname and $jobnum (the
+ * clone, from 0) replaced, as fio does; JOB.CLONE by default.
+ */
+static char *format_filename(const struct job_spec *j, unsigned clone)
+{
+	const char *f = j->filename_format ? j->filename_format
+					   : "$jobname.$jobnum";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+
+	if (!m)
+		return NULL;
+	while (*f) {
+		if (!strncmp(f, "$jobname", 8)) {
+			fputs(j->name, m);
+			f += 8;
+		} else if (!strncmp(f, "$jobnum", 7)) {
+			fprintf(m, "%u", clone);
+			f += 7;
+		} else {
+			fputc(*f++, m);
+		}
+	}
+	if (fclose(m)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const struct ioengine_ops *e = j->ioengine;
+	unsigned n = j->numjobs;
+
+	pj->size = j->size;
+	if (!(e->flags & IOE_FILE) && !j->filename)
+		return;
+	pj->paths = calloc(n, sizeof(*pj->paths));
+	if (!pj->paths) {
+		diag_plain(d, "out of memory");
+		return;
+	}
+	for (unsigned c = 0; c < n; c++) {
+		char *name = NULL;
+
+		if (j->filename) {
+			pj->paths[c] = join_path(j->directory, j->filename);
+		} else if ((name = format_filename(j, c))) {
+			pj->paths[c] = join_path(j->directory, name);
+			free(name);
+		}
+		if (!pj->paths[c]) {
+			diag_plain(d, "out of memory");
+			return;
+		}
+		if (c == 0 || !j->filename) {
+			unsigned before = d->errors;
+
+			plan_file(p, pj, pj->paths[c], d);
+			/* one clone's error is every clone's: say it once */
+			if (d->errors != before && n - c > 1) {
+				diag_plain(d, "(job '%s': the same check was not "
+					   "repeated for its %u other clone "
+					   "files)", j->name, n - c - 1);
+				d->errors--;	/* a note, not an error */
+				return;
+			}
+		}
+	}
+}
+
+/* sample_interval's rows: a file of the user's, so never one that exists
+ * unless overwrite=1; jobs repeated by sweeps share their job's file. */
+static void plan_sample_log(struct plan *p, struct planned_job *pj,
+			    struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	const char *opt = j->sample_log ? "sample_log" : "sample_interval";
+	struct stat st;
+	char *path;
+
+	if (!j->sample_us)
+		return;
+	if (j->sample_log)
+		path = strdup(j->sample_log);
+	else if (asprintf(&path, "%s.samples.csv", j->name) < 0)
+		path = NULL;
+	if (!path) {
+		diag_plain(d, "out of memory");
+		return;
+	}
+	pj->sample_path = path;
+	for (struct planned_job *o = p->jobs; o < pj; o++)
+		if (o->sample_path && !strcmp(o->sample_path, path)) {
+			if (strcmp(o->spec->name, j->name))
+				diag_error(d, job_loc(j, opt), opt, "jobs '%s' "
+					   "and '%s' would both write '%s'",
+					   o->spec->name, j->name, path);
+			return;
+		}
+	if (!stat(path, &st) && !j->overwrite)
+		diag_error(d, job_loc(j, opt), opt, "'%s' exists; memjob does "
+			   "not overwrite it unless overwrite=1", path);
+}
+
+/* Free disk: the files to create, per file system (st_dev of their
+ * directory), each directory looked at once per file, never per pair. */
+static void check_disk(struct plan *p, struct diag *d)
+{
+	struct fs_need {
+		dev_t dev;
+		uint64_t sum, free_bytes;
+		unsigned first;		/* the first create on it */
+	} *fs = calloc(p->ncreates ? p->ncreates : 1, sizeof(*fs));
+	unsigned nfs = 0;
+
+	if (!fs) {
+		diag_plain(d, "out of memory");
+		return;
+	}
+	for (unsigned i = 0; i < p->ncreates; i++) {
+		struct statvfs vfs;
+		struct stat st;
+		char dir[4096];
+		unsigned k;
+
+		dir_of(p->creates[i].path, dir, sizeof(dir));
+		if (stat(dir, &st))
+			continue;
+		for (k = 0; k < nfs && fs[k].dev != st.st_dev; k++)
+			;
+		if (k == nfs) {
+			if (statvfs(dir, &vfs))
+				continue;
+			fs[k].dev = st.st_dev;
+			fs[k].free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+			fs[k].first = i;
+			nfs++;
+		}
+		fs[k].sum += p->creates[i].size;
+	}
+	for (unsigned k = 0; k < nfs; k++) {
+		const struct file_to_create *c = &p->creates[fs[k].first];
+		char dir[4096], need[32], avail[32];
+
+		if (fs[k].sum <= fs[k].free_bytes)
+			continue;
+		dir_of(c->path, dir, sizeof(dir));
+		value_format_size(fs[k].sum, need, sizeof(need));
+		value_format_size(fs[k].free_bytes, avail, sizeof(avail));
+		diag_error(d, job_loc(c->by, "size"), "size", "the files "
+			   "memjob would create in '%s' need %s (%llu "
+			   "bytes) but only %s (%llu bytes) are free",
+			   dir, need, (unsigned long long)fs[k].sum, avail,
+			   (unsigned long long)fs[k].free_bytes);
+		break;
+	}
+	free(fs);
+}
+
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/* Free memory: what the jobs of each segment allocate at once. */
+static void check_memory(struct plan *p, struct diag *d)
+{
+	uint64_t avail = mem_available();
+
+	if (!avail)
+		return;
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		const struct segment *sg = &p->segments[s];
+		uint64_t need = 0;
+		char n1[32], n2[32];
+
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+			const struct planned_job *pj = &p->jobs[i];
+			const struct job_spec *j = pj->spec;
+			uint64_t per;
+
+			if (!j)		/* not planned: an earlier error */
+				continue;
+			per = j->bs * j->iodepth;
+			/* (hugetlb pages come from their own pool, which
+			 * MemAvailable leaves out: check_hugepages) */
+			if (ioe_own_memory(j->ioengine) &&
+			    !hugepage_bytes(j->hugepage))
+				per += pj->size;
+			need += per * j->numjobs;
+		}
+		if (need > avail) {
+			/* Point at the size of the hungriest job. */
+			const struct planned_job *big = &p->jobs[sg->first];
+
+			for (unsigned i = sg->first; i < sg->first + sg->count;
+			     i++)
+				if (p->jobs[i].size * p->jobs[i].spec->numjobs >
+				    big->size * big->spec->numjobs)
+					big = &p->jobs[i];
+			value_format_size(need, n1, sizeof(n1));
+			value_format_size(avail, n2, sizeof(n2));
+			diag_error(d, job_loc(big->spec, "size"), "size",
+				   "the jobs that start with '%s' need %s (%llu "
+				   "bytes) of memory at once, but only %s (%llu "
+				   "bytes) is available", big->spec->name, n1,
+				   (unsigned long long)need, n2,
+				   (unsigned long long)avail);
+		}
+	}
+}
+
+/*
+ * hugepage=2m|1g: the jobs of a segment map their memory at once, each
+ * clone its own, in whole pages from the pool of that size; it must hold
+ * that many free pages now.  The pool's files are read below
+ * MEMJOB_SYSROOT when it is set (tests).
+ */
+static void check_hugepages(struct plan *p, struct diag *d)
+{
+	static const enum hugepage_mode modes[] = { HUGEPAGE_2M, HUGEPAGE_1G };
+	const char *root = getenv("MEMJOB_SYSROOT");
+
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		const struct segment *sg = &p->segments[s];
+
+		for (unsigned m = 0; m < 2; m++) {
+			uint64_t page = hugepage_bytes(modes[m]);
+			const struct job_spec *big = NULL;
+			uint64_t need = 0, bigpages = 0, avail, total;
+			char path[256], pool[256], sz[32];
+
+			for (unsigned i = sg->first; i < sg->first + sg->count;
+			     i++) {
+				const struct job_spec *j = p->jobs[i].spec;
+				uint64_t n;
+
+				if (!j || j->hugepage != modes[m] ||
+				    !ioe_own_memory(j->ioengine))
+					continue;
+				n = (p->jobs[i].size + page - 1) / page *
+				    j->numjobs;
+				need += n;
+				if (!big || n > bigpages) {
+					big = j;
+					bigpages = n;
+				}
+			}
+			if (!big)
+				continue;
+			value_format_bytes((double)page, sz, sizeof(sz));
+			if (sysfile_hugepages(path, sizeof(path),
+					      root ? root : "", page,
+					      "free_hugepages") ||
+			    sysfile_u64(path, &avail)) {
+				diag_error(d, job_loc(big, "hugepage"),
+					   "hugepage", "this system has no pool "
+					   "of %s huge pages (cannot read %s)",
+					   sz, path);
+				continue;
+			}
+			if (need <= avail)
+				continue;
+			/* the pool must grow by what is missing */
+			if (sysfile_hugepages(pool, sizeof(pool),
+					      root ? root : "", page,
+					      "nr_hugepages") ||
+			    sysfile_u64(pool, &total))
+				total = avail;
+			diag_error(d, job_loc(big, "hugepage"), "hugepage",
+				   "the jobs that start with '%s' need %llu "
+				   "huge page%s of %s at once, but %llu are "
+				   "free (%s); grow the pool first, as root: "
+				   "echo %llu > %s", big->name,
+				   (unsigned long long)need, need == 1 ? "" : "s",
+				   sz, (unsigned long long)avail, path,
+				   (unsigned long long)(total + need - avail),
+				   pool);
+		}
+	}
+}
+
+static int add_segment(struct plan *p, unsigned first, unsigned repeat)
+{
+	struct segment *n = realloc(p->segments,
+				    (p->nsegments + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	p->segments = n;
+	n[p->nsegments].first = first;
+	n[p->nsegments].count = 0;
+	n[p->nsegments].repeat = repeat;
+	p->nsegments++;
+	return 0;
+}
+
+/* A loaded victim joins its baseline's block, with every segment between
+ * them: overlapping spans (a victim x aggressor grid) make one block. */
+static void plan_blocks(struct plan *p)
+{
+	bool *joined = calloc(p->nsegments, sizeof(*joined));
+
+	for (unsigned i = 0; joined && i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		unsigned a, b;
+
+		if (j->phase != PHASE_LOADED || j->baseline < 0)
+			continue;
+		a = p->jobs[j->baseline].segment;
+		b = p->jobs[i].segment;
+		for (unsigned s = (a < b ? a : b) + 1; s <= (a < b ? b : a); s++)
+			joined[s] = true;
+	}
+	for (unsigned s = 0; s < p->nsegments; s++)
+		p->segments[s].block = s && joined && joined[s] ?
+				       p->segments[s - 1].block : s;
+	free(joined);
+}
+
+unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
+{
+	unsigned before = d->errors;
+	unsigned group = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->jobs = calloc(js->njobs, sizeof(*p->jobs));
+	if (!p->jobs) {
+		diag_plain(d, "out of memory");
+		return 1;
+	}
+	p->njobs = (unsigned)js->njobs;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = &js->jobs[i];
+		struct planned_job *pj = &p->jobs[i];
+		struct segment *sg;
+
+		pj->spec = j;
+		pj->wait_for = -1;
+		if (i == 0 || j->stonewall) {
+			if (add_segment(p, i, j->repeat)) {
+				diag_plain(d, "out of memory");
+				return d->errors - before;
+			}
+		}
+		if (i > 0 && (j->stonewall || j->new_group))
+			group++;
+		pj->group = group;
+		pj->segment = p->nsegments - 1;
+		sg = &p->segments[pj->segment];
+		if (sg->repeat != j->repeat)
+			diag_error(d, job_loc(j, "repeat"), "repeat", "job '%s' "
+				   "runs at the same time as job '%s' and must be "
+				   "repeated with it: repeat=%u here, %u there "
+				   "(set repeat in [global], or separate the jobs "
+				   "with stonewall)", j->name,
+				   js->jobs[sg->first].name, j->repeat,
+				   sg->repeat);
+		sg->count++;
+		/* the nearest earlier job of that name: sweeps repeat names */
+		if (j->wait_for)
+			for (unsigned k = i; k-- > 0;)
+				if (!strcmp(js->jobs[k].name, j->wait_for)) {
+					pj->wait_for = (int)k;
+					break;
+				}
+		plan_files(p, pj, d);
+		plan_sample_log(p, pj, d);
+	}
+	p->ngroups = group + 1;
+	plan_blocks(p);
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		unsigned t = 0;
+
+		for (unsigned i = 0; i < p->segments[s].count; i++)
+			t += p->jobs[p->segments[s].first + i].spec->numjobs;
+		if (t > p->max_threads)
+			p->max_threads = t;
+	}
+	if (d->errors == before)
+		check_disk(p, d);
+	if (d->errors == before)
+		check_memory(p, d);
+	if (d->errors == before)
+		check_hugepages(p, d);
+	return d->errors - before;
+}
+
+void plan_free(struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++) {
+		free(p->jobs[i].sample_path);
+		if (!p->jobs[i].paths)
+			continue;
+		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++)
+			free(p->jobs[i].paths[c]);
+		free(p->jobs[i].paths);
+	}
+	free(p->jobs);
+	free(p->segments);
+	for (unsigned i = 0; i < p->ncreates; i++)
+		free(p->creates[i].path);
+	free(p->creates);
+	memset(p, 0, sizeof(*p));
+}

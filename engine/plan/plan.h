@@ -1,0 +1,67 @@
+/*
+ * plan.h - from checked job specs to what will run.
+ *
+ * The plan fixes, before anything starts: the segments (jobs between two
+ * stonewalls start together and are repeated together), the reporting
+ * groups, each clone's file and the job's byte count, and the files memjob
+ * must create.
+ *
+ * Segments linked by a victim's baseline (its alone runs and the loaded
+ * runs judged against them, with whatever lies between) form a block, and
+ * a block runs repeat by repeat: alone, loaded, alone, loaded ..., so
+ * that a drift of the host lands on both sides of a slowdown.  Other
+ * segments are blocks of one and run all their repeats in turn.  Every check that can refuse a run without running it
+ * happens here or in check.c, so a refused run has started nothing and
+ * created nothing.
+ */
+#ifndef MEMJOB_PLAN_H
+#define MEMJOB_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "spec/job.h"
+
+struct planned_job {
+	const struct job_spec *spec;
+	uint64_t size;			/* bytes per pass, resolved */
+	char **paths;			/* one per clone; NULL if no file */
+	unsigned group;			/* reporting group */
+	unsigned segment;
+	int wait_for;			/* index of the job waited for, or -1 */
+	char *sample_path;		/* sample_interval's log, or NULL */
+};
+
+struct segment {
+	unsigned first, count;		/* jobs [first, first + count) */
+	unsigned repeat;
+	unsigned block;			/* the first segment of its block */
+};
+
+struct file_to_create {
+	char *path;
+	uint64_t size;
+	struct pattern pattern;
+	uint64_t seed;
+	bool sparse;			/* a write job makes it: no layout,
+					   just its size (ftruncate) */
+	const struct job_spec *by;	/* the job that asked for it */
+};
+
+struct plan {
+	struct planned_job *jobs;
+	unsigned njobs;
+	struct segment *segments;
+	unsigned nsegments;
+	unsigned ngroups;
+	struct file_to_create *creates;
+	unsigned ncreates;
+	unsigned max_threads;		/* largest segment, in threads */
+};
+
+/* Returns the number of errors reported; on 0 the plan is filled. */
+unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p);
+void plan_free(struct plan *p);
+
+#endif

@@ -1,0 +1,347 @@
+/*
+ * interference.c - metrics, baselines, slowdowns and their table (see
+ * interference.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/interference.h"
+#include "kernels/kernel.h"
+#include "util/stats.h"
+
+struct metric job_metric(const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	struct metric m;
+
+	if ((j->kernel->flags & KERN_PROGRAM) &&
+	    !(j->kernel->flags & KERN_ITEMS)) {
+		m.name = "elapsed_s";
+		snprintf(m.label, sizeof(m.label), "seconds");
+		m.value = jr->elapsed_ns / 1e9;
+		m.lower_is_better = true;
+	} else if (j->kernel->flags & KERN_ITEMS) {
+		m.name = "ns_per_item";
+		snprintf(m.label, sizeof(m.label), "ns per %s",
+			 j->kernel->item_name ? j->kernel->item_name : "item");
+		m.value = jr->ns_per_item;
+		m.lower_is_better = true;
+	} else {
+		m.name = "gbps";
+		snprintf(m.label, sizeof(m.label), "GB/s");
+		m.value = jr->gbps;
+		m.lower_is_better = false;
+	}
+	return m;
+}
+
+static unsigned runs_of(const struct results *r, unsigned idx)
+{
+	return r->plan->segments[r->plan->jobs[idx].segment].repeat;
+}
+
+/* The metric of each OK repeat of job idx into v; returns how many. */
+static unsigned metric_values(const struct results *r, unsigned idx,
+			      double *v, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < runs_of(r, idx) && n < max; k++) {
+		const struct job_result *jr = results_get(r, idx, k);
+
+		if (jr->status == RUN_OK)
+			v[n++] = job_metric(jr).value;
+	}
+	return n;
+}
+
+double metric_median(const struct results *r, unsigned idx)
+{
+	double v[1000];
+	unsigned n = metric_values(r, idx, v, 1000);
+
+	return stat_summarise(v, n).median;
+}
+
+double slowdown_pct(double alone, double loaded, bool lower_is_better)
+{
+	if (alone <= 0 || loaded <= 0)
+		return 0;
+	if (lower_is_better)
+		return (loaded - alone) / alone * 100.0;
+	return (alone / loaded - 1.0) * 100.0;
+}
+
+bool row_slowdown(const struct results *r, const struct job_result *jr,
+		  double *baseline, double *slowdown)
+{
+	const struct job_spec *j = jr->pj->spec;
+	struct metric m;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0 || jr->status != RUN_OK)
+		return false;
+	m = job_metric(jr);
+	*baseline = metric_median(r, (unsigned)j->baseline);
+	if (*baseline <= 0)
+		return false;
+	*slowdown = slowdown_pct(*baseline, m.value, m.lower_is_better);
+	return true;
+}
+
+bool row_interval(const struct results *r, const struct job_result *jr,
+		  struct interval *iv)
+{
+	const struct job_spec *j = jr->pj->spec;
+	double alone[1000], loaded[1000];
+	unsigned na, nl;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0 || jr->status != RUN_OK)
+		return false;
+	na = metric_values(r, (unsigned)j->baseline, alone, 1000);
+	nl = metric_values(r, (unsigned)(jr->pj - r->plan->jobs), loaded,
+			   1000);
+	*iv = interval_slowdown(alone, na, loaded, nl,
+				job_metric(jr).lower_is_better);
+	return true;
+}
+
+void slowdown_verdict(const struct interval *iv, char *buf, size_t len)
+{
+	interval_verdict(iv, "slower", "faster", "no effect found", buf, len);
+}
+
+/* GB/s of the aggressors that ran with loaded victim idx: median over
+ * repeats of their summed throughput. */
+static double aggressor_gbps(const struct results *r, unsigned idx)
+{
+	const struct plan *p = r->plan;
+	unsigned seg = p->jobs[idx].segment;
+	const struct segment *sg = &p->segments[seg];
+	double v[1000];
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < sg->repeat && n < 1000; k++) {
+		double sum = 0;
+
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+			if (p->jobs[i].spec->role == ROLE_AGGRESSOR)
+				sum += results_get(r, i, k)->gbps;
+		v[n++] = sum;
+	}
+	return stat_summarise(v, n).median;
+}
+
+static unsigned aggressor_threads(const struct results *r, unsigned idx)
+{
+	const struct plan *p = r->plan;
+	const struct segment *sg = &p->segments[p->jobs[idx].segment];
+	unsigned t = 0;
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+		if (p->jobs[i].spec->role == ROLE_AGGRESSOR)
+			t += p->jobs[i].spec->numjobs;
+	return t;
+}
+
+/* Whether any run of the jobs that ran with job idx (its segment: the
+ * loaded victim and its aggressors) was emulated, or any run of the
+ * victim's baseline. */
+static bool point_emulated(const struct results *r, unsigned idx)
+{
+	const struct plan *p = r->plan;
+	const struct segment *sg = &p->segments[p->jobs[idx].segment];
+	int base = p->jobs[idx].spec->baseline;
+
+	for (unsigned k = 0; k < sg->repeat; k++)
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+			if (results_get(r, i, k)->emulated)
+				return true;
+	if (base >= 0)
+		for (unsigned k = 0; k < runs_of(r, (unsigned)base); k++)
+			if (results_get(r, (unsigned)base, k)->emulated)
+				return true;
+	return false;
+}
+
+/* Each loaded point of victim name, in plan order. */
+static void victim_lines(const struct results *r, const char *name,
+			 void (*fn)(void *user,
+				    const struct interference_line *l),
+			 void *user)
+{
+	const struct plan *p = r->plan;
+	bool first = true;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		double alone[1000], loaded[1000], slow[1000];
+		struct interference_line l = { .victim = name };
+		unsigned na, nl;
+
+		if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+		    strcmp(j->name, name) || j->baseline < 0)
+			continue;
+		l.m = job_metric(results_get(r, i, 0));
+		l.point = j->point_label;
+		l.first = first;
+		first = false;
+		na = metric_values(r, (unsigned)j->baseline, alone, 1000);
+		nl = metric_values(r, i, loaded, 1000);
+		l.ci = interval_slowdown(alone, na, loaded, nl,
+					 l.m.lower_is_better);
+		l.alone = stat_summarise(alone, na);
+		l.loaded = stat_summarise(loaded, nl);
+		for (unsigned k = 0; k < nl; k++)
+			slow[k] = slowdown_pct(l.alone.median, loaded[k],
+					       l.m.lower_is_better);
+		l.slowdown = stat_summarise(slow, nl);
+		l.have = na && nl;
+		if (l.have)
+			l.slowdown_pct = slowdown_pct(l.alone.median,
+						      l.loaded.median,
+						      l.m.lower_is_better);
+		l.aggressor_threads = aggressor_threads(r, i);
+		l.aggressor_gbps = aggressor_gbps(r, i);
+		l.emulated = point_emulated(r, i);
+		fn(user, &l);
+	}
+}
+
+void interference_each(const struct results *r,
+		       void (*fn)(void *user,
+				  const struct interference_line *l),
+		       void *user)
+{
+	const struct plan *p = r->plan;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		bool seen = false;
+
+		if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM)
+			continue;
+		for (unsigned k = 0; k < i; k++)
+			if (p->jobs[k].spec->phase == PHASE_LOADED &&
+			    p->jobs[k].spec->role == ROLE_VICTIM &&
+			    !strcmp(p->jobs[k].spec->name, j->name))
+				seen = true;
+		if (!seen)
+			victim_lines(r, j->name, fn, user);
+	}
+}
+
+static void print_line(void *user, const struct interference_line *l)
+{
+	FILE *f = user;
+	char ab[64], lb[64], sb[64], verdict[96];
+
+	if (l->first) {
+		fprintf(f, "\ninterference: victim '%s', %s (%s is better); "
+			"slowdown %% = %s\n", l->victim, l->m.label,
+			l->m.lower_is_better ? "lower" : "higher",
+			l->m.lower_is_better ? "(loaded - alone) / alone"
+					     : "alone / loaded - 1");
+		fprintf(f, "  %-32s %-24s %-24s %-22s %s\n", "point",
+			"alone (min-max)", "loaded (min-max)",
+			"slowdown % (min..max)", "aggressors");
+	}
+	if (!l->have) {
+		fprintf(f, "  %-32s (a run failed: no figures)\n",
+			l->point ? l->point : "-");
+		return;
+	}
+	snprintf(ab, sizeof(ab), "%.2f (%.2f-%.2f)", l->alone.median,
+		 l->alone.min, l->alone.max);
+	snprintf(lb, sizeof(lb), "%.2f (%.2f-%.2f)", l->loaded.median,
+		 l->loaded.min, l->loaded.max);
+	snprintf(sb, sizeof(sb), "%+.2f (%+.2f..%+.2f)", l->slowdown_pct,
+		 l->slowdown.min, l->slowdown.max);
+	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s%s\n",
+		l->point ? l->point : "-", ab, lb, sb, l->aggressor_threads,
+		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps,
+		l->emulated ? "  EMULATED" : "");
+	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
+	fprintf(f, "  %-32s %s\n", "", verdict);
+}
+
+/* Under the table: what EMULATED means, once, when a line carries it. */
+static void note_emulated(void *user, const struct interference_line *l)
+{
+	bool *any = user;
+
+	*any |= l->emulated;
+}
+
+void interference_table(FILE *f, const struct results *r)
+{
+	bool any = false;
+
+	interference_each(r, print_line, f);
+	interference_each(r, note_emulated, &any);
+	if (any)
+		fputs("  EMULATED: the writes of that point went to ordinary "
+		      "memory standing in for the device (dax_emulate=1)\n",
+		      f);
+}
+
+void interval_cells(struct row_emitter *e, const struct interval *iv,
+		    char *verdict, size_t len)
+{
+	bool ok = iv && iv->status == INTERVAL_OK;
+
+	if (ok) {
+		row_fixed(e, "slowdown_est_pct", iv->est, 4);
+		row_fixed(e, "slowdown_ci_lo_pct", iv->lo, 4);
+		row_fixed(e, "slowdown_ci_hi_pct", iv->hi, 4);
+		row_fixed(e, "ci_level_pct", iv->level * 100, 2);
+	} else {
+		row_absent(e, "slowdown_est_pct");
+		row_absent(e, "slowdown_ci_lo_pct");
+		row_absent(e, "slowdown_ci_hi_pct");
+		row_absent(e, "ci_level_pct");
+	}
+	if (iv) {
+		slowdown_verdict(iv, verdict, len);
+		row_str(e, "verdict", verdict);
+	} else {
+		row_absent(e, "verdict");
+	}
+}
+
+void interference_row(struct row_emitter *e,
+		      const struct interference_line *l)
+{
+	row_str(e, "victim", l->victim);
+	row_str(e, "point", l->point);
+	row_str(e, "metric_name", l->m.name);
+	row_u64(e, "lower_is_better", l->m.lower_is_better);
+	if (l->have) {
+		row_sig(e, "alone", l->alone.median, 6);
+		row_sig(e, "alone_min", l->alone.min, 6);
+		row_sig(e, "alone_max", l->alone.max, 6);
+		row_sig(e, "loaded", l->loaded.median, 6);
+		row_sig(e, "loaded_min", l->loaded.min, 6);
+		row_sig(e, "loaded_max", l->loaded.max, 6);
+		row_fixed(e, "slowdown_pct", l->slowdown_pct, 4);
+		row_fixed(e, "slowdown_min_pct", l->slowdown.min, 4);
+		row_fixed(e, "slowdown_max_pct", l->slowdown.max, 4);
+	} else {
+		static const char *const none[] = {
+			"alone", "alone_min", "alone_max", "loaded",
+			"loaded_min", "loaded_max", "slowdown_pct",
+			"slowdown_min_pct", "slowdown_max_pct",
+		};
+
+		for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+			row_absent(e, none[i]);
+	}
+	row_u64(e, "aggressor_threads", l->aggressor_threads);
+	row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	row_u64(e, "emulated", l->emulated);
+	char verdict[96];
+
+	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
+	row_end(e);
+}

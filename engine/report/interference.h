@@ -1,0 +1,83 @@
+/*
+ * interference.h - victims alone versus loaded: the metric each job is
+ * judged by, its baseline, the slowdown, and the summary table.
+ *
+ * A job's metric is its elapsed seconds for programs (kernel=exec) and ns
+ * per item for kernels that count items (lower is better for both), and
+ * GB/s otherwise (higher is better).  Slowdown in % is
+ * (loaded - alone) / alone for lower-is-better metrics and alone / loaded
+ * - 1 for throughputs, so that +10% means "10% more time" either way.
+ * The baseline of a loaded victim is the median of its alone runs.
+ *
+ * A point's slowdown also comes with its 95% confidence interval, from
+ * the alone and loaded repeats as two samples (interval.h), and a
+ * verdict in words: "slower by 5.4% (95% CI 3.9..6.8%)".
+ */
+#ifndef MEMJOB_INTERFERENCE_H
+#define MEMJOB_INTERFERENCE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/interval.h"
+#include "run/result.h"
+#include "util/row.h"
+#include "util/stats.h"
+
+struct metric {
+	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
+	char label[48];			/* "ns per access", "GB/s" */
+	double value;
+	bool lower_is_better;
+};
+
+struct metric job_metric(const struct job_result *jr);
+/* Median of job idx's metric over its repeats (0 when none ran). */
+double metric_median(const struct results *r, unsigned idx);
+double slowdown_pct(double alone, double loaded, bool lower_is_better);
+/* For a loaded victim row: its baseline median and slowdown; false when
+ * the row is not one. */
+bool row_slowdown(const struct results *r, const struct job_result *jr,
+		  double *baseline, double *slowdown);
+/* For a loaded victim row: the interval of its point's slowdown (the
+ * same for each repeat of the point); false when the row is not one. */
+bool row_interval(const struct results *r, const struct job_result *jr,
+		  struct interval *iv);
+/* The verdict on a slowdown's interval, in words (interval_verdict). */
+void slowdown_verdict(const struct interval *iv, char *buf, size_t len);
+/* The interval's cells (slowdown_est_pct, slowdown_ci_lo_pct,
+ * slowdown_ci_hi_pct, ci_level_pct, verdict), absent for NULL; the
+ * verdict's text is made in verdict[len], which must outlive the cell. */
+void interval_cells(struct row_emitter *e, const struct interval *iv,
+		    char *verdict, size_t len);
+/* One line of the table: a loaded victim at one point, its metric alone
+ * and loaded over the repeats, the slowdown, and its aggressors. */
+struct interference_line {
+	const char *victim;
+	const char *point;		/* the point label, or NULL */
+	bool first;			/* the victim's first line */
+	bool have;			/* false: a run failed, no figures */
+	struct metric m;
+	struct stat_summary alone, loaded;
+	double slowdown_pct;		/* of the medians */
+	struct stat_summary slowdown;	/* of each loaded run */
+	struct interval ci;		/* of the slowdown, alone vs loaded */
+	unsigned aggressor_threads;
+	double aggressor_gbps;		/* median of their summed GB/s */
+	bool emulated;			/* a job of the point (or of its
+					   baseline) ran in emulation */
+};
+
+/* Each line, victim by victim in plan order. */
+void interference_each(const struct results *r,
+		       void (*fn)(void *user,
+				  const struct interference_line *l),
+		       void *user);
+/* The table per victim: point, alone, loaded, slowdown, aggressors. */
+void interference_table(FILE *f, const struct results *r);
+/* A line as a row (for JSON): its figures as numbers, absent when a run
+ * failed. */
+void interference_row(struct row_emitter *e,
+		      const struct interference_line *l);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * knee.h - where a latency-by-working-set curve leaves each cache level,
+ * set against the cache sizes that sysfs reports (seed 000's sweep).
+ *
+ * The input is one series of a chase sweep: working-set sizes in bytes and
+ * the ns per access measured at each.  The cache levels are those holding
+ * data (L1d, L2, L3: data or unified), smallest first.  For each level the
+ * result gives the plateau latency (what a working set well inside that
+ * level costs), the knee (the first size where the latency has clearly
+ * left that plateau, for good), and whether the knee is within a factor
+ * of 2 of the sysfs size.  A knee that is not where sysfs says (a VM whose
+ * host shares the LLC) is reported as such, never hidden.
+ *
+ * The rule, for a level of size S whose next smaller data level has size P
+ * (0 for L1) and knee K (P when it had none), with F = KNEE_RISE:
+ *
+ *  1. Several points at one size (repeats) count as their median.
+ *  2. The plateau window is the sizes in (2 min(P, K), S/2]: clear of the
+ *     smaller level's edge, where it was measured or sysfs puts it if
+ *     that is smaller, and of this level's own edge.  If it is empty,
+ *     (P, S].
+ *  3. Latency noise on a busy machine only ever adds time, so the plateau
+ *     is the median of the window's points within F times the window's
+ *     lowest latency: neither a burst of noise nor a knee that comes early,
+ *     inside the window, drags it up.
+ *  4. Scanning up from the first plateau point, the knee is the first size
+ *     whose latency is above F x plateau and stays there for the next two
+ *     sizes measured (as many as there are).  The plateau ends at the size
+ *     measured before it.
+ *  5. Found where sysfs says: S/2 <= knee <= 2 S.  Real caches start to
+ *     miss a little before they are full (pseudo-LRU, other data, physical
+ *     indexing), so the knee is typically between 3/4 S and S.
+ *
+ * F = 1.5: the smallest step between cache levels on real CPUs is about
+ * 2.5x (L1 to L2), so 1.5 is well below any real step and well above the
+ * noise that medians of repeats leave.  With chase_layout=random on 4 KiB
+ * pages, TLB misses raise the latency of large working sets on their own
+ * and can make a knee of their own; chase_layout=page or hugepage=thp
+ * leaves them out.
+ */
+#ifndef MEMJOB_KNEE_H
+#define MEMJOB_KNEE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/row.h"
+#include "machine/topology.h"
+
+#define KNEE_RISE	1.5	/* "clearly above": F x the plateau */
+#define KNEE_CONFIRM	2	/* sizes after the rise that must stay up */
+#define KNEE_MAX_LEVELS	TOPO_MAX_CACHES
+
+enum knee_status {
+	KNEE_FOUND,		/* within a factor of 2 of the sysfs size */
+	KNEE_FAR,		/* a knee, but not near the sysfs size */
+	KNEE_NONE,		/* the sweep goes past 2 S, no knee near S */
+	KNEE_NO_DATA,		/* too few sizes to tell */
+};
+
+struct knee {
+	unsigned level;
+	char type;		/* 'd' data or 'u' unified */
+	uint64_t cache_size;	/* as sysfs says, bytes */
+	uint64_t knee_size;	/* first size off the plateau; 0 none */
+	uint64_t plateau_end;	/* the size measured before it; 0 none */
+	uint64_t last_size;	/* the largest size measured */
+	double plateau_ns;	/* 0 when there was no window */
+	double after_ns;	/* latency at knee_size; 0 none */
+	enum knee_status status;
+	char text[160];		/* the finding as a sentence, for people */
+};
+
+/*
+ * One knee per data or unified level of levels (instruction caches and
+ * NULL entries are skipped), into out (room for nlevels).  sizes and ns
+ * hold n points in any order; points with a size of 0 or a latency that
+ * is not a positive number are left out.  Returns the number of entries
+ * written, or -1 when out of memory.
+ */
+int knee_find(const uint64_t *sizes, const double *ns, unsigned n,
+	      const struct topo_cache *const *levels, unsigned nlevels,
+	      struct knee *out);
+
+/* The data levels of cpu (L1d, L2, L3...), smallest first, into out
+ * (room for max).  Returns how many. */
+unsigned knee_levels(const struct topo *t, unsigned cpu,
+		     const struct topo_cache **out, unsigned max);
+
+/* A table of n knees, one line per level, under a header line; each line
+ * is indented by two spaces. */
+void knee_print(FILE *f, const struct knee *k, unsigned n);
+/* A knee as cells of a row (for JSON): cache, level, type, cache_size,
+ * plateau_ns, plateau_end, knee_size, after_ns, last_size, status
+ * (found, far, none, no_data) and finding (the sentence); sizes in
+ * bytes, absent where there is none. */
+void knee_cells(struct row_emitter *e, const struct knee *k);
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * report.c - the normal report, and each format in turn (see report.h):
+ * the CSV and JSON rows come from report_row.c, the JSON document from
+ * report_json.c.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "util/version.h"
+#include "machine/counters.h"
+#include "report/interference.h"
+#include "report/kneereport.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+#include "report/report_int.h"
+#include "util/stats.h"
+#include "util/value.h"
+
+/* The kernel's result as text: signed where the kernel says so. */
+static void result_text(const struct job_spec *j, uint64_t v, char *buf,
+			size_t len)
+{
+	if (j->kernel->flags & KERN_SIGNED)
+		snprintf(buf, len, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+void report_header(struct report_ctx *rc, const struct plan *p)
+{
+	struct report_facts *f = &rc->facts;
+	struct utsname u;
+
+	memset(f, 0, sizeof(*f));
+	f->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!uname(&u))
+		snprintf(f->release, sizeof(f->release), "%s", u.release);
+	f->njobs = p->njobs;
+	f->ngroups = p->ngroups;
+	if (rc->ss) {
+		sysstat_info(rc->ss, &f->info);
+		f->have_info = true;
+	}
+	if (!(rc->formats & REPORT_NORMAL))
+		return;
+	fprintf(rc->out, "memjob %s on %s: %ld CPUs, Linux %s; %u job%s in "
+		"%u group%s\n", memjob_version, rc->host, f->cpus, f->release,
+		f->njobs, f->njobs == 1 ? "" : "s", f->ngroups,
+		f->ngroups == 1 ? "" : "s");
+	if (rc->machine)
+		machine_id_print(rc->out, rc->machine);
+	if (f->have_info)
+		sysstat_info_print(&f->info, rc->out);
+	if (rc->topo) {
+		char line[768];
+
+		topo_summary(rc->topo, line, sizeof(line));
+		fprintf(rc->out, "%s\n", line);
+	}
+	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
+		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
+}
+
+static void human_rate(double per_s, char *buf, size_t len)
+{
+	if (per_s >= 1e9)
+		snprintf(buf, len, "%.2fG", per_s / 1e9);
+	else if (per_s >= 1e6)
+		snprintf(buf, len, "%.2fM", per_s / 1e6);
+	else if (per_s >= 1e3)
+		snprintf(buf, len, "%.1fk", per_s / 1e3);
+	else
+		snprintf(buf, len, "%.1f", per_s);
+}
+
+/* "accesses", "items", "calls": the plural of a kernel's unit. */
+static const char *plural(const char *one, char *buf, size_t len)
+{
+	size_t l;
+
+	if (!one)
+		one = "item";
+	l = strlen(one);
+	snprintf(buf, len, "%s%s", one, l && one[l - 1] == 's' ? "es" : "s");
+	return buf;
+}
+
+/* A run's first line: the bytes and their rate where the kernel's bytes
+ * are a throughput, else the items and their rate (or the time alone). */
+static void normal_amount(FILE *f, const struct job_result *jr)
+{
+	const struct kernel_ops *k = jr->pj->spec->kernel;
+	char rate[32], amount[32], units[48];
+
+	if (!(k->flags & KERN_NO_GBPS)) {
+		human_rate(jr->ops_per_s, rate, sizeof(rate));
+		fprintf(f, " %s in %.3f s: %.3f GB/s, %s ops/s\n",
+			value_format_bytes((double)jr->bytes, amount,
+					   sizeof(amount)),
+			jr->elapsed_ns / 1e9, jr->gbps, rate);
+		return;
+	}
+	fprintf(f, " elapsed %.3f s", jr->elapsed_ns / 1e9);
+	if (jr->items && jr->elapsed_ns) {
+		human_rate((double)jr->items * 1e9 / (double)jr->elapsed_ns,
+			   rate, sizeof(rate));
+		fprintf(f, ": %s %s/s", rate,
+			plural(k->item_name, units, sizeof(units)));
+	}
+	fputc('\n', f);
+}
+
+/* What was counted, then what was not and why: never a 0 for either. */
+static void normal_counters(FILE *f, const struct job_result *jr)
+{
+	const char *names[COUNTERS_DERIVED_MAX];
+	double values[COUNTERS_DERIVED_MAX];
+	unsigned nd, col = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < jr->ncounters; i++) {
+		const struct counter_value *c = &jr->counters[i];
+
+		if (c->status != COUNTER_OK)
+			continue;
+		fputs(any ? "," : "    counters:", f);
+		any = true;
+		if (!strcmp(c->name, "task-clock"))
+			fprintf(f, " %s %.1f ms", c->name, c->value / 1e6);
+		else
+			fprintf(f, " %s %" PRIu64, c->name, c->value);
+		if (c->running < 0.999)
+			fprintf(f, " (%.1f%%)", c->running * 100);
+		if (c->user_only)
+			fputs(":u", f);
+	}
+	if (any)
+		fputc('\n', f);
+	for (unsigned i = 0; i < jr->ncounters; i++) {
+		const struct counter_value *c = &jr->counters[i];
+		bool first = true;
+
+		if (c->status == COUNTER_OK)
+			continue;
+		/* one line per reason, naming every event it applies to */
+		for (unsigned k = 0; k < i; k++)
+			if (jr->counters[k].status != COUNTER_OK &&
+			    !strcmp(jr->counters[k].why, c->why))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(f, "    %s:", c->why[0] ? c->why :
+			counters_status_name(c->status));
+		for (unsigned k = i; k < jr->ncounters; k++)
+			if (jr->counters[k].status != COUNTER_OK &&
+			    !strcmp(jr->counters[k].why, c->why))
+				fprintf(f, " %s", jr->counters[k].name);
+		fputc('\n', f);
+	}
+	nd = counters_derived(jr->counters, jr->ncounters, names, values,
+			      COUNTERS_DERIVED_MAX);
+	for (unsigned i = 0; i < nd; i++)
+		fprintf(f, "%s %s %.4g", col++ ? "," : "    derived:", names[i],
+			values[i]);
+	if (nd)
+		fputc('\n', f);
+}
+
+static void normal_run(FILE *f, const struct job_result *jr, bool label)
+{
+	const struct job_spec *j = jr->pj->spec;
+	char rb[32], wb[32];
+
+	if (label)
+		fprintf(f, "  run %u:", jr->repeat + 1);
+	else
+		fputs("  ", f);
+	if (jr->status == RUN_NOT_RUN) {
+		fputs(" not run\n", f);
+		return;
+	}
+	normal_amount(f, jr);
+	if (RW_IS_MIXED(j->rw))
+		fprintf(f, "    of which read %s, written %s\n",
+			value_format_bytes((double)(jr->bytes -
+						    jr->write_bytes),
+					   rb, sizeof(rb)),
+			value_format_bytes((double)jr->write_bytes, wb,
+					   sizeof(wb)));
+	fprintf(f, "    cpu usr %.3f s, sys %.3f s; faults %" PRIu64 " minor, "
+		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
+		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
+		jr->minflt, jr->majflt, jr->vcsw, jr->ivcsw);
+	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {
+		char v[32];
+
+		result_text(j, jr->result, v, sizeof(v));
+		fprintf(f, "    %s: %s\n", j->kernel->result_name, v);
+	}
+	if (jr->items) {
+		const char *in = j->kernel->item_name;
+
+		fprintf(f, "    %.2f ns per %s (%" PRIu64 " %s)\n",
+			jr->ns_per_item, in, jr->items,
+			plural(in, wb, sizeof(wb)));
+		/* a kernel whose result counts its units of work (codewalk:
+		 * calls) also gets the time per unit */
+		if ((j->kernel->flags & KERN_RESULT) && jr->result &&
+		    jr->elapsed_ns) {
+			const char *rn = j->kernel->result_name;
+			size_t rl = strlen(rn);
+
+			fprintf(f, "    %.2f ns per %.*s\n",
+				jr->ns_per_item * (double)jr->items /
+				(double)jr->result,
+				(int)(rl && rn[rl - 1] == 's' ? rl - 1 : rl), rn);
+		}
+	}
+	if (jr->lat.count)
+		fprintf(f, "    latency (us): p50 %.1f, p90 %.1f, p99 %.1f, "
+			"p99.9 %.1f, max %.1f over %" PRIu64 " I/Os\n",
+			hist_percentile(&jr->lat, 50) / 1e3,
+			hist_percentile(&jr->lat, 90) / 1e3,
+			hist_percentile(&jr->lat, 99) / 1e3,
+			hist_percentile(&jr->lat, 99.9) / 1e3,
+			jr->lat.max / 1e3, jr->lat.count);
+	if (jr->ncounters)
+		normal_counters(f, jr);
+	if (jr->info && jr->info[0])
+		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
+	if (jr->emulated)
+		fputs("    EMULATED: these figures come from ordinary memory "
+		      "standing in for the device\n", f);
+	if (j->numjobs > 1)
+		for (unsigned c = 0; c < j->numjobs; c++) {
+			const struct thread_result *t = &jr->threads[c];
+			uint64_t ns = t->end_ns - t->start_ns;
+
+			fprintf(f, "    clone %u", c);
+			if (t->cpu >= 0)
+				fprintf(f, " (cpu %d)", t->cpu);
+			if (!(j->kernel->flags & KERN_NO_GBPS))
+				fprintf(f, ": %s, %.3f GB/s,",
+					value_format_bytes((double)t->bytes,
+							   rb, sizeof(rb)),
+					ns ? (double)t->bytes / ns : 0.0);
+			else if (j->kernel->flags & KERN_ITEMS)
+				fprintf(f, ": %" PRIu64 " %s,", t->items,
+					plural(j->kernel->item_name, rb,
+					       sizeof(rb)));
+			else
+				fputc(':', f);
+			fprintf(f, " usr %.3f s, sys %.3f s",
+				t->usr_ns / 1e9, t->sys_ns / 1e9);
+			if (j->kernel->flags & KERN_RESULT) {
+				char v[32];
+
+				result_text(j, t->result, v, sizeof(v));
+				fprintf(f, ", %s %s", j->kernel->result_name,
+					v);
+			}
+			fputc('\n', f);
+		}
+	if (jr->status == RUN_FAILED)
+		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
+	else if (jr->status == RUN_INTERRUPTED)
+		fputs("    interrupted: figures cover the time until the "
+		      "stop\n", f);
+}
+
+static void normal_job(FILE *f, const struct results *r, unsigned idx)
+{
+	const struct planned_job *pj = &r->plan->jobs[idx];
+	const struct job_spec *j = pj->spec;
+	unsigned reps = r->plan->segments[pj->segment].repeat;
+	char bs[32], size[32];
+	double gbps[1000], secs[1000], nsi[1000];
+	unsigned n = 0;
+
+	value_format_bytes((double)j->bs, bs, sizeof(bs));
+	value_format_bytes((double)pj->size, size, sizeof(size));
+	fprintf(f, "\n%s", j->name);
+	if (j->phase != PHASE_RUN)
+		fprintf(f, " [%s %s]", report_role_names[j->role],
+			report_phase_names[j->phase]);
+	if (j->point_label)
+		fprintf(f, " {%s}", j->point_label);
+	fprintf(f, ": group %u, %u thread%s", pj->group, j->numjobs,
+		j->numjobs == 1 ? "" : "s");
+	if (j->ioworkers)
+		fprintf(f, " + %u I/O thread%s", j->ioworkers,
+			j->ioworkers == 1 ? "" : "s");
+	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
+		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
+		j->kernel->impls ? "/" : "", report_impl(j));
+	if (r->where && r->where[idx])
+		fprintf(f, "  file on %s\n", r->where[idx]);
+	for (unsigned k = 0; k < reps; k++) {
+		const struct job_result *jr = results_get(r, idx, k);
+
+		normal_run(f, jr, reps > 1);
+		if (jr->have_sys && r->ss) {
+			fputs("    system, over the jobs that ran with this "
+			      "one:\n", f);
+			sysstat_delta_print(r->ss, &jr->sys, r->devidx[idx],
+					    "      ", f);
+		}
+		if (jr->status == RUN_OK && n < 1000) {
+			gbps[n] = jr->gbps;
+			secs[n] = jr->elapsed_ns / 1e9;
+			nsi[n] = jr->ns_per_item;
+			n++;
+		}
+	}
+	if (reps > 1 && n) {
+		struct stat_summary g = stat_summarise(gbps, n);
+		struct stat_summary t = stat_summarise(secs, n);
+
+		fprintf(f, "  over %u run%s: ", n, n == 1 ? "" : "s");
+		if (!(j->kernel->flags & KERN_NO_GBPS))
+			fprintf(f, "GB/s median %.3f (min %.3f, max %.3f); ",
+				g.median, g.min, g.max);
+		if (j->kernel->flags & KERN_ITEMS) {
+			struct stat_summary s = stat_summarise(nsi, n);
+
+			fprintf(f, "ns per %s median %.2f (min %.2f, max "
+				"%.2f); ", j->kernel->item_name, s.median,
+				s.min, s.max);
+		}
+		fprintf(f, "time median %.3f s (min %.3f, max %.3f)\n",
+			t.median, t.min, t.max);
+	}
+}
+
+void group_totals_each(const struct results *r,
+		       void (*fn)(void *user, const struct group_total *g),
+		       void *user)
+{
+	const struct plan *p = r->plan;
+
+	for (unsigned g = 0; g < p->ngroups; g++) {
+		struct group_total t = { .group = g, .repeats = 1 };
+
+		for (unsigned i = 0; i < p->njobs; i++)
+			if (p->jobs[i].group == g) {
+				t.jobs++;
+				t.data_jobs += !(p->jobs[i].spec->kernel->flags &
+						 KERN_NO_GBPS);
+				t.threads += p->jobs[i].spec->numjobs;
+				t.repeats =
+					p->segments[p->jobs[i].segment].repeat;
+			}
+		if (t.jobs < 2)
+			continue;
+		for (t.repeat = 0; t.repeat < t.repeats; t.repeat++) {
+			uint64_t start = UINT64_MAX, end = 0;
+
+			t.bytes = 0;
+			for (unsigned i = 0; i < p->njobs; i++) {
+				const struct job_result *jr;
+
+				if (p->jobs[i].group != g)
+					continue;
+				jr = results_get(r, i, t.repeat);
+				if (!jr->end_ns)
+					continue;
+				if (!(p->jobs[i].spec->kernel->flags &
+				      KERN_NO_GBPS))
+					t.bytes += jr->bytes;
+				if (jr->start_ns < start)
+					start = jr->start_ns;
+				if (jr->end_ns > end)
+					end = jr->end_ns;
+			}
+			if (!end)
+				continue;
+			t.elapsed_ns = end - start;
+			t.gbps = end > start ? (double)t.bytes / (end - start)
+					     : 0.0;
+			fn(user, &t);
+		}
+	}
+}
+
+static void normal_group(void *user, const struct group_total *t)
+{
+	FILE *f = user;
+	char b[32];
+
+	fprintf(f, "\ngroup %u", t->group);
+	if (t->repeats > 1)
+		fprintf(f, ", run %u", t->repeat + 1);
+	fprintf(f, ": %u jobs, %u threads", t->jobs, t->threads);
+	if (t->data_jobs)
+		fprintf(f, ": %s in %.3f s: %.3f GB/s\n",
+			value_format_bytes((double)t->bytes, b, sizeof(b)),
+			t->elapsed_ns / 1e9, t->gbps);
+	else
+		fprintf(f, " in %.3f s\n", t->elapsed_ns / 1e9);
+}
+
+static const struct format {
+	const char *name;
+	unsigned bit;
+} formats[] = {
+	{ "normal", REPORT_NORMAL }, { "csv", REPORT_CSV },
+	{ "json", REPORT_JSON }, { NULL, 0 }
+};
+
+/* why: "got 'xml' in 'normal,xml'", and the nearest name if one is near */
+static void no_such_format(const char *item, size_t n, const char *s,
+			   char *why, size_t len)
+{
+	struct value_near near;
+	char want[64];
+	const char *best;
+	int used;
+
+	snprintf(want, sizeof(want), "%.*s", (int)n, item);
+	value_near_init(&near, want);
+	for (unsigned i = 0; formats[i].name; i++)
+		value_near_offer(&near, formats[i].name);
+	best = value_near_best(&near);
+	used = n == strlen(s) ? snprintf(why, len, "got '%s'", s)
+			      : snprintf(why, len, "got '%.*s' in '%s'",
+					 (int)n, item, s);
+	if (best && used >= 0 && (size_t)used < len)
+		snprintf(why + used, len - (size_t)used,
+			 "; did you mean '%s'?", best);
+}
+
+int report_parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len)
+{
+	const char *p = s;
+	int used;
+
+	*out = 0;
+	used = snprintf(why, len, "expected normal, csv, json or a comma "
+			"list of them, each at most once; ");
+	if (used < 0 || (size_t)used >= len)
+		used = 0;
+	why += used;
+	len -= (size_t)used;
+	if (!s || !*s) {
+		snprintf(why, len, s ? "got ''" : "got no value");
+		return -1;
+	}
+	do {
+		size_t n = strcspn(p, ",");
+		unsigned bit = 0;
+
+		for (unsigned i = 0; formats[i].name; i++)
+			if (strlen(formats[i].name) == n &&
+			    !strncmp(p, formats[i].name, n))
+				bit = formats[i].bit;
+		if (!n) {
+			snprintf(why, len, "got an empty item in '%s'", s);
+			return -1;
+		}
+		if (!bit) {
+			no_such_format(p, n, s, why, len);
+			return -1;
+		}
+		if (*out & bit) {
+			snprintf(why, len, "got '%.*s' twice in '%s'", (int)n,
+				 p, s);
+			return -1;
+		}
+		*out |= bit;
+		p += n;
+	} while (*p++ == ',');
+	return 0;
+}
+
+void report_separate(FILE *f, unsigned formats, unsigned fmt)
+{
+	if (formats & (fmt - 1))
+		fputc('\n', f);
+}
+
+int report_results(const struct report_ctx *rc, const struct results *r)
+{
+	const struct plan *p = r->plan;
+	int ret = 0;
+
+	if (rc->formats & REPORT_NORMAL) {
+		fputs("units: sizes in KiB, MiB, GiB (2^10, 2^20, 2^30 bytes); "
+		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
+		for (unsigned i = 0; i < p->njobs; i++)
+			normal_job(rc->out, r, i);
+		group_totals_each(r, normal_group, rc->out);
+		interference_table(rc->out, r);
+		knee_report(rc->out, r, rc->topo);
+	}
+	if (rc->formats & REPORT_CSV) {
+		struct report_table t = { .host = rc->host,
+					  .machine = rc->machine, .r = r };
+
+		report_separate(rc->out, rc->formats, REPORT_CSV);
+		report_cols_init(&t.cols, r);
+		csv_table(rc->out, report_rows, &t);
+		report_cols_free(&t.cols);
+	}
+	if (rc->formats & REPORT_JSON) {
+		report_separate(rc->out, rc->formats, REPORT_JSON);
+		ret = report_json(rc, r);
+	}
+	fflush(rc->out);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/*
+ * report_int.h - what the report's files share: report.c (normal output),
+ * report_row.c (the columns of a result row) and report_json.c (the JSON
+ * document).  Not for the rest of the engine.
+ */
+#ifndef MEMJOB_REPORT_INT_H
+#define MEMJOB_REPORT_INT_H
+
+#include "report/report.h"
+#include "util/row.h"
+
+#define REPORT_NDERIVED		5	/* derived counter figures */
+#define REPORT_MAX_SWEEPS	64	/* swept options with a column */
+
+extern const char *const report_status_names[];
+extern const char *const report_role_names[];
+extern const char *const report_phase_names[];
+
+const char *report_impl(const struct job_spec *j);
+const char *report_rw(const struct job_spec *j);
+const char *report_first_error(const struct job_result *jr);
+
+/* The column names that depend on the run or are computed: built once. */
+struct report_cols {
+	char counter[CTR_NEVENTS][48];
+	char counter_status[CTR_NEVENTS][56];
+	char derived[REPORT_NDERIVED][48];
+	unsigned nsweep;
+	char *sweep_opt[REPORT_MAX_SWEEPS];	/* as in point labels */
+	char sweep_col[REPORT_MAX_SWEEPS][160];
+};
+
+void report_cols_init(struct report_cols *c, const struct results *r);
+void report_cols_free(struct report_cols *c);
+
+/* The result table of a run. */
+struct report_table {
+	struct report_cols cols;
+	const char *host;
+	const struct machine_id *machine;	/* or NULL */
+	const struct results *r;
+};
+
+/* A row per run of a job (jobs in plan order, each job's repeats in
+ * order), every column in order; arg is a struct report_table. */
+void report_rows(struct row_emitter *e, const void *arg);
+
+/* A reporting group's figures over one repeat, for groups of 2+ jobs. */
+struct group_total {
+	unsigned group, repeat;		/* repeat from 0 */
+	unsigned repeats;		/* of the group's segment */
+	unsigned jobs, threads;
+	unsigned data_jobs;		/* of jobs, those whose bytes are a
+					   throughput (not KERN_NO_GBPS):
+					   bytes and gbps are theirs */
+	uint64_t bytes, elapsed_ns;
+	double gbps;
+};
+
+void group_totals_each(const struct results *r,
+		       void (*fn)(void *user, const struct group_total *g),
+		       void *user);
+
+/* The JSON document of the run (see the man page, OUTPUT, JSON). */
+int report_json(const struct report_ctx *rc, const struct results *r);
+
+#endif

@@ -1,0 +1,494 @@
+/*
+ * report_row.c - the row of one job run: every column of the CSV report,
+ * and every key of a JSON result, in order (see row.h and report.h).
+ *
+ * The one rule: every row emits every column, absent where it has no
+ * value, so that a CSV header is the names of any row.  The fixed
+ * columns are the list FIXED_COLUMNS, which gives their names (exported
+ * as report_csv_columns) and their order: a row fills its cells by name
+ * and they are written in the list's order.  Columns are never renamed
+ * or reordered: the man page documents them as a contract.  The list's
+ * head, up to write_bytes, is written first; the perf counters' columns
+ * and the derived figures' follow; then the list's tail, from
+ * FIRST_LATE_COLUMN on, which is where new columns go (at the end of the
+ * list), so that adding one moves no column a script reads by position;
+ * the swept options' columns, which depend on the jobs, come last.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/interference.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+#include "spec/options.h"
+#include "report/report_int.h"
+
+#define FIXED_COLUMNS(X)						\
+	X(host) X(job) X(group) X(repeat) X(clones) X(ioengine) X(rw) X(bs)	\
+	X(size) X(kernel) X(impl) X(status) X(bytes) X(ops) X(elapsed_ns)	\
+	X(gbps) X(ops_per_s) X(usr_ns) X(sys_ns) X(minflt) X(majflt) X(vcsw)	\
+	X(ivcsw) X(result_name) X(result) X(error) X(start_ns) X(end_ns)	\
+	X(items) X(ns_per_item) X(lat_ios) X(lat_p50_ns) X(lat_p90_ns)		\
+	X(lat_p99_ns) X(lat_p999_ns) X(lat_max_ns) X(emulated)			\
+	X(source_info) X(role) X(phase) X(point) X(metric_name) X(metric)	\
+	X(baseline) X(slowdown_pct) X(file_system) X(pgpgin_kb)		\
+	X(pgpgout_kb) X(pgmajfault) X(nr_dirtied) X(nr_written) X(dirty_kb)	\
+	X(writeback_kb) X(cached_kb) X(dev) X(dev_read_kb) X(dev_write_kb)	\
+	X(dev_util_pct) X(cpu_ns_per_item) X(write_bytes) X(cpu_model)	\
+	X(cpu_topology) X(kernel_release) X(memjob_version) X(job_hash)	\
+	X(machine_type) X(slurm_job_id) X(slurm_array_job_id)		\
+	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)		\
+	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
+	X(ci_level_pct) X(verdict)
+
+enum fixed_column {
+#define AS_ENUM(name) COL_##name,
+	FIXED_COLUMNS(AS_ENUM)
+#undef AS_ENUM
+	NFIXED
+};
+
+/* The first column written after the counters (see the top). */
+#define FIRST_LATE_COLUMN COL_cpu_model
+
+const char *const report_csv_columns[NFIXED + 1] = {
+#define AS_NAME(name) #name,
+	FIXED_COLUMNS(AS_NAME)
+#undef AS_NAME
+	NULL
+};
+
+const char *const *report_csv_leading_columns(void)
+{
+	static const char *lead[FIRST_LATE_COLUMN + 1];	/* NULL-ended */
+
+	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
+		lead[i] = report_csv_columns[i];
+	return lead;
+}
+
+/*
+ * The fixed columns a row fills with text (cell_str); the others hold
+ * numbers.  A name here that is not a fixed column does not compile.
+ */
+#define TEXT_COLUMNS(X)							\
+	X(host) X(job) X(ioengine) X(rw) X(kernel) X(impl) X(status)		\
+	X(result_name) X(error) X(source_info) X(role) X(phase) X(point)	\
+	X(metric_name) X(file_system) X(dev) X(cpu_model) X(cpu_topology)	\
+	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
+	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
+	X(slurm_procid) X(slurm_nodename) X(verdict)
+
+static const bool fixed_is_text[NFIXED] = {
+#define AS_TEXT(name) [COL_##name] = true,
+	TEXT_COLUMNS(AS_TEXT)
+#undef AS_TEXT
+};
+
+/* The fixed cells of a row, absent until set: C(bytes) = cell_u64(...). */
+#define C(name) c[COL_##name]
+
+const char *const report_status_names[] = {
+	[RUN_NOT_RUN] = "not_run", [RUN_OK] = "ok",
+	[RUN_FAILED] = "failed", [RUN_INTERRUPTED] = "interrupted",
+};
+
+const char *const report_role_names[] = {
+	[ROLE_NONE] = "", [ROLE_VICTIM] = "victim",
+	[ROLE_AGGRESSOR] = "aggressor",
+};
+
+const char *const report_phase_names[] = {
+	[PHASE_RUN] = "", [PHASE_ALONE] = "alone", [PHASE_LOADED] = "loaded",
+};
+
+/* counters_derived()'s figures, in a fixed order for the columns */
+static const char *const derived_names[REPORT_NDERIVED] = {
+	"ipc", "cache-miss-rate", "branch-miss-rate",
+	"L1-dcache-load-miss-rate", "LLC-load-miss-rate",
+};
+
+const char *report_impl(const struct job_spec *j)
+{
+	return j->kernel->impls ? j->kernel->impls[j->impl] : "";
+}
+
+const char *report_rw(const struct job_spec *j)
+{
+	return opt_find("rw")->words[j->rw];
+}
+
+const char *report_first_error(const struct job_result *jr)
+{
+	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+		if (jr->threads[c].err[0])
+			return jr->threads[c].err;
+	return "";
+}
+
+/* perf's name as a column: lower case, '-' as '_' (cycles,
+ * l1_dcache_load_misses), so every column is a plain identifier. */
+static void column_name(const char *perf, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; perf[i] && i + 1 < len; i++)
+		buf[i] = perf[i] == '-' ? '_' :
+			 (char)tolower((unsigned char)perf[i]);
+	buf[i] = '\0';
+}
+
+/* "sweep_" and the option as a plain identifier, never equal to a fixed
+ * column. */
+static void sweep_column(const char *opt, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "sweep_");
+
+	for (const char *p = opt; *p && n + 1 < len; p++)
+		buf[n++] = isalnum((unsigned char)*p) ?
+			   (char)tolower((unsigned char)*p) : '_';
+	buf[n] = '\0';
+}
+
+/*
+ * The columns of the swept options follow the fixed ones, named after the
+ * options ("job.option" when several jobs sweep the same one), in the
+ * order they first appear.  They come from the point labels, which are
+ * "option=value" pairs separated by spaces.
+ */
+static void sweep_collect(struct report_cols *c, const struct results *r)
+{
+	for (unsigned i = 0; i < r->plan->njobs; i++) {
+		const char *l = r->plan->jobs[i].spec->point_label;
+
+		while (l && *l) {
+			const char *eq = strchr(l, '='), *sp;
+			bool have = false;
+
+			if (!eq)
+				break;
+			for (unsigned k = 0; k < c->nsweep; k++)
+				if (strlen(c->sweep_opt[k]) ==
+				    (size_t)(eq - l) &&
+				    !strncmp(c->sweep_opt[k], l, eq - l))
+					have = true;
+			if (!have && c->nsweep < REPORT_MAX_SWEEPS) {
+				char *opt = strndup(l, eq - l);
+
+				if (opt) {
+					c->sweep_opt[c->nsweep] = opt;
+					sweep_column(opt, c->sweep_col[c->nsweep],
+						     sizeof(c->sweep_col[0]));
+					c->nsweep++;
+				}
+			}
+			sp = strchr(eq, ' ');
+			l = sp ? sp + 1 : NULL;
+		}
+	}
+}
+
+bool report_column_is_text(const char *name)
+{
+	char col[64];
+
+	if (!strncmp(name, "sweep_", 6))
+		return true;	/* option values as written: 4k, llc/2 */
+	for (unsigned i = 0; i < NFIXED; i++)
+		if (!strcmp(name, report_csv_columns[i]))
+			return fixed_is_text[i];
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		column_name(counters_name(id), col, sizeof(col));
+		if (strlen(name) == strlen(col) + 7 &&
+		    !strncmp(name, col, strlen(col)) &&
+		    !strcmp(name + strlen(col), "_status"))
+			return true;
+	}
+	return false;
+}
+
+void report_cols_init(struct report_cols *c, const struct results *r)
+{
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		column_name(counters_name(id), c->counter[id],
+			    sizeof(c->counter[id]));
+		snprintf(c->counter_status[id], sizeof(c->counter_status[id]),
+			 "%s_status", c->counter[id]);
+	}
+	for (unsigned k = 0; k < REPORT_NDERIVED; k++)
+		column_name(derived_names[k], c->derived[k],
+			    sizeof(c->derived[k]));
+	c->nsweep = 0;
+	sweep_collect(c, r);
+}
+
+void report_cols_free(struct report_cols *c)
+{
+	for (unsigned k = 0; k < c->nsweep; k++)
+		free(c->sweep_opt[k]);
+	c->nsweep = 0;
+}
+
+/* The value of option name in a point label, into buf ("" if absent). */
+static void label_value(const char *l, const char *name, char *buf,
+			size_t len)
+{
+	size_t nl = strlen(name);
+
+	buf[0] = '\0';
+	while (l && *l) {
+		const char *sp = strchr(l, ' ');
+		size_t item = sp ? (size_t)(sp - l) : strlen(l);
+
+		if (item > nl && !strncmp(l, name, nl) && l[nl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(item - nl - 1),
+				 l + nl + 1);
+			return;
+		}
+		l = sp ? sp + 1 : NULL;
+	}
+}
+
+static void fill_interference(struct cell *c, const struct results *r,
+			      const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	struct metric m = job_metric(jr);
+	double base, slow;
+
+	C(role) = cell_str(report_role_names[j->role]);
+	C(phase) = cell_str(report_phase_names[j->phase]);
+	C(point) = cell_str(j->point_label);
+	C(metric_name) = cell_str(m.name);
+	if (jr->status == RUN_OK)
+		C(metric) = cell_sig(m.value, 6);
+	if (row_slowdown(r, jr, &base, &slow)) {
+		C(baseline) = cell_sig(base, 6);
+		C(slowdown_pct) = cell_fixed(slow, 4);
+	}
+}
+
+/* The system counters of the job's segment; absent where unknown. */
+static void fill_system(struct cell *c, const struct results *r,
+			const struct job_result *jr)
+{
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	const struct sysstat_delta *d = &jr->sys;
+	int dev = r->devidx ? r->devidx[idx] : -1;
+	static const struct {
+		enum fixed_column col;
+		enum sysstat_vm_key k;
+	} vm[] = {
+		{ COL_pgpgin_kb, SV_PGPGIN }, { COL_pgpgout_kb, SV_PGPGOUT },
+		{ COL_pgmajfault, SV_PGMAJFAULT },
+		{ COL_nr_dirtied, SV_NR_DIRTIED },
+		{ COL_nr_written, SV_NR_WRITTEN },
+	};
+	static const struct {
+		enum fixed_column col;
+		enum sysstat_mem_key k;
+	} mem[] = {
+		{ COL_dirty_kb, SM_DIRTY }, { COL_writeback_kb, SM_WRITEBACK },
+		{ COL_cached_kb, SM_CACHED },
+	};
+
+	C(file_system) = cell_str(r->where ? r->where[idx] : NULL);
+	if (!jr->have_sys)
+		return;
+	for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
+		if (d->vm_have[vm[i].k])
+			c[vm[i].col] = cell_i64(d->vm[vm[i].k]);
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (d->mem_have[mem[i].k])
+			c[mem[i].col] =
+				cell_i64((int64_t)d->mem_end_kb[mem[i].k]);
+	if (dev >= 0 && d->dev[dev].have) {
+		C(dev) = cell_str(r->ss->dev[dev].name);
+		C(dev_read_kb) = cell_u64(d->dev[dev].rd_kb);
+		C(dev_write_kb) = cell_u64(d->dev[dev].wr_kb);
+		C(dev_util_pct) = cell_fixed(d->dev[dev].util_pct, 1);
+	}
+}
+
+/* Per event: its value (absent unless counted) and its status. */
+static void row_counters(struct row_emitter *e, const struct report_cols *c,
+			 const struct job_result *jr)
+{
+	const char *names[COUNTERS_DERIVED_MAX];
+	double values[COUNTERS_DERIVED_MAX];
+	unsigned nd = counters_derived(jr->counters, jr->ncounters, names,
+				       values, COUNTERS_DERIVED_MAX);
+
+	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
+		const struct counter_value *v = NULL;
+
+		for (unsigned i = 0; i < jr->ncounters; i++)
+			if (!strcmp(jr->counters[i].name, counters_name(id)))
+				v = &jr->counters[i];
+		if (v && v->status == COUNTER_OK)
+			row_u64(e, c->counter[id], v->value);
+		else
+			row_absent(e, c->counter[id]);
+		row_str(e, c->counter_status[id],
+			!v ? "not-requested" :
+			v->status != COUNTER_OK ? counters_status_name(v->status) :
+			v->user_only ? "ok:u" : "ok");
+	}
+	for (unsigned k = 0; k < REPORT_NDERIVED; k++) {
+		bool found = false;
+
+		for (unsigned i = 0; i < nd && !found; i++)
+			if (!strcmp(names[i], derived_names[k])) {
+				row_sig(e, c->derived[k], values[i], 6);
+				found = true;
+			}
+		if (!found)
+			row_absent(e, c->derived[k]);
+	}
+}
+
+/* machine_id_cells() into the fixed cells, by name: the machine's
+ * columns are listed once, in machine.c. */
+struct fixed_capture {
+	struct row_emitter base;
+	struct cell *c;
+};
+
+static void capture_cell(struct row_emitter *e, const char *name,
+			 const struct cell *cell)
+{
+	struct fixed_capture *fc = (struct fixed_capture *)e;
+
+	for (unsigned i = 0; i < NFIXED; i++)
+		if (!strcmp(name, report_csv_columns[i]))
+			fc->c[i] = *cell;
+}
+
+static void capture_end(struct row_emitter *e)
+{
+	(void)e;
+}
+
+static const struct row_emitter_ops capture_ops = {
+	.cell = capture_cell, .end_row = capture_end,
+};
+
+static void fill_machine(struct cell *c, const struct machine_id *m)
+{
+	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
+
+	if (m)
+		machine_id_cells(&fc.base, m);
+}
+
+/* A loaded victim's interval; its verdict's text in verdict[len]. */
+static void fill_interval(struct cell *c, const struct results *r,
+			  const struct job_result *jr, char *verdict,
+			  size_t len)
+{
+	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
+	struct interval iv;
+
+	if (row_interval(r, jr, &iv))
+		interval_cells(&fc.base, &iv, verdict, len);
+}
+
+static void fill_fixed(struct cell *c, const char *host,
+		       const struct results *r, const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	unsigned flags = j->kernel->flags;
+
+	C(host) = cell_str(host);
+	C(job) = cell_str(j->name);
+	C(group) = cell_u64(jr->pj->group);
+	C(repeat) = cell_u64(jr->repeat + 1);
+	C(clones) = cell_u64(j->numjobs);
+	C(ioengine) = cell_str(j->ioengine->name);
+	C(rw) = cell_str(report_rw(j));
+	C(bs) = cell_u64(j->bs);
+	C(size) = cell_u64(jr->pj->size);
+	C(kernel) = cell_str(j->kernel->name);
+	C(impl) = cell_str(report_impl(j));
+	C(status) = cell_str(report_status_names[jr->status]);
+	C(bytes) = cell_u64(jr->bytes);
+	C(ops) = cell_u64(jr->ops);
+	C(elapsed_ns) = cell_u64(jr->elapsed_ns);
+	C(gbps) = cell_fixed(jr->gbps, 6);
+	C(ops_per_s) = cell_fixed(jr->ops_per_s, 3);
+	C(usr_ns) = cell_u64(jr->usr_ns);
+	C(sys_ns) = cell_u64(jr->sys_ns);
+	C(minflt) = cell_u64(jr->minflt);
+	C(majflt) = cell_u64(jr->majflt);
+	C(vcsw) = cell_u64(jr->vcsw);
+	C(ivcsw) = cell_u64(jr->ivcsw);
+	if (flags & KERN_RESULT)
+		C(result_name) = cell_str(j->kernel->result_name);
+	if ((flags & KERN_RESULT) && jr->end_ns)
+		C(result) = flags & KERN_SIGNED ? cell_i64((int64_t)jr->result)
+						: cell_u64(jr->result);
+	C(error) = cell_str(report_first_error(jr));
+	if (jr->end_ns) {
+		C(start_ns) = cell_u64(jr->start_ns - r->epoch_ns);
+		C(end_ns) = cell_u64(jr->end_ns - r->epoch_ns);
+	}
+	if ((flags & KERN_ITEMS) && jr->end_ns) {
+		C(items) = cell_u64(jr->items);
+		C(ns_per_item) = cell_fixed(jr->ns_per_item, 3);
+	}
+	if (jr->lat.count) {
+		C(lat_ios) = cell_u64(jr->lat.count);
+		C(lat_p50_ns) = cell_u64(hist_percentile(&jr->lat, 50));
+		C(lat_p90_ns) = cell_u64(hist_percentile(&jr->lat, 90));
+		C(lat_p99_ns) = cell_u64(hist_percentile(&jr->lat, 99));
+		C(lat_p999_ns) = cell_u64(hist_percentile(&jr->lat, 99.9));
+		C(lat_max_ns) = cell_u64(jr->lat.max);
+	}
+	C(emulated) = cell_u64(jr->emulated ? 1 : 0);
+	C(source_info) = cell_str(jr->info);
+	fill_interference(c, r, jr);
+	fill_system(c, r, jr);
+	if (jr->items && jr->end_ns)
+		C(cpu_ns_per_item) = cell_fixed(jr->cpu_ns_per_item, 3);
+	C(write_bytes) = cell_u64(jr->write_bytes);
+}
+
+static void report_row(struct row_emitter *e, const struct report_cols *c,
+		       const char *host, const struct machine_id *m,
+		       const struct results *r, const struct job_result *jr)
+{
+	struct cell fixed[NFIXED] = { 0 };	/* all absent */
+	char verdict[96];
+
+	fill_fixed(fixed, host, r, jr);
+	fill_machine(fixed, m);
+	fill_interval(fixed, r, jr, verdict, sizeof(verdict));
+	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
+		row_put(e, report_csv_columns[i], fixed[i]);
+	row_counters(e, c, jr);
+	for (unsigned i = FIRST_LATE_COLUMN; i < NFIXED; i++)
+		row_put(e, report_csv_columns[i], fixed[i]);
+	for (unsigned k = 0; k < c->nsweep; k++) {
+		char v[256];
+
+		label_value(jr->pj->spec->point_label, c->sweep_opt[k], v,
+			    sizeof(v));
+		row_str(e, c->sweep_col[k], v);
+	}
+	row_end(e);
+}
+
+void report_rows(struct row_emitter *e, const void *arg)
+{
+	const struct report_table *t = arg;
+	const struct plan *p = t->r->plan;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		unsigned reps = p->segments[p->jobs[i].segment].repeat;
+
+		for (unsigned k = 0; k < reps; k++)
+			report_row(e, &t->cols, t->host, t->machine, t->r,
+				   results_get(t->r, i, k));
+	}
+}

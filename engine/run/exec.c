@@ -1,0 +1,602 @@
+/*
+ * exec.c - running a plan (see exec.h): create the files, then each
+ * segment, each repeat, all threads released together; a block of
+ * segments (a victim's alone and loaded runs, plan.h) repeat by repeat.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/busguard.h"
+#include "run/exec.h"
+#include "ioengines/filegen.h"
+#include "run/isolate.h"
+#include "run/progress.h"
+#include "util/value.h"
+
+struct job_sync {
+	unsigned remaining;		/* clones still running */
+};
+
+struct exec_shared {
+	pthread_mutex_t lock;
+	unsigned ready;			/* threads done with their setup */
+	bool released;
+	pthread_cond_t done;
+	struct job_sync *sync;		/* one per job of the plan */
+	atomic_int *stop;
+	atomic_uint victims_left;
+};
+
+atomic_uint *shared_victims_left(struct exec_shared *sh)
+{
+	return &sh->victims_left;
+}
+
+atomic_int *shared_stop(struct exec_shared *sh)
+{
+	return sh->stop;
+}
+
+/* The start gate: a thread that has set up waits here until the main
+ * thread has seen every thread ready and releases them all at once. */
+int shared_barrier_wait(struct exec_shared *sh)
+{
+	pthread_mutex_lock(&sh->lock);
+	sh->ready++;
+	pthread_cond_broadcast(&sh->done);
+	while (!sh->released)
+		pthread_cond_wait(&sh->done, &sh->lock);
+	pthread_mutex_unlock(&sh->lock);
+	return 0;
+}
+
+/* CLOCK_REALTIME ms from now: the deadline of a timed wait. */
+static struct timespec realtime_in(long ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += ms % 1000 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return ts;
+}
+
+/*
+ * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
+ * writes, a read of a device that never answers).  Once the stop flag is
+ * set, the main thread sends the threads still running EXEC_SIGWAKE every
+ * KICK_MS; its handler does nothing and is installed without SA_RESTART,
+ * so the blocked call returns EINTR and the thread sees the flag.  (Sent
+ * again and again: a signal that comes just before the call blocks is
+ * otherwise lost.)
+ */
+#define KICK_MS		100
+
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+static void install_wake(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(EXEC_SIGWAKE, &sa, NULL);
+}
+
+static void kick(atomic_int *stop, const pthread_t *tids, unsigned from,
+		 unsigned to)
+{
+	if (!atomic_load(stop))
+		return;
+	for (unsigned t = from; t < to; t++)
+		pthread_kill(tids[t], EXEC_SIGWAKE);
+}
+
+/* Until every thread has set up (and waits at the gate). */
+static void wait_ready(struct exec_shared *sh, const pthread_t *tids,
+		       unsigned nthreads)
+{
+	pthread_mutex_lock(&sh->lock);
+	while (sh->ready < nthreads) {
+		struct timespec ts = realtime_in(KICK_MS);
+
+		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
+		kick(sh->stop, tids, 0, nthreads);
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static void join_all(atomic_int *stop, const pthread_t *tids,
+		     unsigned nthreads)
+{
+	for (unsigned t = 0; t < nthreads; t++)
+		for (;;) {
+			struct timespec ts = realtime_in(KICK_MS);
+
+			if (pthread_timedjoin_np(tids[t], NULL, &ts) != ETIMEDOUT)
+				break;
+			kick(stop, tids, t, nthreads);
+		}
+}
+
+static void release(struct exec_shared *sh)
+{
+	pthread_mutex_lock(&sh->lock);
+	sh->released = true;
+	pthread_cond_broadcast(&sh->done);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* Wait until every clone of job (an earlier one) is done, or stop. */
+void job_sync_wait(struct exec_shared *sh, int job)
+{
+	if (job < 0)
+		return;
+	pthread_mutex_lock(&sh->lock);
+	while (sh->sync[job].remaining &&
+	       !atomic_load_explicit(sh->stop, memory_order_relaxed)) {
+		struct timespec ts = realtime_in(20);
+
+		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
+	}
+	pthread_mutex_unlock(&sh->lock);
+}
+
+void job_sync_done(struct exec_shared *sh, unsigned job)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (sh->sync[job].remaining)
+		sh->sync[job].remaining--;
+	pthread_cond_broadcast(&sh->done);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static int create_files(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	x->created = calloc(p->ncreates ? p->ncreates : 1, sizeof(char *));
+	x->created_ids = calloc(p->ncreates ? p->ncreates : 1,
+				sizeof(*x->created_ids));
+	if (!x->created || !x->created_ids)
+		return -1;
+	for (unsigned i = 0; i < p->ncreates; i++) {
+		const struct file_to_create *c = &p->creates[i];
+		char err[512], sz[32], pat[64];
+		int ret;
+
+		if (atomic_load(x->stop))
+			return -1;
+		if (x->progress) {
+			value_format_size(c->size, sz, sizeof(sz));
+			pattern_format(&c->pattern, pat, sizeof(pat));
+			fprintf(x->progress, "memjob: creating '%s' (%s, "
+				"pattern %s)\n", c->path, sz, pat);
+		}
+		ret = c->sparse ? filegen_create_sparse(c->path, c->size, err,
+							sizeof(err))
+				: filegen_create(c->path, c->size, &c->pattern,
+						 c->seed, err, sizeof(err));
+		if (ret)	/* > 0: made, with a note */
+			fprintf(stderr, "memjob: job '%s': %s\n", c->by->name,
+				err);
+		if (ret < 0)
+			return -1;
+		if (!stat(c->path, &x->created_ids[x->ncreated].st))
+			x->created_ids[x->ncreated].known = true;
+		x->created[x->ncreated++] = c->path;
+	}
+	return 0;
+}
+
+void exec_cleanup(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	for (unsigned i = 0; i < x->ncreated; i++) {
+		const struct file_to_create *c = &p->creates[i];
+		const struct created_id *id = &x->created_ids[i];
+		struct stat st;
+
+		if (c->by->keep_files)
+			continue;
+		/* Another process put a file of its own there: not ours. */
+		if (id->known && !lstat(c->path, &st) &&
+		    (st.st_dev != id->st.st_dev || st.st_ino != id->st.st_ino)) {
+			fprintf(stderr, "memjob: '%s' was replaced while the "
+				"jobs ran; the new file is left as it is\n",
+				c->path);
+			continue;
+		}
+		if (unlink(c->path) && errno != ENOENT)
+			fprintf(stderr, "memjob: cannot remove '%s': %s\n",
+				c->path, strerror(errno));
+	}
+	free(x->created);
+	free(x->created_ids);
+	x->created = NULL;
+	x->created_ids = NULL;
+	x->ncreated = 0;
+}
+
+/* ---- system counters around a segment ---- */
+
+struct sampling {
+	struct exec_ctx *x;
+	const struct segment *sg;
+	unsigned repeat;
+	uint64_t *last_bytes;		/* per job of the segment */
+};
+
+static uint64_t live_bytes(const struct job_result *jr)
+{
+	uint64_t sum = 0;
+
+	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+		sum += atomic_load_explicit(&jr->threads[c].live_bytes,
+					    memory_order_relaxed);
+	return sum;
+}
+
+#define SAMPLE_HEADER "job,repeat,point,t_s,interval_s,job_bytes,job_mbps," \
+	"pgpgin_kb,pgpgout_kb,nr_dirtied,nr_written,dirty_kb,writeback_kb," \
+	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct\n"
+
+static void sample_num(FILE *f, bool have, const char *fmt, double v)
+{
+	if (have)
+		fprintf(f, fmt, v);
+	fputc(',', f);
+}
+
+/* One row per job that asked for samples (runs on the sampler thread). */
+static void on_sample(void *user, const struct sysstat_snap *prev,
+		      const struct sysstat_snap *cur)
+{
+	struct sampling *sm = user;
+	struct exec_ctx *x = sm->x;
+	const struct plan *p = x->plan;
+	struct sysstat_delta dl;
+
+	sysstat_delta(prev, cur, &dl);
+	for (unsigned i = sm->sg->first; i < sm->sg->first + sm->sg->count;
+	     i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		const struct job_result *jr = results_get(x->res, i,
+							  sm->repeat);
+		FILE *f = x->samples[i];
+		uint64_t now = live_bytes(jr);
+		uint64_t got = now - sm->last_bytes[i - sm->sg->first];
+		int dev = x->res->devidx[i];
+		double secs = dl.ns / 1e9;
+
+		if (!f)
+			continue;
+		sm->last_bytes[i - sm->sg->first] = now;
+		fprintf(f, "%s,%u,%s,%.3f,%.3f,%" PRIu64 ",%.2f,", j->name,
+			sm->repeat + 1, j->point_label ? j->point_label : "",
+			(cur->t_ns - x->res->epoch_ns) / 1e9, secs, got,
+			secs > 0 ? got / secs / 1e6 : 0.0);
+		sample_num(f, dl.vm_have[SV_PGPGIN], "%.0f", dl.vm[SV_PGPGIN]);
+		sample_num(f, dl.vm_have[SV_PGPGOUT], "%.0f",
+			   dl.vm[SV_PGPGOUT]);
+		sample_num(f, dl.vm_have[SV_NR_DIRTIED], "%.0f",
+			   dl.vm[SV_NR_DIRTIED]);
+		sample_num(f, dl.vm_have[SV_NR_WRITTEN], "%.0f",
+			   dl.vm[SV_NR_WRITTEN]);
+		sample_num(f, dl.mem_have[SM_DIRTY], "%.0f",
+			   dl.mem_end_kb[SM_DIRTY]);
+		sample_num(f, dl.mem_have[SM_WRITEBACK], "%.0f",
+			   dl.mem_end_kb[SM_WRITEBACK]);
+		sample_num(f, dl.mem_have[SM_CACHED], "%.0f",
+			   dl.mem_end_kb[SM_CACHED]);
+		if (dev >= 0 && dl.dev[dev].have) {
+			fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f\n",
+				x->ss->dev[dev].name, dl.dev[dev].rd_kb,
+				dl.dev[dev].wr_kb, dl.dev[dev].util_pct);
+		} else {
+			fputs(",,,\n", f);
+		}
+		fflush(f);
+	}
+}
+
+/* Per job, where its file lives; before any sampler runs. */
+static void find_devices(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	for (unsigned i = 0; i < p->njobs && x->ss; i++) {
+		struct sysstat_mount m;
+		char err[256], desc[512];
+
+		if (!p->jobs[i].paths || !p->jobs[i].paths[0])
+			continue;
+		x->res->devidx[i] = sysstat_device_of(x->ss,
+						      p->jobs[i].paths[0], &m,
+						      err, sizeof(err));
+		sysstat_mount_describe(x->ss, &m, desc, sizeof(desc));
+		x->res->where[i] = strdup(desc);
+	}
+}
+
+static int open_samples(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	x->samples = calloc(p->njobs ? p->njobs : 1, sizeof(FILE *));
+	if (!x->samples)
+		return -1;
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const char *path = p->jobs[i].sample_path;
+
+		if (!path)
+			continue;
+		for (unsigned k = 0; k < i; k++)	/* sweeps share it */
+			if (p->jobs[k].sample_path &&
+			    !strcmp(p->jobs[k].sample_path, path))
+				x->samples[i] = x->samples[k];
+		if (x->samples[i])
+			continue;
+		x->samples[i] = fopen(path, "w");
+		if (!x->samples[i]) {
+			fprintf(stderr, "memjob: job '%s': cannot write '%s': "
+				"%s\n", p->jobs[i].spec->name, path,
+				strerror(errno));
+			return -1;
+		}
+		fputs(SAMPLE_HEADER, x->samples[i]);
+	}
+	return 0;
+}
+
+static void close_samples(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+
+	for (unsigned i = 0; x->samples && i < p->njobs; i++) {
+		bool first = x->samples[i] != NULL;
+
+		for (unsigned k = 0; k < i && first; k++)
+			if (x->samples[k] == x->samples[i])
+				first = false;
+		if (first)
+			fclose(x->samples[i]);
+	}
+	free(x->samples);
+	x->samples = NULL;
+}
+
+/* drop_caches=1 on any job of the segment: once, before its threads. */
+static int drop_caches(struct exec_ctx *x, const struct segment *sg)
+{
+	const struct plan *p = x->plan;
+	char err[512];
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		if (!p->jobs[i].spec->drop_caches)
+			continue;
+		if (x->ss && !sysstat_drop_caches(x->ss, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "memjob: job '%s': drop_caches=1: %s\n",
+			p->jobs[i].spec->name, x->ss ? err :
+			"no /proc to write to");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t min_sample_interval(const struct plan *p,
+				    const struct segment *sg)
+{
+	uint64_t us = 0;
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		uint64_t s = p->jobs[i].spec->sample_us;
+
+		if (s && (!us || s < us))
+			us = s;
+	}
+	return us;
+}
+
+static int run_segment(struct exec_ctx *x, const struct segment *sg,
+		       unsigned repeat, bool isolated)
+{
+	const struct plan *p = x->plan;
+	struct exec_shared sh;
+	struct worker *w;
+	pthread_t *tids;
+	unsigned nthreads = 0, t = 0, started = 0;
+	sigset_t block, old;
+	int ret = 0;
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+		nthreads += p->jobs[i].spec->numjobs;
+	w = calloc(nthreads, sizeof(*w));
+	tids = calloc(nthreads, sizeof(*tids));
+	sh.sync = calloc(p->njobs, sizeof(*sh.sync));
+	if (!w || !tids || !sh.sync) {
+		ret = -1;
+		goto out_free;
+	}
+	sh.stop = x->stop;
+	atomic_init(&sh.victims_left, 0);
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		struct job_result *jr = results_get(x->res, i, repeat);
+		const struct job_spec *j = p->jobs[i].spec;
+
+		if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
+			atomic_fetch_add(&sh.victims_left, j->numjobs);
+
+		sh.sync[i].remaining = p->jobs[i].spec->numjobs;
+		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
+			w[t].pj = &p->jobs[i];
+			w[t].clone = c;
+			w[t].out = &jr->threads[c];
+			w[t].sh = &sh;
+			t++;
+		}
+	}
+	pthread_mutex_init(&sh.lock, NULL);
+	pthread_cond_init(&sh.done, NULL);
+	sh.ready = 0;
+	sh.released = false;
+
+	/* Signals go to this thread only: the workers poll the stop flag. */
+	if (drop_caches(x, sg)) {
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+			for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
+				struct thread_result *tr =
+					&results_get(x->res, i, repeat)->threads[c];
+
+				tr->status = RUN_FAILED;
+				snprintf(tr->err, sizeof(tr->err), "drop_caches "
+					 "failed (see above)");
+			}
+		ret = -1;
+		goto out_sync;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (t = 0; t < nthreads; t++) {
+		int err = pthread_create(&tids[t], NULL, worker_main, &w[t]);
+
+		if (err) {
+			fprintf(stderr, "memjob: cannot start thread %u of "
+				"%u: %s\n", t + 1, nthreads, strerror(err));
+			break;
+		}
+		started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (t = started; t < nthreads; t++) {
+		w[t].out->status = RUN_FAILED;
+		snprintf(w[t].out->err, sizeof(w[t].out->err),
+			 "could not start the thread");
+		job_sync_done(&sh, w[t].pj->spec->index);
+		if (w[t].pj->spec->phase == PHASE_LOADED &&
+		    w[t].pj->spec->role == ROLE_VICTIM)
+			atomic_fetch_sub(&sh.victims_left, 1);
+		ret = -1;
+	}
+	{
+		struct sysstat_snap before, after;
+		struct sysstat_sampler *sampler = NULL;
+		uint64_t sample_us = min_sample_interval(p, sg);
+		struct sampling sm = { x, sg, repeat, NULL };
+		struct dirty_level lv;
+		bool have;
+
+		/* The system's counters count from the release: what the
+		 * threads did to set up (a file loaded into memory, preread,
+		 * a pattern written) is not the jobs' doing. */
+		wait_ready(&sh, tids, started);
+		lv = dirty_level_now();
+		have = x->ss && !sysstat_snap(x->ss, &before);
+		if (x->ss && sample_us) {
+			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
+			if (sm.last_bytes)
+				sampler = sysstat_sampler_start(x->ss,
+					sample_us * 1000, on_sample, &sm);
+		}
+		struct progress_where where = {
+			(unsigned)(sg - p->segments), p->nsegments,
+			repeat, sg->repeat,
+		};
+		struct progress *pg;
+
+		release(&sh);
+		pg = progress_start(x->progress, p, sg, x->res, &where);
+		join_all(x->stop, tids, started);
+		progress_stop(pg);
+		isolate_note(x->res, sg, repeat, &lv, isolated);
+		if (sampler)
+			sysstat_sampler_stop(sampler);
+		free(sm.last_bytes);
+		have = have && !sysstat_snap(x->ss, &after);
+		for (unsigned i = sg->first; have && i < sg->first + sg->count;
+		     i++) {
+			struct job_result *jr = results_get(x->res, i, repeat);
+
+			sysstat_delta(&before, &after, &jr->sys);
+			jr->have_sys = true;
+		}
+	}
+out_sync:
+	pthread_cond_destroy(&sh.done);
+	pthread_mutex_destroy(&sh.lock);
+out_free:
+	free(sh.sync);
+	free(tids);
+	free(w);
+	return ret;
+}
+
+int exec_run(struct exec_ctx *x)
+{
+	const struct plan *p = x->plan;
+	bool isolated = true;		/* the first run: nothing before it */
+	int ret = 0;
+
+	struct timespec ts;
+
+	install_wake();
+	busguard_install();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			   (uint64_t)ts.tv_nsec;
+	find_devices(x);
+	if (create_files(x) || open_samples(x))
+		ret = 1;
+	for (unsigned s = 0, e; s < p->nsegments && !ret; s = e) {
+		unsigned reps = 0;
+
+		/* a block, repeat by repeat (plan.h) */
+		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
+			if (p->segments[e].repeat > reps)
+				reps = p->segments[e].repeat;
+		for (unsigned r = 0; r < reps && !atomic_load(x->stop); r++)
+			for (unsigned k = s; k < e; k++) {
+				const struct segment *sg = &p->segments[k];
+
+				if (atomic_load(x->stop))
+					break;
+				if (r >= sg->repeat)
+					continue;
+				if (run_segment(x, sg, r, isolated))
+					ret = 1;
+				/* not after the plan's last run */
+				if (e < p->nsegments || r + 1 < reps ||
+				    k + 1 < e)
+					isolated = isolate_after(p, sg);
+			}
+	}
+	close_samples(x);
+	results_summarise(x->res);
+	for (unsigned j = 0; j < p->njobs; j++)
+		for (unsigned r = 0; r < p->segments[p->jobs[j].segment].repeat;
+		     r++)
+			if (results_get(x->res, j, r)->status != RUN_OK)
+				ret = 1;
+	return ret;
+}

@@ -1,0 +1,67 @@
+/*
+ * exec.h - running a plan: files, segments, repeats, threads.
+ *
+ * For each segment and each of its repeats, every clone of every job gets
+ * a thread.  The threads bind themselves, set their memory policy, set up
+ * their data source and kernel, and then wait at one barrier, so the jobs
+ * of a group are released together and no setup cost lands in anyone's
+ * measurement.  The stop flag (set by SIGINT/SIGTERM) is polled by every
+ * thread between blocks.
+ */
+#ifndef MEMJOB_EXEC_H
+#define MEMJOB_EXEC_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "plan/plan.h"
+#include "run/result.h"
+#include "machine/sysstat.h"
+
+struct exec_ctx {
+	const struct plan *plan;
+	struct results *res;
+	atomic_int *stop;		/* nonzero: stop now (the signal number) */
+	FILE *progress;			/* the progress line's, or NULL */
+	char **created;			/* files this run created */
+	struct created_id {		/* ... and which they were: another */
+		struct stat st;		/* process may replace one */
+		bool known;
+	} *created_ids;
+	unsigned ncreated;
+	struct sysstat *ss;		/* system counters, or NULL */
+	FILE **samples;			/* per job: its sample log, or NULL */
+};
+
+/* The signal that wakes a job's thread blocked in a system call once the
+ * stop flag is set (EINTR): sources that retry on EINTR give up then. */
+#define EXEC_SIGWAKE	(SIGRTMIN + 2)
+
+/* 0 when every job ran to completion, 1 when one failed or was stopped. */
+int exec_run(struct exec_ctx *x);
+/* Remove the files this run created, except those of keep_files jobs. */
+void exec_cleanup(struct exec_ctx *x);
+
+/* The body of one thread (worker.c). */
+struct exec_shared;
+struct worker {
+	const struct planned_job *pj;
+	unsigned clone;
+	struct thread_result *out;
+	struct exec_shared *sh;
+};
+void *worker_main(void *arg);
+
+/* Shared between exec.c and worker.c. */
+struct job_sync;
+void job_sync_wait(struct exec_shared *sh, int job);
+void job_sync_done(struct exec_shared *sh, unsigned job);
+int shared_barrier_wait(struct exec_shared *sh);
+atomic_int *shared_stop(struct exec_shared *sh);
+/* Victim threads of a loaded segment still running: aggressors stop when
+ * it reaches 0. */
+atomic_uint *shared_victims_left(struct exec_shared *sh);
+
+#endif

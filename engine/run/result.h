@@ -1,0 +1,85 @@
+/*
+ * result.h - what a run measured: per thread, then summed per job.
+ *
+ * Threads fill struct thread_result and nothing else; summarise turns
+ * those into job and group figures for the report.  Every figure here was
+ * measured; a figure that could not be measured is flagged, not zeroed.
+ */
+#ifndef MEMJOB_RESULT_H
+#define MEMJOB_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <stdatomic.h>
+
+#include "machine/counters.h"
+#include "util/hist.h"
+#include "plan/plan.h"
+#include "machine/sysstat.h"
+
+enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
+
+struct thread_result {
+	enum run_status status;
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, measured window */
+	uint64_t bytes, ops;
+	uint64_t write_bytes;		/* of bytes, those written */
+	uint64_t usr_ns, sys_ns;
+	uint64_t minflt, majflt, vcsw, ivcsw;
+	uint64_t result;		/* the kernel's, over all the data */
+	uint64_t items;			/* KERN_ITEMS kernels: measured items */
+	int cpu;			/* bound CPU, or -1 when not one */
+	bool emulated;			/* the source ran in emulation */
+	struct hist *lat;		/* per-I/O latency, or NULL */
+	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
+	struct counter_value counters[COUNTERS_MAX];
+	unsigned ncounters;
+	char info[384];			/* what the source chose at setup,
+					   and the preread */
+	char err[512];
+};
+
+struct job_result {
+	const struct planned_job *pj;
+	unsigned repeat;		/* 0-based */
+	struct thread_result *threads;	/* numjobs of them */
+	/* summed over clones by results_summarise() */
+	enum run_status status;
+	uint64_t start_ns, end_ns;
+	uint64_t bytes, ops, elapsed_ns, write_bytes;
+	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
+	uint64_t result;
+	uint64_t items;
+	double gbps, ops_per_s;
+	double ns_per_item;		/* 0 when the kernel counts no items */
+	double cpu_ns_per_item;		/* CPU time (usr + sys) per item */
+	bool emulated;
+	struct hist lat;		/* merged over clones */
+	const char *info;		/* the first clone's */
+	struct counter_value counters[COUNTERS_MAX];	/* merged */
+	unsigned ncounters;
+	/* System counters over the job's segment (system-wide: the jobs
+	 * that ran together share them). */
+	bool have_sys;
+	struct sysstat_delta sys;
+};
+
+struct results {
+	const struct plan *plan;
+	struct job_result *runs;	/* [job * max_repeat + repeat] */
+	unsigned max_repeat;
+	uint64_t epoch_ns;		/* CLOCK_MONOTONIC when the run began */
+	/* Where each job's file lives (NULL when unknown or no file). */
+	const struct sysstat *ss;
+	int *devidx;			/* per job: its device, or -1 */
+	char **where;			/* per job: "ext4 on /dev/vda (vda) at /" */
+};
+
+int results_init(struct results *r, const struct plan *p);
+struct job_result *results_get(const struct results *r, unsigned job,
+			       unsigned repeat);
+void results_summarise(struct results *r);
+void results_free(struct results *r);
+
+#endif

@@ -1,0 +1,746 @@
+/*
+ * worker.c - one clone of one job, in its own thread.
+ *
+ * Setup (binding, memory policy, invalidation, data source, kernel) is
+ * done before the group's barrier; after it, the thread moves blocks from
+ * the data source through the kernel until its passes, its runtime or the
+ * stop flag end it.  Clock and stop checks happen per batch of blocks,
+ * never per byte.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <numa.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/busguard.h"
+#include "machine/counters.h"
+#include "run/exec.h"
+#include "run/firsttouch.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+
+#define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
+
+static void fail(struct thread_result *out, const char *fmt, const char *a,
+		 int err)
+{
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), fmt, a, strerror(err));
+}
+
+/* A failure the data source or the program has already described (in
+ * io->err, pr.err): the thread's result carries that text.  Returns -1. */
+static int fail_as(struct thread_result *out, const char *why)
+{
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), "%s", why);
+	return -1;
+}
+
+/* A SIGBUS in the job's mapped region (busguard.h): the job's error. */
+static int fail_bus(struct thread_result *out)
+{
+	out->status = RUN_FAILED;
+	busguard_describe(out->err, sizeof(out->err));
+	return -1;
+}
+
+/* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
+ * takes the clone's own CPU of that set. */
+static int bind_cpus(const struct job_spec *j, unsigned clone,
+		     struct thread_result *out)
+{
+	cpu_set_t set;
+	unsigned count = 0;
+
+	out->cpu = -1;
+	if (!j->cpus_allowed && !j->numa_cpu_nodes)
+		return 0;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return fail(out, "sched_getaffinity%s: %s", "", errno), -1;
+	if (j->cpus_allowed)
+		for (unsigned c = 0; c < CPU_SETSIZE; c++)
+			if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+				CPU_CLR(c, &set);
+	if (j->numa_cpu_nodes) {
+		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+			int node = numa_node_of_cpu((int)c);
+
+			if (node < 0 || !(j->cpu_nodes[node / 64] &
+					  (1ULL << (node % 64))))
+				CPU_CLR(c, &set);
+		}
+	}
+	count = (unsigned)CPU_COUNT(&set);
+	if (!count) {
+		out->status = RUN_FAILED;
+		snprintf(out->err, sizeof(out->err), "no CPU is left in "
+			 "cpus_allowed '%s' within numa_cpu_nodes '%s'",
+			 j->cpus_allowed ? j->cpus_allowed : "all",
+			 j->numa_cpu_nodes ? j->numa_cpu_nodes : "all");
+		return -1;
+	}
+	if (j->cpus_policy == CPUS_SPLIT) {
+		unsigned want = clone % count, seen = 0;
+
+		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &set))
+				continue;
+			if (seen++ == want) {
+				CPU_ZERO(&set);
+				CPU_SET(c, &set);
+				out->cpu = (int)c;
+				break;
+			}
+		}
+	} else if (count == 1) {
+		for (unsigned c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set))
+				out->cpu = (int)c;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return fail(out, "sched_setaffinity%s: %s", "", errno), -1;
+	return 0;
+}
+
+static int set_mempolicy_of(const struct job_spec *j,
+			    struct thread_result *out)
+{
+	const struct mempolicy *mp = &j->mem_policy;
+	struct bitmask *nodes;
+	int first = -1;
+
+	if (mp->kind == MEMPOL_DEFAULT)
+		return 0;
+	if (mp->kind == MEMPOL_LOCAL) {
+		numa_set_localalloc();
+		return 0;
+	}
+	nodes = numa_allocate_nodemask();
+	if (!nodes)
+		return fail(out, "numa_allocate_nodemask%s: %s", "", ENOMEM),
+		       -1;
+	for (unsigned n = 0; n < MEMJOB_MAX_NODES && n < nodes->size; n++)
+		if (mp->nodes[n / 64] & (1ULL << (n % 64))) {
+			numa_bitmask_setbit(nodes, n);
+			if (first < 0)
+				first = (int)n;
+		}
+	switch (mp->kind) {
+	case MEMPOL_BIND:
+		numa_set_membind(nodes);
+		break;
+	case MEMPOL_INTERLEAVE:
+		numa_set_interleave_mask(nodes);
+		break;
+	case MEMPOL_PREFERRED:
+		numa_set_preferred(first);
+		break;
+	default:
+		break;
+	}
+	numa_free_nodemask(nodes);
+	return 0;
+}
+
+static int invalidate(const char *path, struct thread_result *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return fail(out, "invalidate: open %s: %s", path, errno), -1;
+	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (err)
+		return fail(out, "invalidate: posix_fadvise %s: %s", path,
+			    err), -1;
+	return 0;
+}
+
+/*
+ * Whether clone is the first of its job on its file (clones share the
+ * job's file unless filename_format gives each its own): a file shared
+ * by several is preread once, by the first, before any clone starts.
+ */
+static bool first_on_file(const struct planned_job *pj, unsigned clone)
+{
+	if (!pj->paths || !pj->paths[clone])
+		return false;
+	for (unsigned c = 0; c < clone; c++)
+		if (pj->paths[c] && !strcmp(pj->paths[c], pj->paths[clone]))
+			return false;
+	return true;
+}
+
+/*
+ * preread=1: read [off, off + len) of the file (to its end when len is
+ * 0) once, through the page cache, so the job starts warm.  How many
+ * bytes and how long go to *bytes and *ns for the report.
+ */
+static int preread(const char *path, uint64_t off, uint64_t len,
+		   uint64_t *bytes, uint64_t *ns, struct thread_result *out)
+{
+	enum { CHUNK = 1 << 20 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t t0 = now_ns(), done = 0;
+	char *buf;
+
+	if (fd < 0)
+		return fail(out, "preread: open %s: %s", path, errno), -1;
+	buf = malloc(CHUNK);
+	if (!buf) {
+		close(fd);
+		return fail(out, "preread%s: %s", "", ENOMEM), -1;
+	}
+	while (!len || done < len) {
+		size_t want = !len || len - done > CHUNK ? CHUNK :
+			      (size_t)(len - done);
+		ssize_t n = pread(fd, buf, want, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			close(fd);
+			out->status = RUN_FAILED;
+			snprintf(out->err, sizeof(out->err),
+				 "preread: %s at offset %" PRIu64 ": %s", path,
+				 off + done, strerror(err));
+			return -1;
+		}
+		if (n == 0)		/* end of file: a short file is read whole */
+			break;
+		done += (uint64_t)n;
+	}
+	free(buf);
+	close(fd);
+	*bytes = done;
+	*ns = now_ns() - t0;
+	return 0;
+}
+
+/* The job's source_info: what the source says, then the preread's, then
+ * extra: the kernel's variant and where the first touch went (or ""). */
+static void tell_info(struct thread_result *out, const struct ioe *io,
+		      bool pre, uint64_t pre_bytes, uint64_t pre_ns,
+		      const char *extra)
+{
+	if (pre)
+		snprintf(out->info, sizeof(out->info),
+			 "%s%spreread %" PRIu64 " bytes in %.3f s%s%s",
+			 io->info, io->info[0] ? "; " : "", pre_bytes,
+			 (double)pre_ns / 1e9, extra[0] ? "; " : "", extra);
+	else
+		snprintf(out->info, sizeof(out->info), "%s%s%s", io->info,
+			 io->info[0] && extra[0] ? "; " : "", extra);
+}
+
+/* The code the kernel runs ("count/unrolled: avx2") into extra, for
+ * source_info; nothing when the kernel has no choice to tell. */
+static void tell_variant(const struct job_spec *j, const struct kstate *ks,
+			 char *extra, size_t len)
+{
+	const struct kernel_ops *k = j->kernel;
+	const char *v = k->variant ? k->variant(ks) : NULL;
+
+	if (v)
+		snprintf(extra, len, "%s%s%s: %s", k->name,
+			 k->impls ? "/" : "", k->impls ? k->impls[ks->impl] : "",
+			 v);
+}
+
+/* first_touch=: touch the source's region from user space now, before
+ * the release (untimed, phase), or leave it to the first pass (timed);
+ * what was done is added to extra for source_info. */
+static void touch_region(const struct job_spec *j, const struct ioe *io,
+			 char *extra, size_t len)
+{
+	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
+							 io->resident);
+	struct touch_figures f = { .bytes = io->region_len };
+	size_t n = strlen(extra);
+	struct rusage r0, r1;
+
+	if (mode != TOUCH_TIMED) {
+		getrusage(RUSAGE_THREAD, &r0);
+		f.ns = now_ns();
+		first_touch(io->region, io->region_len,
+			    ioe_own_memory(j->ioengine));
+		f.ns = now_ns() - f.ns;
+		getrusage(RUSAGE_THREAD, &r1);
+		f.usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
+		f.sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
+		f.minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
+		f.majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
+	}
+	if (n && n + 2 < len) {
+		memcpy(extra + n, "; ", 3);
+		n += 2;
+	}
+	first_touch_describe(mode, &f, extra + n, len - n);
+}
+
+struct meter {
+	uint64_t t0;
+	struct rusage ru0;
+	uint64_t bytes0, ops0, items0;
+	const struct kstate *ks;
+	struct counters *ctr;		/* perf counters, or NULL */
+};
+
+static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
+			struct thread_result *out)
+{
+	getrusage(RUSAGE_THREAD, &m->ru0);
+	m->t0 = now_ns();
+	m->bytes0 = bytes;
+	m->ops0 = ops;
+	m->items0 = m->ks->items;
+	if (out->lat)		/* the ramp's latencies are left out too */
+		hist_init(out->lat);
+	if (m->ctr)		/* last: inside the getrusage window */
+		counters_start(m->ctr);
+}
+
+static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
+		       struct thread_result *out)
+{
+	struct rusage ru;
+
+	if (m->ctr) {		/* first: inside the getrusage window */
+		counters_stop(m->ctr);
+		counters_read(m->ctr, out->counters, &out->ncounters);
+	}
+	out->end_ns = now_ns();
+	getrusage(RUSAGE_THREAD, &ru);
+	out->start_ns = m->t0;
+	out->bytes = bytes - m->bytes0;
+	out->ops = ops - m->ops0;
+	out->items = m->ks->items - m->items0;
+	out->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&m->ru0.ru_utime);
+	out->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&m->ru0.ru_stime);
+	out->minflt = (uint64_t)(ru.ru_minflt - m->ru0.ru_minflt);
+	out->majflt = (uint64_t)(ru.ru_majflt - m->ru0.ru_majflt);
+	out->vcsw = (uint64_t)(ru.ru_nvcsw - m->ru0.ru_nvcsw);
+	out->ivcsw = (uint64_t)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
+}
+
+/* Sleep up to us, waking early when stop is set or, for an aggressor,
+ * when the last victim is done (until_zero reaches 0). */
+static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
+{
+	uint64_t end = now_ns() + us * 1000;
+
+	while (!atomic_load_explicit(stop, memory_order_relaxed) &&
+	       (!until_zero ||
+		atomic_load_explicit(until_zero, memory_order_relaxed))) {
+		uint64_t t = now_ns();
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		if (t >= end)
+			break;
+		if (end - t < 10 * 1000 * 1000ull)
+			ts.tv_nsec = (long)(end - t);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* fsync=/fdatasync=/end_fsync=: complete what is in flight, then sync. */
+static int sync_now(const struct ioengine_ops *e, struct ioe *io,
+		    bool data_only, struct thread_result *out)
+{
+	if ((e->drain && e->drain(io) < 0) || e->sync(io, data_only) < 0)
+		return fail_as(out, io->err);
+	return 0;
+}
+
+static void nap(atomic_int *stop, uint64_t us)
+{
+	nap_until(stop, NULL, us);
+}
+
+/* rate=, rate_iops=: sleep while this clone is ahead of its budget. */
+static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
+		      uint64_t ops, atomic_int *stop, atomic_uint *until_zero)
+{
+	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
+						  (double)j->rate)
+				     : (uint64_t)((double)ops * 1e9 /
+						  (double)j->rate_iops));
+	uint64_t t = now_ns();
+
+	if (due > t + 20000)	/* below 20 us, sleeping costs more */
+		nap_until(stop, until_zero, (due - t) / 1000);
+}
+
+/* ratemin=: fail when bytes in ns fall below it (fio's rate_min). */
+static int below_ratemin(const struct job_spec *j, uint64_t bytes,
+			 uint64_t ns, struct thread_result *out)
+{
+	double bps;
+
+	if (!j->ratemin || !ns)
+		return 0;
+	bps = (double)bytes * 1e9 / (double)ns;
+	if (bps >= (double)j->ratemin)
+		return 0;
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), "moved %.0f bytes/s over %.3f s, "
+		 "below ratemin=%llu bytes/s", bps, (double)ns / 1e9,
+		 (unsigned long long)j->ratemin);
+	return -1;
+}
+
+/* The measured loop.  Returns 0, or -1 after recording a failure.
+ * An aggressor running with victims ignores its loops and runtime: it
+ * runs until the last victim is done (victims_left reaches 0). */
+static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
+		      struct ioe *io, struct kstate *ks, atomic_int *stop,
+		      atomic_uint *victims_left, struct counters *ctr,
+		      struct thread_result *out)
+{
+	const struct kernel_ops *k = j->kernel;
+	const bool until_victims = j->phase == PHASE_LOADED &&
+				   j->role == ROLE_AGGRESSOR;
+	const bool timed = j->runtime_us || j->ramp_us || until_victims;
+	const bool endless = j->time_based || until_victims;
+	uint64_t rate_t0 = now_ns();
+	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
+	uint64_t bytes = 0, ops = 0, countdown = every, wbytes = 0;
+	uint64_t ramp_end = 0, deadline = UINT64_MAX;
+	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
+	bool ramping = j->ramp_us > 0;
+	struct meter m = { .ks = ks, .ctr = ctr };
+	struct io_unit u = { 0 };
+	int ret = 0;
+
+	meter_start(&m, 0, 0, out);
+	if (ramping)
+		ramp_end = m.t0 + j->ramp_us * 1000;
+	else if (j->runtime_us)
+		deadline = m.t0 + j->runtime_us * 1000;
+
+	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
+		uint64_t pass_bytes = bytes;
+
+		/* between passes too: a pass may deliver nothing at all */
+		if (pass && atomic_load_explicit(stop, memory_order_relaxed))
+			goto stopped;
+		if (pass && timed && !ramping && now_ns() >= deadline)
+			goto early;
+		blockgen_rewind(io->gen);
+		for (;;) {
+			int r = e->get(io, &u);
+
+			if (r == 0)
+				break;
+			/* a source waiting for I/O gave up: the stop flag */
+			if (r == -EINTR && atomic_load(stop))
+				goto stopped;
+			if (r < 0) {
+				ret = fail_as(out, io->err);
+				goto out;
+			}
+			/* for a write, the kernel runs before the block is
+			 * written, so a storing kernel makes the data */
+			k->run(ks, u.buf, u.len);
+			r = e->put(io, &u);
+			if (r == -EINTR && atomic_load(stop))
+				goto stopped;
+			if (busguard_tripped()) {	/* in the kernel or put() */
+				ret = fail_bus(out);
+				goto out;
+			}
+			if (r < 0) {
+				ret = fail_as(out, io->err);
+				goto out;
+			}
+			bytes += u.len;
+			wbytes += u.write ? u.len : 0;
+			ops++;
+			if ((j->fsync_every && ops % j->fsync_every == 0 &&
+			     sync_now(e, io, false, out)) ||
+			    (j->fdatasync_every &&
+			     ops % j->fdatasync_every == 0 &&
+			     sync_now(e, io, true, out))) {
+				ret = -1;
+				goto out;
+			}
+			if (atomic_load_explicit(stop, memory_order_relaxed))
+				goto stopped;
+			if (j->rate || j->rate_iops)
+				keep_rate(j, rate_t0, bytes, ops, stop,
+					  until_victims ? victims_left : NULL);
+			/* an aggressor stops with the last victim, however
+			 * slowly it moves (rate=) */
+			if (until_victims && !atomic_load_explicit(victims_left,
+					memory_order_relaxed))
+				goto early;
+			if (--countdown)
+				continue;
+			countdown = every;
+			atomic_store_explicit(&out->live_bytes, bytes,
+					      memory_order_relaxed);
+			if (j->ratemin && !ramping) {
+				uint64_t now = now_ns();
+
+				if (now - win_t0 >= 1000000000ull) {
+					if (below_ratemin(j, bytes - win_bytes,
+							  now - win_t0, out)) {
+						ret = -1;
+						goto out;
+					}
+					win_t0 = now;
+					win_bytes = bytes;
+				}
+			}
+			if (!timed)
+				continue;
+			uint64_t t = now_ns();
+
+			if (ramping && t >= ramp_end) {
+				ramping = false;
+				meter_start(&m, bytes, ops, out);
+				win_t0 = t;
+				win_bytes = bytes;
+				if (j->runtime_us)
+					deadline = m.t0 + j->runtime_us * 1000;
+			} else if (t >= deadline) {
+				goto early;
+			}
+		}
+		/* A stream that ended has nothing more for any pass. */
+		if (endless && bytes == pass_bytes)
+			break;
+	}
+	goto finish;
+stopped:
+	out->status = RUN_INTERRUPTED;
+early:
+	if (e->drain && e->drain(io) < 0) {
+		ret = fail_as(out, io->err);
+		goto out;
+	}
+finish:
+	/* inside the measured time: getting the data to the device */
+	if (j->end_fsync && out->status != RUN_INTERRUPTED &&
+	    sync_now(e, io, false, out))
+		ret = -1;
+out:
+	meter_stop(&m, bytes, ops, out);
+	out->write_bytes = RW_IS_WRITE(j->rw) ? out->bytes :
+			   RW_IS_MIXED(j->rw) ? wbytes : 0;
+	if (ramping && out->status == RUN_OK) {
+		/* Stopped before the ramp ended: nothing was measured. */
+		out->bytes = out->ops = out->items = 0;
+	} else if (out->status == RUN_OK && !until_victims &&
+		   below_ratemin(j, out->bytes, out->end_ns - out->start_ns,
+				 out)) {
+		ret = -1;
+	}
+	return ret;
+}
+
+/* A program kernel runs the whole job; its figures are the program's. */
+static void run_program(const struct job_spec *j, struct kstate *ks,
+			atomic_int *stop, atomic_uint *victims_left,
+			struct counters *ctr, struct thread_result *out)
+{
+	struct program_run pr = { .stop = stop };
+
+	if (j->phase == PHASE_LOADED && j->role == ROLE_AGGRESSOR)
+		pr.until_zero = victims_left;
+	out->start_ns = now_ns();
+	if (ctr)		/* an in-thread program (codewalk) */
+		counters_start(ctr);
+	if (j->kernel->program(ks, &pr))
+		fail_as(out, pr.err);
+	else if (pr.stopped && atomic_load(stop)) {
+		out->status = RUN_INTERRUPTED;
+	}
+	if (ctr) {
+		counters_stop(ctr);
+		counters_read(ctr, out->counters, &out->ncounters);
+	}
+	out->end_ns = now_ns();
+	out->ops = 1;
+	out->items = ks->items;		/* codewalk counts them */
+	out->usr_ns = tv_ns(&pr.ru.ru_utime);
+	out->sys_ns = tv_ns(&pr.ru.ru_stime);
+	out->minflt = (uint64_t)pr.ru.ru_minflt;
+	out->majflt = (uint64_t)pr.ru.ru_majflt;
+	out->vcsw = (uint64_t)pr.ru.ru_nvcsw;
+	out->ivcsw = (uint64_t)pr.ru.ru_nivcsw;
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct planned_job *pj = w->pj;
+	const struct job_spec *j = pj->spec;
+	const struct ioengine_ops *e = j->ioengine;
+	struct thread_result *out = w->out;
+	atomic_int *stop = shared_stop(w->sh);
+	struct blockgen gen;
+	struct ioe io = { 0 };
+	struct kstate ks = { 0 };
+	struct bus_guard bus;
+	bool io_up = false, k_up = false;
+	struct counters *ctr = NULL;
+	uint64_t pre_bytes = 0, pre_ns = 0;
+	bool pre = false;
+	char extra[240] = "";	/* variant, first touch */
+	int ret;
+
+	out->status = RUN_OK;
+	io.job = j;
+	io.path = pj->paths ? pj->paths[w->clone] : NULL;
+	io.clone = w->clone;
+	io.gen = &gen;
+	io.stop = stop;
+	/* randrepeat=0: a new random order each run */
+	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
+		      (j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone) ^
+		      (j->randrepeat ? 0 : now_ns()));
+	if (RW_IS_MIXED(j->rw))
+		blockgen_set_mix(&gen, j->rwmixread);
+	if (j->rw_skip || j->rw_run || (j->norandommap && RW_IS_RANDOM(j->rw)))
+		blockgen_set_fio(&gen, j->rw_skip, j->rw_run, j->norandommap);
+	ks.job = j;
+	ks.impl = j->impl;
+	ks.value = j->value;
+	if (j->latency) {
+		out->lat = malloc(sizeof(*out->lat));
+		if (!out->lat) {
+			fail(out, "latency histogram%s: %s", "", ENOMEM);
+			goto setup_done;
+		}
+		hist_init(out->lat);
+		io.lat = out->lat;
+	}
+
+	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
+		goto setup_done;
+	/* after binding, so the counters follow the thread where it runs;
+	 * a program in another process (kernel=exec): nothing to count */
+	if (!(j->kernel->flags & KERN_SUBPROCESS)) {
+		unsigned ids[COUNTERS_MAX], n = j->nperf;
+
+		if (n)
+			memcpy(ids, j->perf_ids, n * sizeof(*ids));
+		else
+			n = counters_default(ids);
+		ctr = counters_open(ids, n);
+		if (!ctr) {
+			fail(out, "perf counters%s: %s", "", ENOMEM);
+			goto setup_done;
+		}
+	}
+	if (j->invalidate && io.path && invalidate(io.path, out))
+		goto setup_done;
+	pre = j->preread && first_on_file(pj, w->clone);
+	if (pre &&
+	    preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
+		goto setup_done;
+	ret = e->setup(&io);
+	if (ret < 0) {
+		fail_as(out, io.err);
+		/* woken from a blocking open() to stop */
+		if (ret == -EINTR && atomic_load(stop))
+			out->status = RUN_INTERRUPTED;
+		goto setup_done;
+	}
+	io_up = true;
+	if (io.region)
+		busguard_arm(&bus, io.region, io.region_len,
+			     e->flags & IOE_FILE ? io.path : NULL, j->offset);
+	out->emulated = io.emulated;
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
+	if (j->kernel->init) {
+		ret = j->kernel->init(&ks);
+		if (ret < 0) {
+			fail(out, "kernel %s: %s", j->kernel->name, -ret);
+			goto setup_done;
+		}
+	}
+	k_up = true;
+	tell_variant(j, &ks, extra, sizeof(extra));
+	if (j->kernel->flags & KERN_REGION) {
+		if (!io.region) {
+			out->status = RUN_FAILED;
+			snprintf(out->err, sizeof(out->err), "kernel=%s needs "
+				 "a mapped data source (such as ioengine=mem)",
+				 j->kernel->name);
+			goto setup_done;
+		}
+		ret = j->kernel->prepare(&ks, io.region, io.region_len);
+		if (ret < 0) {
+			fail(out, "kernel %s: prepare: %s", j->kernel->name,
+			     -ret);
+			goto setup_done;
+		}
+	}
+	if (io.region)
+		touch_region(j, &io, extra, sizeof(extra));
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
+setup_done:
+	if (out->status == RUN_OK && busguard_tripped())
+		fail_bus(out);		/* a kernel's prepare() touched it */
+	shared_barrier_wait(w->sh);
+	if (out->status != RUN_OK)
+		goto out;
+	job_sync_wait(w->sh, pj->wait_for);
+	if (j->startdelay_us)
+		nap(stop, j->startdelay_us);
+	if (atomic_load(stop)) {
+		out->status = RUN_INTERRUPTED;
+		goto out;
+	}
+	if (j->kernel->flags & KERN_PROGRAM)
+		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
+			    out);
+	else
+		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
+			   ctr, out);
+	out->result = ks.result;
+	/* what the source saw while running, after what it chose at setup */
+	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
+out:
+	if (k_up && j->kernel->fini)
+		j->kernel->fini(&ks);
+	busguard_disarm();
+	if (io_up && e->teardown)
+		e->teardown(&io);
+	if (ctr)
+		counters_close(ctr);
+	job_sync_done(w->sh, j->index);
+	if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
+		atomic_fetch_sub(shared_victims_left(w->sh), 1);
+	return NULL;
+}

@@ -1,0 +1,252 @@
+/*
+ * job.h - the job spec: one resolved job, as the parser hands it on.
+ *
+ * A job_spec is filled by the option table (options.c) from [global], the
+ * job's own section and the command line, checked, and from then on never
+ * written again: the planner and the engine only read it.  Each field is
+ * owned by exactly one option in the table, so "where does bs go" has one
+ * answer: options.c.
+ */
+#ifndef MEMJOB_JOB_H
+#define MEMJOB_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/diag.h"
+
+#define MEMJOB_MAX_CPUS		1024
+#define MEMJOB_MAX_NODES	1024
+#define BITMAP_WORDS(n)		(((n) + 63) / 64)
+
+struct ioengine_ops;
+struct kernel_ops;
+
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW
+};
+/* only writes */
+#define RW_IS_WRITE(m)	((m) == RW_WRITE || (m) == RW_RANDWRITE)
+/* reads and writes mixed, rwmixread% reads */
+#define RW_IS_MIXED(m)	((m) == RW_RW || (m) == RW_RANDRW)
+/* writes at all (opens for writing, the overwrite check) */
+#define RW_WRITES(m)	(RW_IS_WRITE(m) || RW_IS_MIXED(m))
+#define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE || \
+			 (m) == RW_RANDRW)
+
+enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP, HUGEPAGE_2M, HUGEPAGE_1G };
+
+/* The page size of a hugetlb mode (2m, 1g), 0 for none and thp. */
+static inline uint64_t hugepage_bytes(enum hugepage_mode h)
+{
+	return h == HUGEPAGE_2M ? 2ULL << 20 : h == HUGEPAGE_1G ? 1ULL << 30 : 0;
+}
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum madvise_mode {
+	MADV_MODE_NONE, MADV_MODE_NORMAL, MADV_MODE_SEQUENTIAL,
+	MADV_MODE_RANDOM, MADV_MODE_WILLNEED, MADV_MODE_HUGEPAGE,
+};
+enum mempolicy_kind {
+	MEMPOL_DEFAULT, MEMPOL_LOCAL, MEMPOL_BIND, MEMPOL_INTERLEAVE,
+	MEMPOL_PREFERRED,
+};
+enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
+enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
+enum fence_kind { FENCE_NONE, FENCE_SFENCE };
+enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
+enum chase_layout { CHASE_RANDOM, CHASE_PAGE };
+/* first_touch=: where the first user-space touch of a mapped region goes */
+enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
+enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
+/* Set by the sweep expansion, not by options: what this run of a job is. */
+enum job_phase {
+	PHASE_RUN,		/* an ordinary job */
+	PHASE_ALONE,		/* a victim measured without its aggressors */
+	PHASE_LOADED,		/* a victim or aggressor, together */
+};
+
+/* sweep=OPTION:v1,v2,...: the job runs once per value (several sweeps of
+ * a segment's jobs form a grid). */
+struct sweep {
+	int opt;			/* index in the option table */
+	char **values;
+	unsigned nvalues;
+	struct srcloc loc;
+};
+
+struct mempolicy {
+	enum mempolicy_kind kind;
+	uint64_t nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
+};
+
+/*
+ * What a file is filled with when memjob creates it, and what a write
+ * job writes when no kernel produces data.  randint draws 32-bit integers
+ * uniformly from [lo, hi] with a generator seeded by pattern_seed, so the
+ * same spec always gives the same bytes.
+ */
+struct pattern {
+	enum pattern_kind kind;
+	uint8_t byte;
+	int32_t lo, hi;
+};
+
+struct job_spec {
+	char *name;
+	unsigned index;			/* position in the job file, 0-based */
+	struct srcloc where;		/* the [section] line or --name= */
+
+	/* Threads and placement */
+	unsigned numjobs;
+	char *cpus_allowed;		/* as written; NULL = no binding */
+	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	enum cpus_policy cpus_policy;
+	char cpus_note[512];		/* a fallback taken, CPUs left out */
+	char *numa_cpu_nodes;		/* as written; NULL = unset */
+	uint64_t cpu_nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
+	struct mempolicy mem_policy;
+
+	/* Data source */
+	const struct ioengine_ops *ioengine;
+	enum rw_mode rw;
+	unsigned rwmixread;		/* rw, randrw: % of blocks read */
+	uint64_t bs;
+	uint64_t size;			/* 0 = the file's size less offset */
+	char *size_expr;		/* "llc/2", "10%ram": resolved by check */
+	uint64_t offset;
+	char *filename;
+	char *filename_format;		/* per-clone names: $jobname, $jobnum */
+	char *directory;
+	unsigned iodepth;
+	bool direct;
+	bool sync;
+	unsigned fsync_every;		/* fsync after this many writes */
+	unsigned fdatasync_every;
+	bool end_fsync;
+	bool populate;
+	enum madvise_mode madvise;
+	enum hugepage_mode hugepage;
+	bool invalidate;
+	bool isolate_phases;		/* sync its files before the next run */
+	bool preread;
+	enum first_touch_mode first_touch;
+	struct pattern pattern;
+	uint64_t pattern_seed;
+
+	/* io_uring (issue 3) */
+	unsigned iodepth_batch_submit;	/* 0: submit whatever is ready */
+	unsigned iodepth_batch_complete;/* 0: reap whatever has completed */
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqpoll;
+	int sqpoll_cpu;			/* -1: the kernel's choice */
+	unsigned ioworkers;		/* 0: the job's thread does the I/O */
+	char *ioworkers_cpus;		/* as written; NULL = like the job */
+	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	bool ordered;
+	bool latency;			/* record each I/O's latency */
+
+	/* DAX */
+	enum flush_kind flush;
+	enum fence_kind fence;
+	enum fence_scope fence_scope;
+	bool nt;
+	bool dax_emulate;
+
+	/* Compute kernel */
+	const struct kernel_ops *kernel;
+	char *impl_name;		/* as written; NULL = kernel's default */
+	int impl;			/* index into kernel->impls */
+	int32_t value;			/* count looks for it, fill writes it */
+	uint64_t stride;		/* chase: bytes between pointers */
+	uint64_t code_size;		/* codewalk: bytes of code per pass */
+	unsigned batch;			/* codewalk: items per function call */
+	char *command;			/* exec: run with /bin/sh -c */
+	enum chase_layout chase_layout;
+
+	/* Interference and sweeps */
+	enum job_role role;
+	struct sweep *sweeps;
+	unsigned nsweeps;
+	uint64_t rate;			/* bytes per second; 0 = unlimited */
+
+	/* Filled by the sweep expansion (sweep.c); NULL/0 otherwise. */
+	enum job_phase phase;
+	unsigned point;			/* grid point of its segment, from 0 */
+	char *point_label;		/* "flush=clwb numjobs=4", or NULL */
+	int baseline;			/* PHASE_LOADED victim: index of its
+					   PHASE_ALONE job; else -1 */
+	bool sweeps_owner[2];		/* its point came from a sweep of
+					   ioengine ([0]) or kernel ([1]) */
+	bool swept_numjobs;		/* its numjobs came from a sweep */
+
+	/* Run control (times in microseconds) */
+	uint64_t runtime_us;
+	bool time_based;
+	uint64_t loops;
+	uint64_t ramp_us;
+	uint64_t startdelay_us;
+	bool stonewall;
+	bool new_group;
+	char *wait_for;
+	unsigned repeat;
+
+	/* Hardware and software counters (perf_event_open) */
+	unsigned perf_ids[24];		/* COUNTERS_MAX */
+	unsigned nperf;			/* 0: the default set */
+
+	/* System counters */
+	bool drop_caches;
+	uint64_t sample_us;		/* sample_interval; 0 = none */
+	char *sample_log;		/* where its rows go */
+
+	/* fio's words (issue 13): fio's meaning where memjob has the
+	 * concept; resolved into the fields above by check.c */
+	char *description;
+	bool thread;			/* memjob's clones are threads */
+	bool group_reporting;		/* memjob always prints group totals */
+	uint64_t filesize;		/* sets size when size is unset */
+	uint64_t bsrange_bs;		/* bsrange=A-A: bs=A */
+	uint64_t bssplit_bs;		/* bssplit=A or A/100: bs=A */
+	unsigned rwmixwrite;		/* 100 - rwmixread */
+	bool buffered;			/* 0: direct=1 */
+	uint64_t rate_iops;		/* I/Os per second per clone; 0 = none */
+	uint64_t ratemin;		/* bytes per second; the job fails below */
+	bool norandommap;		/* random blocks drawn with repeats */
+	bool randrepeat;		/* 0: a new random order every run */
+	int random_generator;
+	char *ioscheduler;		/* must be the device's already */
+	bool gtod_reduce;
+	char *percentile_list;		/* a subset of what memjob reports */
+	uint64_t rw_skip;		/* rw=read:N: bytes skipped per block */
+	uint64_t rw_run;		/* rw=randread:N: blocks per random run */
+	int unit_base;
+	int kb_base;
+	int io_submit_mode;
+
+	/* Safety */
+	bool overwrite;
+	bool allow_devices;
+	bool keep_files;
+
+	/* Bookkeeping from the parser: which options were set, and where. */
+	unsigned char *isset;		/* one per option-table entry */
+	unsigned char *inherited;	/* set by [global], not the job */
+	struct srcloc *locs;		/* one per option-table entry */
+};
+
+struct jobset {
+	struct job_spec *jobs;
+	size_t njobs;
+};
+
+/*
+ * Where option 'opt' of this job was set (file:line or command line), or
+ * the job's own [section] line when it was left at its default.  For
+ * cross-option checks: diag_error(d, job_loc(j, "bs"), "bs", ...).
+ */
+const struct srcloc *job_loc(const struct job_spec *j, const char *opt);
+bool job_isset(const struct job_spec *j, const char *opt);
+
+#endif

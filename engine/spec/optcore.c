@@ -1,0 +1,356 @@
+/*
+ * optcore.c - applying the option table: setting a job's option from text,
+ * formatting it back, defaults, copying jobs for [global] inheritance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/options.h"
+#include "parse/optvalues.h"
+#include "parse/sweep.h"
+#include "util/value.h"
+
+#define FIELD(j, o)	((char *)(j) + (o)->off)
+
+/* An alias (fio's timeout for runtime) is the option it names. */
+int opt_index(const char *name)
+{
+	for (size_t i = 0; i < opt_count; i++)
+		if (!strcmp(opt_table[i].name, name))
+			return opt_table[i].alias ? opt_index(opt_table[i].alias)
+						  : (int)i;
+	return -1;
+}
+
+const struct opt_def *opt_find(const char *name)
+{
+	int i = opt_index(name);
+
+	return i < 0 ? NULL : &opt_table[i];
+}
+
+const char *opt_nearest(const char *name)
+{
+	struct value_near n;
+
+	value_near_init(&n, name);
+	for (size_t i = 0; i < opt_count; i++)
+		value_near_offer(&n, opt_table[i].name);
+	return value_near_best(&n);
+}
+
+static bool opt_owns_string(const struct opt_def *o)
+{
+	if (o->alias)
+		return false;
+	return o->type == OPT_STR || o->format == optv_format_str;
+}
+
+/* size keeps its expression text beside the value */
+static int copy_size_expr(struct job_spec *dst, const struct job_spec *src)
+{
+	dst->size_expr = NULL;
+	if (src->size_expr && !(dst->size_expr = strdup(src->size_expr)))
+		return -1;
+	return 0;
+}
+
+static int range_error(const struct opt_def *o, uint64_t v, bool is_size,
+		       const char **why, char *buf, size_t buflen)
+{
+	char lo[32], hi[32], got[32];
+
+	if (is_size) {
+		value_format_size(o->min, lo, sizeof(lo));
+		value_format_size(o->max, hi, sizeof(hi));
+		value_format_size(v, got, sizeof(got));
+	} else if (o->type == OPT_TIME) {
+		value_format_time(o->min, lo, sizeof(lo));
+		value_format_time(o->max, hi, sizeof(hi));
+		value_format_time(v, got, sizeof(got));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)v);
+	}
+	if (o->max == UINT64_MAX)
+		snprintf(buf, buflen, "must be at least %s, got %s", lo, got);
+	else
+		snprintf(buf, buflen, "must be between %s and %s, got %s",
+			 lo, hi, got);
+	*why = buf;
+	return -1;
+}
+
+static int enum_error(const struct opt_def *o, const char *val,
+		      const char **why, char *buf, size_t buflen)
+{
+	size_t n = snprintf(buf, buflen, "expected ");
+
+	for (size_t i = 0; o->words[i] && n < buflen; i++)
+		n += snprintf(buf + n, buflen - n, "%s%s",
+			      i ? (o->words[i + 1] ? ", " : " or ") : "",
+			      o->words[i]);
+	if (n < buflen)
+		snprintf(buf + n, buflen - n, ", got '%s'%s%s%s", val,
+			 value_nearest_word(val, o->words) ? "; did you mean '"
+							   : "",
+			 value_nearest_word(val, o->words) ?
+				value_nearest_word(val, o->words) : "",
+			 value_nearest_word(val, o->words) ? "'?" : "");
+	*why = buf;
+	return -1;
+}
+
+int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
+	    const char **why, char *buf, size_t buflen)
+{
+	void *field = FIELD(j, o);
+	uint64_t u;
+	int64_t s;
+	bool b;
+	int k;
+
+	switch (o->type) {
+	case OPT_STR: {
+		char *copy;
+
+		if (!*val) {
+			*why = "must not be empty";
+			return -1;
+		}
+		copy = strdup(val);
+		if (!copy) {
+			*why = strerror(ENOMEM);
+			return -1;
+		}
+		free(*(char **)field);
+		*(char **)field = copy;
+		return 0;
+	}
+	case OPT_BOOL:
+		if (value_bool(val, &b, why))
+			return -1;
+		*(bool *)field = b;
+		return 0;
+	case OPT_UINT:
+		if (value_uint(val, &u, why))
+			return -1;
+		if (u < o->min || u > o->max)
+			return range_error(o, u, false, why, buf, buflen);
+		if (o->width == sizeof(unsigned))
+			*(unsigned *)field = (unsigned)u;
+		else
+			*(uint64_t *)field = u;
+		return 0;
+	case OPT_INT:
+		if (value_int(val, &s, why))
+			return -1;
+		if (s < INT32_MIN || s > INT32_MAX) {
+			*why = "must be a 32-bit integer (-2147483648 to "
+			       "2147483647)";
+			return -1;
+		}
+		*(int32_t *)field = (int32_t)s;
+		return 0;
+	case OPT_SIZE:
+	case OPT_TIME:
+		if (o->type == OPT_SIZE ? value_size(val, &u, why)
+					: value_time_us(val, &u, why))
+			return -1;
+		if (u < o->min || u > o->max)
+			return range_error(o, u, o->type == OPT_SIZE, why,
+					   buf, buflen);
+		*(uint64_t *)field = u;
+		return 0;
+	case OPT_ENUM:
+		k = value_word(val, o->words);
+		if (k < 0)
+			return enum_error(o, val, why, buf, buflen);
+		*(int *)field = k;
+		return 0;
+	case OPT_CUSTOM:
+		return o->parse(o, j, val, why, buf, buflen);
+	}
+	*why = "internal error: unknown option type";
+	return -1;
+}
+
+void opt_format(const struct opt_def *o, const struct job_spec *j,
+		char *buf, size_t len)
+{
+	const void *field = (const char *)j + o->off;
+
+	switch (o->type) {
+	case OPT_STR:
+		optv_format_str(o, j, buf, len);
+		return;
+	case OPT_BOOL:
+		snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);
+		return;
+	case OPT_UINT:
+		if (o->width == sizeof(unsigned))
+			snprintf(buf, len, "%u", *(const unsigned *)field);
+		else
+			snprintf(buf, len, "%llu",
+				 (unsigned long long)*(const uint64_t *)field);
+		return;
+	case OPT_INT:
+		snprintf(buf, len, "%d", (int)*(const int32_t *)field);
+		return;
+	case OPT_SIZE:
+		value_format_size(*(const uint64_t *)field, buf, len);
+		return;
+	case OPT_TIME:
+		value_format_time(*(const uint64_t *)field, buf, len);
+		return;
+	case OPT_ENUM:
+		snprintf(buf, len, "%s", o->words[*(const int *)field]);
+		return;
+	case OPT_CUSTOM:
+		o->format(o, j, buf, len);
+		return;
+	}
+	snprintf(buf, len, "?");
+}
+
+int job_init_defaults(struct job_spec *j)
+{
+	char buf[256];
+	const char *why;
+
+	memset(j, 0, sizeof(*j));
+	j->baseline = -1;
+	j->isset = calloc(opt_count, sizeof(*j->isset));
+	j->inherited = calloc(opt_count, sizeof(*j->inherited));
+	j->locs = calloc(opt_count, sizeof(*j->locs));
+	if (!j->isset || !j->locs || !j->inherited)
+		goto fail;
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
+			fprintf(stderr, "memjob: internal error: default of "
+				"'%s' (%s): %s\n", o->name, o->def, why);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	job_free(j);
+	return -1;
+}
+
+int job_copy(struct job_spec *dst, const struct job_spec *src)
+{
+	if (job_copy_unswept(dst, src))
+		return -1;
+	if (src->nsweeps) {
+		dst->sweeps = calloc(src->nsweeps, sizeof(*dst->sweeps));
+		if (!dst->sweeps)
+			goto fail;
+		for (unsigned i = 0; i < src->nsweeps; i++) {
+			if (sweep_copy(&dst->sweeps[i], &src->sweeps[i]))
+				goto fail;
+			dst->nsweeps++;
+		}
+	}
+	return 0;
+fail:
+	job_free(dst);
+	return -1;
+}
+
+int job_copy_unswept(struct job_spec *dst, const struct job_spec *src)
+{
+	*dst = *src;
+	dst->isset = NULL;
+	dst->inherited = NULL;
+	dst->locs = NULL;
+	dst->sweeps = NULL;
+	dst->nsweeps = 0;
+	dst->point_label = NULL;
+	dst->size_expr = NULL;
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (opt_owns_string(o))
+			*(char **)FIELD(dst, o) = NULL;
+	}
+	dst->isset = malloc(opt_count * sizeof(*dst->isset));
+	dst->inherited = calloc(opt_count, sizeof(*dst->inherited));
+	dst->locs = malloc(opt_count * sizeof(*dst->locs));
+	if (!dst->isset || !dst->locs || !dst->inherited)
+		goto fail;
+	memcpy(dst->isset, src->isset, opt_count * sizeof(*dst->isset));
+	if (src->inherited)
+		memcpy(dst->inherited, src->inherited,
+		       opt_count * sizeof(*dst->inherited));
+	memcpy(dst->locs, src->locs, opt_count * sizeof(*dst->locs));
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const char *s;
+
+		if (!opt_owns_string(o))
+			continue;
+		s = *(char *const *)((const char *)src + o->off);
+		if (!s)
+			continue;
+		*(char **)FIELD(dst, o) = strdup(s);
+		if (!*(char **)FIELD(dst, o))
+			goto fail;
+	}
+	if (src->point_label && !(dst->point_label = strdup(src->point_label)))
+		goto fail;
+	if (copy_size_expr(dst, src))
+		goto fail;
+	return 0;
+fail:
+	job_free(dst);
+	return -1;
+}
+
+void job_free(struct job_spec *j)
+{
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+
+		if (opt_owns_string(o)) {
+			free(*(char **)FIELD(j, o));
+			*(char **)FIELD(j, o) = NULL;
+		}
+	}
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		sweep_free(&j->sweeps[i]);
+	free(j->sweeps);
+	free(j->point_label);
+	free(j->size_expr);
+	j->size_expr = NULL;
+	free(j->isset);
+	free(j->inherited);
+	free(j->locs);
+	j->inherited = NULL;
+	j->sweeps = NULL;
+	j->nsweeps = 0;
+	j->point_label = NULL;
+	j->isset = NULL;
+	j->locs = NULL;
+}
+
+const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
+{
+	int i = opt_index(opt);
+
+	if (i >= 0 && j->isset && j->isset[i])
+		return &j->locs[i];
+	return &j->where;
+}
+
+bool job_isset(const struct job_spec *j, const char *opt)
+{
+	int i = opt_index(opt);
+
+	return i >= 0 && j->isset && j->isset[i];
+}

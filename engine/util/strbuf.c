@@ -1,0 +1,28 @@
+/*
+ * strbuf.c - a growable string (see strbuf.h).  It doubles its capacity,
+ * so n appends cost O(n) copies in all.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+int strbuf_add(struct strbuf *b, const char *s, size_t n)
+{
+	if (!b->p || b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
