@@ -22,7 +22,7 @@
 
 #include "run/busguard.h"
 #include "machine/counters.h"
-#include "run/exec.h"
+#include "run/worker.h"
 #include "run/firsttouch.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
