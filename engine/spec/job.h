@@ -14,11 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine/limits.h"
 #include "util/diag.h"
-
-#define MEMJOB_MAX_CPUS		1024
-#define MEMJOB_MAX_NODES	1024
-#define BITMAP_WORDS(n)		(((n) + 63) / 64)
 
 struct ioengine_ops;
 struct kernel_ops;
