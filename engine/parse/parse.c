@@ -13,6 +13,7 @@
 
 #include "spec/options.h"
 #include "parse/optvalues.h"
+#include "parse/sweep.h"
 #include "parse/parse.h"
 #include "parse/reader.h"
 

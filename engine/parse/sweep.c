@@ -229,6 +229,45 @@ void sweep_free(struct sweep *s)
 	s->nvalues = 0;
 }
 
+/* Each sweep= line adds a sweep; the same option twice is an error. */
+int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
+		     const char *val, const char **why, char *buf,
+		     size_t buflen)
+{
+	struct sweep s, *n;
+
+	(void)o;
+	if (sweep_parse(val, &s, why, buf, buflen))
+		return -1;
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (j->sweeps[i].opt == s.opt) {
+			snprintf(buf, buflen, "option '%s' is already swept "
+				 "in this job", opt_table[s.opt].name);
+			*why = buf;
+			sweep_free(&s);
+			return -1;
+		}
+	n = realloc(j->sweeps, (j->nsweeps + 1) * sizeof(*n));
+	if (!n) {
+		sweep_free(&s);
+		*why = "out of memory";
+		return -1;
+	}
+	j->sweeps = n;
+	n[j->nsweeps++] = s;
+	return 0;
+}
+
+/* The first sweep only: --dump prints each with its own line. */
+void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
+		       char *buf, size_t len)
+{
+	(void)o;
+	buf[0] = '\0';
+	if (j->nsweeps)
+		sweep_format(&j->sweeps[0], buf, len);
+}
+
 /* ---- expansion ---- */
 
 #define MAX_DIMS	64

@@ -17,6 +17,7 @@
 
 #include "util/diag.h"
 #include "spec/job.h"
+#include "spec/options.h"
 #include "machine/topology.h"
 
 #define SWEEP_MAX_VALUES	10000
@@ -29,6 +30,14 @@ int sweep_parse(const char *spec, struct sweep *s, const char **why,
 void sweep_format(const struct sweep *s, char *buf, size_t len);
 int sweep_copy(struct sweep *dst, const struct sweep *src);
 void sweep_free(struct sweep *s);
+/* The option sweep=: each line adds a sweep; the same option twice is an
+ * error.  Its format gives the first sweep only (--dump prints each on
+ * its own line). */
+int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
+		     const char *val, const char **why, char *buf,
+		     size_t buflen);
+void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
+		       char *buf, size_t len);
 
 /* Notes for the report (what was left out of a grid, and why). */
 struct sweep_notes {
