@@ -573,7 +573,7 @@ int main(int argc, char **argv)
 		status = EXIT_JOBFAIL;
 		goto out;
 	}
-	if (sweep_expand(&js, &runs, &notes, t, &d)) {
+	if (jobs_expand(&js, &runs, &notes, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;

@@ -18,6 +18,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/sweep.h"
 #include "util/value.h"
 
 static void set_impl(struct job_spec *j, struct diag *d)
@@ -454,13 +455,43 @@ static void check_job(struct jobset *js, size_t idx, const struct topo *t,
 	}
 }
 
-unsigned job_recheck(struct job_spec *j, const struct topo *t,
+/* Every point of a segment, checked then emitted; the first point with
+ * an error stops (one bad point is enough to say). */
+static int expand_segment(struct sweep_expander *x, const struct topo *t)
+{
+	for (uint64_t p = 0; p < x->npoints; p++) {
+		unsigned before = x->d->errors;
+
+		if (sweep_point(x, p))
+			return -1;
+		for (unsigned k = 0; k < x->count; k++)
+			check_one(&x->mats[k], t, x->d);
+		if (x->d->errors != before) {
+			sweep_drop(x);
+			return -1;
+		}
+		if (sweep_emit(x))
+			return -1;
+	}
+	return 0;
+}
+
+unsigned jobs_expand(const struct jobset *in, struct jobset *out,
+		     struct sweep_notes *notes, const struct topo *t,
 		     struct diag *d)
 {
-	unsigned before = d->errors;
+	struct sweep_expander x;
+	unsigned b;
 
-	check_one(j, t, d);
-	return d->errors - before;
+	sweep_begin(&x, in, out, notes, d);
+	for (unsigned a = 0; a < in->njobs; a = b) {
+		int bad = sweep_segment(&x, a, &b) || expand_segment(&x, t);
+
+		sweep_segment_done(&x);
+		if (bad)
+			break;
+	}
+	return sweep_end(&x);
 }
 
 unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d)
