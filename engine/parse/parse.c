@@ -431,6 +431,20 @@ void jobset_free(struct jobset *js)
 	js->njobs = 0;
 }
 
+int jobset_copy(struct jobset *dst, const struct jobset *src)
+{
+	dst->njobs = 0;
+	dst->jobs = calloc(src->njobs ? src->njobs : 1, sizeof(*dst->jobs));
+	if (!dst->jobs)
+		return -1;
+	for (; dst->njobs < src->njobs; dst->njobs++)
+		if (job_copy(&dst->jobs[dst->njobs], &src->jobs[dst->njobs])) {
+			jobset_free(dst);
+			return -1;
+		}
+	return 0;
+}
+
 void parser_free(struct parser *p)
 {
 	if (!p)
