@@ -381,7 +381,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	FILE *out = stdout;
 	int status;
 
-	if (plan_build(js, d, &plan)) {
+	if (plan_build(js, topo, d, &plan)) {
 		plan_free(&plan);
 		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
 	}

@@ -19,9 +19,14 @@
 /* t is the machine's topology, or NULL when it could not be read (then
  * topology words and relative sizes are refused). */
 unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d);
-/* in (checked) expanded over its sweeps into out, point by point (see
- * sweep.h), each point's jobs checked once before they are emitted (all
- * but the checks that involve other jobs).  Returns the number of errors
+/* The CPUs of a checked job's cpus_allowed on this machine (t, or NULL:
+ * the affinity), chosen as the check chose them (a split job needs one
+ * per clone); none when it has no cpus_allowed.  For the plan. */
+int job_cpus_of(const struct job_spec *j, const struct topo *t,
+		uint64_t *bits);
+/* in expanded over its sweeps into out, point by point (see sweep.h),
+ * each point's jobs checked once before they are emitted (all but the
+ * checks that involve other jobs).  Returns the number of errors
  * reported. */
 unsigned jobs_expand(const struct jobset *in, struct jobset *out,
 		     struct sweep_notes *notes, const struct topo *t,

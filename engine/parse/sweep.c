@@ -323,20 +323,12 @@ void sweep_notes_free(struct sweep_notes *n)
 	n->n = 0;
 }
 
-static unsigned popcount_cpus(const uint64_t *bits)
-{
-	unsigned n = 0;
-
-	for (unsigned w = 0; w < BITMAP_WORDS(MEMJOB_MAX_CPUS); w++)
-		n += (unsigned)__builtin_popcountll(bits[w]);
-	return n;
-}
-
 /* Is this point left out because a split job would have more clones than
  * CPUs (a numjobs beyond the machine, or a CPU set that is smaller here,
  * such as siblings-of:0 without SMT)?  Says so in the notes. */
 static bool reduced(struct sweep_expander *x, struct job_spec *mats,
-		    unsigned count, const struct sweep_dim *dims, unsigned ndims)
+		    const struct job_cpus *jc, unsigned count,
+		    const struct sweep_dim *dims, unsigned ndims)
 {
 	int numjobs = opt_index("numjobs");
 
@@ -349,7 +341,7 @@ static bool reduced(struct sweep_expander *x, struct job_spec *mats,
 
 		if (!j->cpus_allowed || j->cpus_policy != CPUS_SPLIT)
 			continue;
-		cpus = popcount_cpus(j->cpus);
+		cpus = cpuset_count(jc[k].cpus);
 		if (j->numjobs <= cpus)
 			continue;
 		for (unsigned d = 0; d < ndims; d++)
@@ -580,7 +572,7 @@ void sweep_drop(struct sweep_expander *x)
 		job_free(&x->mats[k]);
 }
 
-static int emit_point(struct sweep_expander *x)
+static int emit_point(struct sweep_expander *x, const struct job_cpus *jc)
 {
 	struct job_spec *mats = x->mats;
 	unsigned count = x->count;
@@ -588,14 +580,14 @@ static int emit_point(struct sweep_expander *x)
 	unsigned loaded_first;
 
 	/* after the check: the CPU sets are resolved now */
-	if (reduced(x, mats, count, x->dims, x->ndims)) {
+	if (reduced(x, mats, jc, count, x->dims, x->ndims)) {
 		sweep_drop(x);
 		return 0;
 	}
 	for (unsigned k = 0; k < count; k++)
-		if (mats[k].cpus_note[0])
+		if (jc[k].note[0])
 			add_note(x->notes, "job '%s': %s", mats[k].name,
-				 mats[k].cpus_note);
+				 jc[k].note);
 	if (!x->interference)
 		return emit(x, mats, count, false, PHASE_RUN, false) ? -1 : 0;
 	for (unsigned i = 0; i < x->nbases; i++)
@@ -627,9 +619,9 @@ static int emit_point(struct sweep_expander *x)
 	return 0;
 }
 
-int sweep_emit(struct sweep_expander *x)
+int sweep_emit(struct sweep_expander *x, const struct job_cpus *cpus)
 {
-	if (!emit_point(x))
+	if (!emit_point(x, cpus))
 		return 0;
 	diag_plain(x->d, "out of memory");
 	return -1;

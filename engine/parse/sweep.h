@@ -19,6 +19,7 @@
 #include "util/diag.h"
 #include "spec/job.h"
 #include "spec/options.h"
+#include "machine/cpuset.h"
 #include "machine/topology.h"
 
 #define SWEEP_MAX_VALUES	10000
@@ -57,7 +58,7 @@ struct sweep_notes {
  *		for (p = 0; p < x.npoints; p++) {
  *			sweep_point(&x, p);	x.mats: x.count jobs
  *			... check them; on an error sweep_drop(&x), break
- *			sweep_emit(&x);
+ *			sweep_emit(&x, the check's CPUs of each);
  *		}
  *		sweep_segment_done(&x);
  *	}
@@ -103,8 +104,9 @@ int sweep_segment(struct sweep_expander *x, unsigned a, unsigned *end);
 /* Point p's jobs, materialized in x->mats. */
 int sweep_point(struct sweep_expander *x, uint64_t p);
 /* The point's checked jobs into out (they are out's then), or left out
- * with a note when a split job has more clones than CPUs. */
-int sweep_emit(struct sweep_expander *x);
+ * with a note when a split job has more clones than CPUs; cpus: the
+ * check's CPUs of each (x->count). */
+int sweep_emit(struct sweep_expander *x, const struct job_cpus *cpus);
 /* Free the point's jobs instead. */
 void sweep_drop(struct sweep_expander *x);
 void sweep_segment_done(struct sweep_expander *x);

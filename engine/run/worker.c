@@ -69,9 +69,10 @@ static int fail_bus(struct thread_result *out)
 
 /* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
  * takes the clone's own CPU of that set. */
-static int bind_cpus(const struct job_spec *j, unsigned clone,
+static int bind_cpus(const struct planned_job *pj, unsigned clone,
 		     struct thread_result *out)
 {
+	const struct job_spec *j = pj->spec;
 	cpu_set_t set;
 	unsigned count = 0;
 
@@ -83,7 +84,7 @@ static int bind_cpus(const struct job_spec *j, unsigned clone,
 		return fail(out, "sched_getaffinity%s: %s", "", errno), -1;
 	if (j->cpus_allowed)
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
-			if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+			if (!(pj->cpus[c / 64] & (1ULL << (c % 64))))
 				CPU_CLR(c, &set);
 	if (j->numa_cpu_nodes) {
 		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
@@ -645,7 +646,7 @@ void *worker_main(void *arg)
 		io.lat = out->lat;
 	}
 
-	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
+	if (bind_cpus(pj, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
 	 * a program in another process (kernel=exec): nothing to count */

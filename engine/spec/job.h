@@ -96,10 +96,9 @@ struct job_spec {
 
 	/* Threads and placement */
 	unsigned numjobs;
-	char *cpus_allowed;		/* as written; NULL = no binding */
-	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	char *cpus_allowed;		/* as written; NULL = no binding (the
+					   CPUs: the plan's planned_job) */
 	enum cpus_policy cpus_policy;
-	char cpus_note[512];		/* a fallback taken, CPUs left out */
 	char *numa_cpu_nodes;		/* as written; NULL = unset */
 	uint64_t cpu_nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
 	struct mempolicy mem_policy;

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !jobs_expand(&js, &runs, &notes, NULL, &d)) {
 		struct plan plan;
 
-		plan_build(&runs, &d, &plan);
+		plan_build(&runs, NULL, &d, &plan);
 		plan_free(&plan);
 	}
 	jobset_free(&runs);
