@@ -28,7 +28,6 @@ static void set_impl(struct job_spec *j, struct diag *d)
 	size_t n = 0;
 	int i;
 
-	j->impl = 0;
 	if (!j->impl_name)
 		return;
 	if (!k->impls) {
@@ -36,16 +35,21 @@ static void set_impl(struct job_spec *j, struct diag *d)
 			   "implementations to choose from", k->name);
 		return;
 	}
-	i = value_word(j->impl_name, k->impls);
-	if (i >= 0) {
-		j->impl = i;
+	if (value_word(j->impl_name, k->impls) >= 0)
 		return;
-	}
 	for (i = 0; k->impls[i] && n < sizeof(list); i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%s",
 			      i ? ", " : "", k->impls[i]);
 	diag_error(d, job_loc(j, "impl"), "impl", "kernel=%s has %s; got '%s'",
 		   k->name, list, j->impl_name);
+}
+
+int job_impl_of(const struct job_spec *j)
+{
+	int i = j->impl_name && j->kernel->impls ?
+		value_word(j->impl_name, j->kernel->impls) : 0;
+
+	return i < 0 ? 0 : i;
 }
 
 /* Whether the job sweeps numjobs: then counts beyond a CPU set are grid

@@ -24,6 +24,9 @@ unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d);
  * per clone); none when it has no cpus_allowed.  For the plan. */
 int job_cpus_of(const struct job_spec *j, const struct topo *t,
 		uint64_t *bits);
+/* The index in kernel->impls of a checked job's impl (0, the kernel's
+ * default, when it names none).  For the plan and --dump. */
+int job_impl_of(const struct job_spec *j);
 /* in expanded over its sweeps into out, point by point (see sweep.h),
  * each point's jobs checked once before they are emitted (all but the
  * checks that involve other jobs).  Returns the number of errors

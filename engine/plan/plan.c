@@ -581,6 +581,7 @@ unsigned plan_build(const struct jobset *js, const struct topo *t,
 		pj->spec = j;
 		pj->wait_for = -1;
 		job_cpus_of(j, t, pj->cpus);	/* as the check chose them */
+		pj->impl = job_impl_of(j);
 		if (i == 0 || j->stonewall) {
 			if (add_segment(p, i, j->repeat)) {
 				diag_plain(d, "out of memory");

@@ -30,6 +30,7 @@ struct planned_job {
 	uint64_t size;			/* bytes per pass, resolved */
 	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];	/* cpus_allowed,
 					   resolved; 0s when unset */
+	int impl;			/* index into spec->kernel->impls */
 	char **paths;			/* one per clone; NULL if no file */
 	unsigned group;			/* reporting group */
 	unsigned segment;

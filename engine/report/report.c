@@ -296,7 +296,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 			j->ioworkers == 1 ? "" : "s");
 	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
 		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
-		j->kernel->impls ? "/" : "", report_impl(j));
+		j->kernel->impls ? "/" : "", report_impl(pj));
 	if (r->where && r->where[idx])
 		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {

@@ -21,7 +21,7 @@ extern const char *const report_status_names[];
 extern const char *const report_role_names[];
 extern const char *const report_phase_names[];
 
-const char *report_impl(const struct job_spec *j);
+const char *report_impl(const struct planned_job *pj);
 const char *report_rw(const struct job_spec *j);
 const char *report_first_error(const struct job_result *jr);
 

@@ -634,7 +634,7 @@ void *worker_main(void *arg)
 	if (j->rw_skip || j->rw_run || (j->norandommap && RW_IS_RANDOM(j->rw)))
 		blockgen_set_fio(&gen, j->rw_skip, j->rw_run, j->norandommap);
 	ks.job = j;
-	ks.impl = j->impl;
+	ks.impl = pj->impl;
 	ks.value = j->value;
 	if (j->latency) {
 		out->lat = malloc(sizeof(*out->lat));

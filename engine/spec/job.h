@@ -152,8 +152,8 @@ struct job_spec {
 
 	/* Compute kernel */
 	const struct kernel_ops *kernel;
-	char *impl_name;		/* as written; NULL = kernel's default */
-	int impl;			/* index into kernel->impls */
+	char *impl_name;		/* as written; NULL = kernel's default
+					   (the index: the plan's) */
 	int32_t value;			/* count looks for it, fill writes it */
 	uint64_t stride;		/* chase: bytes between pointers */
 	uint64_t code_size;		/* codewalk: bytes of code per pass */
