@@ -381,7 +381,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	FILE *out = stdout;
 	int status;
 
-	if (plan_build(js, d, &plan)) {
+	if (plan_build(js, topo, d, &plan)) {
 		plan_free(&plan);
 		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
 	}
@@ -465,7 +465,7 @@ int main(int argc, char **argv)
 	struct cmdline cl = { 0 };
 	struct diag d;
 	struct parser *ps;
-	struct jobset js = { 0 }, runs = { 0 };
+	struct jobset js = { 0 }, shown = { 0 }, runs = { 0 };
 	struct sweep_notes notes = { 0 };
 	struct topo topo, *t = NULL;
 	struct machine_id machine;
@@ -559,13 +559,19 @@ int main(int argc, char **argv)
 		status = EXIT_JOBFAIL;
 		goto out;
 	}
-	if (d.errors || jobs_check(&js, t, &d)) {
+	/* The jobs as written, checked once, each error with the line that
+	 * set it: what --dump shows and what the rows' job hash is of.  js
+	 * itself stays as parsed; the checked values of what runs come with
+	 * each point of the expansion (jobs_expand). */
+	if (!d.errors && jobset_copy(&shown, &js))
+		diag_plain(&d, "out of memory");
+	if (d.errors || jobs_check(&shown, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
 	}
 	if (cl.dump) {
-		help_dump(stdout, &js);
+		help_dump(stdout, &shown);
 		status = EXIT_RAN;
 		goto out;
 	}
@@ -573,7 +579,7 @@ int main(int argc, char **argv)
 		status = EXIT_JOBFAIL;
 		goto out;
 	}
-	if (sweep_expand(&js, &runs, &notes, t, &d)) {
+	if (jobs_expand(&js, &runs, &notes, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
 		goto out;
@@ -590,7 +596,7 @@ int main(int argc, char **argv)
 			   t->src.origin);
 		goto out;
 	}
-	machine_of_run(&machine, t, &js);
+	machine_of_run(&machine, t, &shown);
 	status = run(&cl, &runs, &notes, t, &machine, &d);
 	if (status == EXIT_USAGE)
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
@@ -598,6 +604,7 @@ int main(int argc, char **argv)
 out:
 	jobset_free(&runs);
 	sweep_notes_free(&notes);
+	jobset_free(&shown);
 	jobset_free(&js);
 	if (t)
 		topo_free(t);

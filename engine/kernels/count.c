@@ -36,6 +36,7 @@
 
 #include "machine/isa.h"
 #include "kernels/kernel.h"
+#include "util/value.h"
 
 enum count_impl {
 	COUNT_SIMPLE, COUNT_UNROLLED, COUNT_SIMD,
@@ -333,6 +334,7 @@ static uint64_t count_vector(const int32_t *p, size_t n, int32_t v, int impl)
 
 static int count_validate(const struct job_spec *job, struct diag *d)
 {
+	int impl = job->impl_name ? value_word(job->impl_name, count_impls) : 0;
 	int ret = 0;
 
 	if (job->bs % 4) {
@@ -341,11 +343,11 @@ static int count_validate(const struct job_spec *job, struct diag *d)
 			   "count", (unsigned long long)job->bs);
 		ret = -EINVAL;
 	}
-	if (job->impl >= COUNT_SSE2 && job->impl <= COUNT_AVX512 &&
-	    !count_cpu_has(job->impl)) {
+	if (impl >= COUNT_SSE2 && impl <= COUNT_AVX512 &&
+	    !count_cpu_has(impl)) {
 		diag_error(d, job_loc(job, "impl"), "impl",
 			   "kernel=count impl=%s: this CPU does not support it (impl=simd picks the widest it has)",
-			   count_impls[job->impl]);
+			   count_impls[impl]);
 		ret = -EINVAL;
 	}
 	return ret;

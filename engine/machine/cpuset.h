@@ -58,6 +58,14 @@ int cpuset_resolve(const char *expr, const struct topo *t, unsigned want,
 		   uint64_t *bits, char *note, size_t notelen, char *err,
 		   size_t errlen);
 
+/* A job's CPU set as resolved on this machine, and what resolving it
+ * had to say (a fallback taken, CPUs left out; "" when nothing): the
+ * check's and the plan's, never written into the job spec. */
+struct job_cpus {
+	uint64_t cpus[TOPO_WORDS];
+	char note[512];
+};
+
 /* How many CPUs bits holds. */
 unsigned cpuset_count(const uint64_t *bits);
 /* The n-th CPU of bits, counting from 0, or -1 when it has n or fewer. */

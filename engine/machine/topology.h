@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "spec/job.h"
+#include "machine/limits.h"
 
 #define TOPO_WORDS		BITMAP_WORDS(MEMJOB_MAX_CPUS)
 #define TOPO_MAX_CACHES		8	/* caches kept per CPU */

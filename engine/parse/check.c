@@ -18,6 +18,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/sweep.h"
 #include "util/value.h"
 
 static void set_impl(struct job_spec *j, struct diag *d)
@@ -27,7 +28,6 @@ static void set_impl(struct job_spec *j, struct diag *d)
 	size_t n = 0;
 	int i;
 
-	j->impl = 0;
 	if (!j->impl_name)
 		return;
 	if (!k->impls) {
@@ -35,16 +35,21 @@ static void set_impl(struct job_spec *j, struct diag *d)
 			   "implementations to choose from", k->name);
 		return;
 	}
-	i = value_word(j->impl_name, k->impls);
-	if (i >= 0) {
-		j->impl = i;
+	if (value_word(j->impl_name, k->impls) >= 0)
 		return;
-	}
 	for (i = 0; k->impls[i] && n < sizeof(list); i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%s",
 			      i ? ", " : "", k->impls[i]);
 	diag_error(d, job_loc(j, "impl"), "impl", "kernel=%s has %s; got '%s'",
 		   k->name, list, j->impl_name);
+}
+
+int job_impl_of(const struct job_spec *j)
+{
+	int i = j->impl_name && j->kernel->impls ?
+		value_word(j->impl_name, j->kernel->impls) : 0;
+
+	return i < 0 ? 0 : i;
 }
 
 /* Whether the job sweeps numjobs: then counts beyond a CPU set are grid
@@ -61,22 +66,41 @@ static bool sweeps_numjobs(const struct job_spec *j)
 	return false;
 }
 
+/* How many CPUs a set must have: the clones' own CPUs; I/O threads only
+ * need one. */
+static unsigned cpus_wanted(const struct job_spec *j, const char *opt)
+{
+	return !strcmp(opt, "cpus_allowed") && j->cpus_policy == CPUS_SPLIT &&
+	       j->numjobs && !sweeps_numjobs(j) ? j->numjobs : 1;
+}
+
+int job_cpus_of(const struct job_spec *j, const struct topo *t,
+		uint64_t *bits)
+{
+	char note[512], err[1024];
+
+	memset(bits, 0, BITMAP_WORDS(MEMJOB_MAX_CPUS) * sizeof(*bits));
+	if (!j->cpus_allowed)
+		return 0;
+	return cpuset_resolve(j->cpus_allowed, t,
+			      cpus_wanted(j, "cpus_allowed"), bits, note,
+			      sizeof(note), err, sizeof(err));
+}
+
 /* Resolve a CPU expression (lists, topology words, fallbacks) into
  * bits.  A split job with a fixed numjobs needs a CPU per clone, so a
  * set with fewer falls back.  The topology knows which CPUs this
  * process may use (cgroup cpusets, taskset); without it, check them
  * against the affinity. */
-static int resolve_cpus(struct job_spec *j, const char *opt,
-			const char *expr, uint64_t *bits, const struct topo *t,
+static int resolve_cpus(const struct job_spec *j, const char *opt,
+			const char *expr, uint64_t *bits,
+			struct job_cpus *jc, const struct topo *t,
 			struct diag *d)
 {
-	/* the clones' own CPUs; I/O threads only need one */
-	unsigned want = !strcmp(opt, "cpus_allowed") &&
-			j->cpus_policy == CPUS_SPLIT && j->numjobs &&
-			!sweeps_numjobs(j) ? j->numjobs : 1;
-	char have[256], err[1024], note[sizeof(j->cpus_note)];
+	unsigned want = cpus_wanted(j, opt);
+	char have[256], err[1024], note[sizeof(jc->note)];
 	uint64_t usable[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
-	size_t used = strlen(j->cpus_note);
+	size_t used = strlen(jc->note);
 	cpu_set_t online;
 
 	memset(bits, 0, BITMAP_WORDS(MEMJOB_MAX_CPUS) * sizeof(*bits));
@@ -85,10 +109,10 @@ static int resolve_cpus(struct job_spec *j, const char *opt,
 		diag_error(d, job_loc(j, opt), opt, "%s", err);
 		return -1;
 	}
-	if (note[0] && used + 1 < sizeof(j->cpus_note) &&
-	    snprintf(j->cpus_note + used, sizeof(j->cpus_note) - used,
+	if (note[0] && used + 1 < sizeof(jc->note) &&
+	    snprintf(jc->note + used, sizeof(jc->note) - used,
 		     "%s%s: %s", used ? "; " : "", opt, note) < 0)
-		j->cpus_note[used] = '\0';
+		jc->note[used] = '\0';
 	CPU_ZERO(&online);
 	if (t || sched_getaffinity(0, sizeof(online), &online))
 		return 0;
@@ -110,12 +134,13 @@ static int resolve_cpus(struct job_spec *j, const char *opt,
 
 /* The CPU whose caches a relative size refers to: the job's first, else
  * the first this process may use. */
-static unsigned first_cpu(const struct job_spec *j, const struct topo *t)
+static unsigned first_cpu(const struct job_spec *j,
+			  const struct job_cpus *jc, const struct topo *t)
 {
 	cpu_set_t set;
 
-	if (j->cpus_allowed && cpuset_nth(j->cpus, 0) >= 0)
-		return (unsigned)cpuset_nth(j->cpus, 0);
+	if (j->cpus_allowed && cpuset_nth(jc->cpus, 0) >= 0)
+		return (unsigned)cpuset_nth(jc->cpus, 0);
 	if (t && cpuset_nth(t->allowed, 0) >= 0)
 		return (unsigned)cpuset_nth(t->allowed, 0);
 	CPU_ZERO(&set);
@@ -126,19 +151,21 @@ static unsigned first_cpu(const struct job_spec *j, const struct topo *t)
 	return 0;
 }
 
-static void check_cpus(struct job_spec *j, const struct topo *t,
-		       struct diag *d)
+static void check_cpus(struct job_spec *j, struct job_cpus *jc,
+		       const struct topo *t, struct diag *d)
 {
 	char err[512];
 
-	j->cpus_note[0] = '\0';
+	memset(jc, 0, sizeof(*jc));
 	if (j->cpus_allowed)
-		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, j->cpus, t, d);
+		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, jc->cpus, jc,
+			     t, d);
 	if (j->ioworkers_cpus)
 		resolve_cpus(j, "ioworkers_cpus", j->ioworkers_cpus,
-			     j->ioworkers_cpuset, t, d);
-	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j, t),
-					  &j->size, err, sizeof(err)))
+			     j->ioworkers_cpuset, jc, t, d);
+	if (j->size_expr && sizeexpr_eval(j->size_expr, t,
+					  first_cpu(j, jc, t), &j->size, err,
+					  sizeof(err)))
 		diag_error(d, job_loc(j, "size"), "size", "%s", err);
 }
 
@@ -316,8 +343,8 @@ static void default_ioengine(struct job_spec *j)
 }
 
 /* The checks of one job that need no other job. */
-static void check_one(struct job_spec *j, const struct topo *t,
-		      struct diag *d)
+static void check_one(struct job_spec *j, struct job_cpus *jc,
+		      const struct topo *t, struct diag *d)
 {
 	const struct ioengine_ops *e;
 
@@ -326,7 +353,7 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	e = j->ioengine;
 
 	/* first: the sizes below may be relative to these CPUs' caches */
-	check_cpus(j, t, d);
+	check_cpus(j, jc, t, d);
 	if (RW_IS_WRITE(j->rw) && (e->flags & IOE_MAPPED) &&
 	    !(j->kernel->flags & KERN_STORES)) {
 		if (job_isset(j, "kernel"))
@@ -441,8 +468,9 @@ static void check_job(struct jobset *js, size_t idx, const struct topo *t,
 		      struct diag *d)
 {
 	struct job_spec *j = &js->jobs[idx];
+	struct job_cpus jc;	/* the plan resolves them again */
 
-	check_one(j, t, d);
+	check_one(j, &jc, t, d);
 	if (j->wait_for) {
 		if (!strcmp(j->wait_for, j->name))
 			diag_error(d, job_loc(j, "wait_for"), "wait_for",
@@ -454,13 +482,53 @@ static void check_job(struct jobset *js, size_t idx, const struct topo *t,
 	}
 }
 
-unsigned job_recheck(struct job_spec *j, const struct topo *t,
+/* Every point of a segment, checked then emitted; the first point with
+ * an error stops (one bad point is enough to say). */
+static int expand_segment(struct sweep_expander *x, const struct topo *t)
+{
+	struct job_cpus *cpus = calloc(x->count, sizeof(*cpus));
+	int ret = -1;
+
+	if (!cpus) {
+		diag_plain(x->d, "out of memory");
+		return -1;
+	}
+	for (uint64_t p = 0; p < x->npoints; p++) {
+		unsigned before = x->d->errors;
+
+		if (sweep_point(x, p))
+			goto out;
+		for (unsigned k = 0; k < x->count; k++)
+			check_one(&x->mats[k], &cpus[k], t, x->d);
+		if (x->d->errors != before) {
+			sweep_drop(x);
+			goto out;
+		}
+		if (sweep_emit(x, cpus))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(cpus);
+	return ret;
+}
+
+unsigned jobs_expand(const struct jobset *in, struct jobset *out,
+		     struct sweep_notes *notes, const struct topo *t,
 		     struct diag *d)
 {
-	unsigned before = d->errors;
+	struct sweep_expander x;
+	unsigned b;
 
-	check_one(j, t, d);
-	return d->errors - before;
+	sweep_begin(&x, in, out, notes, d);
+	for (unsigned a = 0; a < in->njobs; a = b) {
+		int bad = sweep_segment(&x, a, &b) || expand_segment(&x, t);
+
+		sweep_segment_done(&x);
+		if (bad)
+			break;
+	}
+	return sweep_end(&x);
 }
 
 unsigned jobs_check(struct jobset *js, const struct topo *t, struct diag *d)

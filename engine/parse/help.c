@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "parse/check.h"
 #include "parse/help.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
@@ -228,7 +229,7 @@ void help_dump(FILE *f, const struct jobset *js)
 		}
 		if (j->kernel->impls && !j->impl_name)
 			fprintf(f, "; impl=%s (the kernel's default)\n",
-				j->kernel->impls[j->impl]);
+				j->kernel->impls[job_impl_of(j)]);
 	}
 	job_free(&defaults);
 }

@@ -16,7 +16,6 @@
 #include "parse/optfio.h"
 #include "parse/optvalues.h"
 #include "machine/sizeexpr.h"
-#include "parse/sweep.h"
 #include "util/value.h"
 
 static int replace_str(char **dst, const char *val)
@@ -252,45 +251,6 @@ void optv_format_str(const struct opt_def *o, const struct job_spec *j,
 	const char *s = *(char *const *)((const char *)j + o->off);
 
 	snprintf(buf, len, "%s", s ? s : "");
-}
-
-/* Each sweep= line adds a sweep; the same option twice is an error. */
-int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
-		     const char *val, const char **why, char *buf,
-		     size_t buflen)
-{
-	struct sweep s, *n;
-
-	(void)o;
-	if (sweep_parse(val, &s, why, buf, buflen))
-		return -1;
-	for (unsigned i = 0; i < j->nsweeps; i++)
-		if (j->sweeps[i].opt == s.opt) {
-			snprintf(buf, buflen, "option '%s' is already swept "
-				 "in this job", opt_table[s.opt].name);
-			*why = buf;
-			sweep_free(&s);
-			return -1;
-		}
-	n = realloc(j->sweeps, (j->nsweeps + 1) * sizeof(*n));
-	if (!n) {
-		sweep_free(&s);
-		*why = "out of memory";
-		return -1;
-	}
-	j->sweeps = n;
-	n[j->nsweeps++] = s;
-	return 0;
-}
-
-/* The first sweep only: --dump prints each with its own line. */
-void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
-		       char *buf, size_t len)
-{
-	(void)o;
-	buf[0] = '\0';
-	if (j->nsweeps)
-		sweep_format(&j->sweeps[0], buf, len);
 }
 
 /* A plain size now; a size relative to the machine (llc/2, 10%ram) is

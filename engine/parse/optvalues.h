@@ -30,11 +30,6 @@ int optv_parse_kernel(const struct opt_def *o, struct job_spec *j,
 		      const char *val, const char **why,
 			    char *buf, size_t buflen);
 
-int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
-		     const char *val, const char **why, char *buf,
-		     size_t buflen);
-void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
-		       char *buf, size_t len);
 int optv_parse_size_expr(const struct opt_def *o, struct job_spec *j,
 			 const char *val, const char **why, char *buf,
 			 size_t buflen);

@@ -13,6 +13,7 @@
 
 #include "spec/options.h"
 #include "parse/optvalues.h"
+#include "parse/sweep.h"
 #include "parse/parse.h"
 #include "parse/reader.h"
 
@@ -428,6 +429,20 @@ void jobset_free(struct jobset *js)
 	free(js->jobs);
 	js->jobs = NULL;
 	js->njobs = 0;
+}
+
+int jobset_copy(struct jobset *dst, const struct jobset *src)
+{
+	dst->njobs = 0;
+	dst->jobs = calloc(src->njobs ? src->njobs : 1, sizeof(*dst->jobs));
+	if (!dst->jobs)
+		return -1;
+	for (; dst->njobs < src->njobs; dst->njobs++)
+		if (job_copy(&dst->jobs[dst->njobs], &src->jobs[dst->njobs])) {
+			jobset_free(dst);
+			return -1;
+		}
+	return 0;
 }
 
 void parser_free(struct parser *p)

@@ -39,5 +39,7 @@ unsigned parser_finish(struct parser *p, const char *const *sections,
 		       size_t nsections, struct jobset *out);
 void parser_free(struct parser *p);
 void jobset_free(struct jobset *js);
+/* A copy of every job of src, sweeps included; -1 when out of memory. */
+int jobset_copy(struct jobset *dst, const struct jobset *src);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/check.h"
 #include "spec/options.h"
 #include "parse/optvalues.h"
 #include "parse/sweep.h"
@@ -229,32 +228,56 @@ void sweep_free(struct sweep *s)
 	s->nvalues = 0;
 }
 
+/* Each sweep= line adds a sweep; the same option twice is an error. */
+int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
+		     const char *val, const char **why, char *buf,
+		     size_t buflen)
+{
+	struct sweep s, *n;
+
+	(void)o;
+	if (sweep_parse(val, &s, why, buf, buflen))
+		return -1;
+	for (unsigned i = 0; i < j->nsweeps; i++)
+		if (j->sweeps[i].opt == s.opt) {
+			snprintf(buf, buflen, "option '%s' is already swept "
+				 "in this job", opt_table[s.opt].name);
+			*why = buf;
+			sweep_free(&s);
+			return -1;
+		}
+	n = realloc(j->sweeps, (j->nsweeps + 1) * sizeof(*n));
+	if (!n) {
+		sweep_free(&s);
+		*why = "out of memory";
+		return -1;
+	}
+	j->sweeps = n;
+	n[j->nsweeps++] = s;
+	return 0;
+}
+
+/* The first sweep only: --dump prints each with its own line. */
+void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
+		       char *buf, size_t len)
+{
+	(void)o;
+	buf[0] = '\0';
+	if (j->nsweeps)
+		sweep_format(&j->sweeps[0], buf, len);
+}
+
 /* ---- expansion ---- */
 
-#define MAX_DIMS	64
+#define MAX_DIMS	SWEEP_MAX_DIMS
 
-struct dim {
-	unsigned job;			/* index within the segment */
-	const struct sweep *sw;
-};
-
-struct baseline {
+struct sweep_baseline {
 	char *key;			/* the victims' swept values */
 	unsigned first;			/* index in out of its first job */
 	unsigned count;
 };
 
-struct expander {
-	const struct jobset *in;
-	struct jobset *out;
-	size_t cap;
-	struct sweep_notes *notes;
-	const struct topo *topo;
-	struct diag *d;
-	const char *vlabel;		/* the victims' values, for emit() */
-};
-
-static int push_job(struct expander *x, struct job_spec *j)
+static int push_job(struct sweep_expander *x, struct job_spec *j)
 {
 	if (x->out->njobs == x->cap) {
 		size_t cap = x->cap ? 2 * x->cap : 16;
@@ -300,20 +323,12 @@ void sweep_notes_free(struct sweep_notes *n)
 	n->n = 0;
 }
 
-static unsigned popcount_cpus(const uint64_t *bits)
-{
-	unsigned n = 0;
-
-	for (unsigned w = 0; w < BITMAP_WORDS(MEMJOB_MAX_CPUS); w++)
-		n += (unsigned)__builtin_popcountll(bits[w]);
-	return n;
-}
-
 /* Is this point left out because a split job would have more clones than
  * CPUs (a numjobs beyond the machine, or a CPU set that is smaller here,
  * such as siblings-of:0 without SMT)?  Says so in the notes. */
-static bool reduced(struct expander *x, struct job_spec *mats,
-		    unsigned count, const struct dim *dims, unsigned ndims)
+static bool reduced(struct sweep_expander *x, struct job_spec *mats,
+		    const struct job_cpus *jc, unsigned count,
+		    const struct sweep_dim *dims, unsigned ndims)
 {
 	int numjobs = opt_index("numjobs");
 
@@ -326,7 +341,7 @@ static bool reduced(struct expander *x, struct job_spec *mats,
 
 		if (!j->cpus_allowed || j->cpus_policy != CPUS_SPLIT)
 			continue;
-		cpus = popcount_cpus(j->cpus);
+		cpus = cpuset_count(jc[k].cpus);
 		if (j->numjobs <= cpus)
 			continue;
 		for (unsigned d = 0; d < ndims; d++)
@@ -352,8 +367,8 @@ static bool reduced(struct expander *x, struct job_spec *mats,
 }
 
 /* Apply point p's values to fresh copies of the segment's jobs. */
-static int materialize(struct expander *x, unsigned a, unsigned count,
-		       const struct dim *dims, unsigned ndims, unsigned p,
+static int materialize(struct sweep_expander *x, unsigned a, unsigned count,
+		       const struct sweep_dim *dims, unsigned ndims, unsigned p,
 		       struct job_spec *mats, char *label, size_t lablen,
 		       char *vkey, size_t keylen)
 {
@@ -421,7 +436,7 @@ fail:
 
 /* Emit copies of mats (those with want_role, or all when want_role is
  * ROLE_NONE) in phase ph; the first one starts a new segment. */
-static int emit(struct expander *x, struct job_spec *mats, unsigned count,
+static int emit(struct sweep_expander *x, struct job_spec *mats, unsigned count,
 		bool only_victims, enum job_phase ph, bool copy)
 {
 	bool first = true;
@@ -456,8 +471,8 @@ static int emit(struct expander *x, struct job_spec *mats, unsigned count,
 	return 0;
 }
 
-static void link_baselines(struct expander *x, unsigned loaded_first,
-			   unsigned count, const struct baseline *b)
+static void link_baselines(struct sweep_expander *x, unsigned loaded_first,
+			   unsigned count, const struct sweep_baseline *b)
 {
 	for (unsigned k = loaded_first; k < loaded_first + count; k++) {
 		struct job_spec *j = &x->out->jobs[k];
@@ -470,16 +485,32 @@ static void link_baselines(struct expander *x, unsigned loaded_first,
 	}
 }
 
-static void expand_segment(struct expander *x, unsigned a, unsigned b)
+void sweep_begin(struct sweep_expander *x, const struct jobset *in,
+		 struct jobset *out, struct sweep_notes *notes, struct diag *d)
+{
+	memset(x, 0, sizeof(*x));
+	x->in = in;
+	x->out = out;
+	x->notes = notes;
+	x->d = d;
+	x->errors = d->errors;
+	out->jobs = NULL;
+	out->njobs = 0;
+}
+
+int sweep_segment(struct sweep_expander *x, unsigned a, unsigned *end)
 {
 	const struct jobset *in = x->in;
-	struct dim dims[MAX_DIMS];
-	struct baseline *bases = NULL;
-	unsigned ndims = 0, nbases = 0, count = b - a;
-	uint64_t npoints = 1;
+	unsigned b;
 	int victim = -1, aggressor = -1;
-	struct job_spec *mats;
 
+	for (b = a + 1; b < in->njobs && !in->jobs[b].stonewall; b++)
+		;
+	*end = b;
+	x->a = a;
+	x->count = b - a;
+	x->ndims = 0;
+	x->npoints = 1;
 	for (unsigned k = a; k < b; k++) {
 		const struct job_spec *j = &in->jobs[k];
 
@@ -488,21 +519,21 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 		if (j->role == ROLE_AGGRESSOR && aggressor < 0)
 			aggressor = (int)k;
 		for (unsigned s = 0; s < j->nsweeps; s++) {
-			if (ndims == MAX_DIMS) {
+			if (x->ndims == MAX_DIMS) {
 				diag_error(x->d, &j->sweeps[s].loc, "sweep",
 					   "more than %d sweeps in one segment",
 					   MAX_DIMS);
-				return;
+				return -1;
 			}
-			dims[ndims].job = k - a;
-			dims[ndims].sw = &j->sweeps[s];
-			npoints *= j->sweeps[s].nvalues;
-			ndims++;
-			if (npoints > SWEEP_MAX_POINTS) {
+			x->dims[x->ndims].job = k - a;
+			x->dims[x->ndims].sw = &j->sweeps[s];
+			x->npoints *= j->sweeps[s].nvalues;
+			x->ndims++;
+			if (x->npoints > SWEEP_MAX_POINTS) {
 				diag_error(x->d, &j->sweeps[s].loc, "sweep",
 					   "the grid has more than %d points",
 					   SWEEP_MAX_POINTS);
-				return;
+				return -1;
 			}
 		}
 	}
@@ -511,108 +542,110 @@ static void expand_segment(struct expander *x, unsigned a, unsigned b)
 			   "job '%s' is an aggressor, but no victim runs with "
 			   "it (victims and aggressors must start together: no "
 			   "stonewall between them)", in->jobs[aggressor].name);
-		return;
+		return -1;
 	}
 	if (victim >= 0 && aggressor < 0) {
 		diag_error(x->d, job_loc(&in->jobs[victim], "role"), "role",
 			   "job '%s' is a victim, but no aggressor runs with it",
 			   in->jobs[victim].name);
-		return;
+		return -1;
 	}
-	mats = calloc(count, sizeof(*mats));
-	if (!mats) {
+	x->interference = victim >= 0;
+	x->mats = calloc(x->count, sizeof(*x->mats));
+	if (!x->mats) {
 		diag_plain(x->d, "out of memory");
-		return;
+		return -1;
 	}
-	for (uint64_t p = 0; p < npoints; p++) {
-		char label[1024], vkey[1024];
-		unsigned before = x->d->errors;
-		struct baseline *base = NULL;
-		unsigned loaded_first;
-
-		if (materialize(x, a, count, dims, ndims, (unsigned)p, mats,
-				label, sizeof(label), vkey, sizeof(vkey)))
-			break;
-		for (unsigned k = 0; k < count; k++)
-			job_recheck(&mats[k], x->topo, x->d);
-		if (x->d->errors != before) {
-			for (unsigned k = 0; k < count; k++)
-				job_free(&mats[k]);
-			break;		/* one bad point is enough to say */
-		}
-		/* after the recheck: the CPU sets are resolved now */
-		if (reduced(x, mats, count, dims, ndims)) {
-			for (unsigned k = 0; k < count; k++)
-				job_free(&mats[k]);
-			continue;
-		}
-		for (unsigned k = 0; k < count; k++)
-			if (mats[k].cpus_note[0])
-				add_note(x->notes, "job '%s': %s", mats[k].name,
-					 mats[k].cpus_note);
-		if (victim < 0) {
-			if (emit(x, mats, count, false, PHASE_RUN, false))
-				goto nomem;
-			continue;
-		}
-		for (unsigned i = 0; i < nbases; i++)
-			if (!strcmp(bases[i].key, vkey))
-				base = &bases[i];
-		if (!base) {
-			struct baseline *n = realloc(bases, (nbases + 1) *
-						     sizeof(*n));
-
-			if (!n)
-				goto nomem;
-			bases = n;
-			base = &bases[nbases++];
-			base->key = strdup(vkey);
-			base->first = (unsigned)x->out->njobs;
-			x->vlabel = vkey;
-			if (!base->key ||
-			    emit(x, mats, count, true, PHASE_ALONE, true)) {
-				x->vlabel = NULL;
-				goto nomem;
-			}
-			x->vlabel = NULL;	/* vkey lives on this stack */
-			base->count = (unsigned)x->out->njobs - base->first;
-		}
-		loaded_first = (unsigned)x->out->njobs;
-		if (emit(x, mats, count, false, PHASE_LOADED, false))
-			goto nomem;
-		link_baselines(x, loaded_first, count, base);
-	}
-	goto out;
-nomem:
-	diag_plain(x->d, "out of memory");
-out:
-	for (unsigned i = 0; i < nbases; i++)
-		free(bases[i].key);
-	free(bases);
-	free(mats);
+	return 0;
 }
 
-unsigned sweep_expand(const struct jobset *in, struct jobset *out,
-		      struct sweep_notes *notes, const struct topo *t,
-		      struct diag *d)
+int sweep_point(struct sweep_expander *x, uint64_t p)
 {
-	struct expander x = { .in = in, .out = out, .notes = notes,
-			      .topo = t, .d = d };
-	unsigned before = d->errors;
+	return materialize(x, x->a, x->count, x->dims, x->ndims, (unsigned)p,
+			   x->mats, x->label, sizeof(x->label), x->vkey,
+			   sizeof(x->vkey));
+}
 
-	out->jobs = NULL;
-	out->njobs = 0;
-	for (unsigned a = 0, b; a < in->njobs; a = b) {
-		for (b = a + 1; b < in->njobs && !in->jobs[b].stonewall; b++)
-			;
-		expand_segment(&x, a, b);
-		if (d->errors != before)
-			break;
+void sweep_drop(struct sweep_expander *x)
+{
+	for (unsigned k = 0; k < x->count; k++)
+		job_free(&x->mats[k]);
+}
+
+static int emit_point(struct sweep_expander *x, const struct job_cpus *jc)
+{
+	struct job_spec *mats = x->mats;
+	unsigned count = x->count;
+	struct sweep_baseline *base = NULL;
+	unsigned loaded_first;
+
+	/* after the check: the CPU sets are resolved now */
+	if (reduced(x, mats, jc, count, x->dims, x->ndims)) {
+		sweep_drop(x);
+		return 0;
 	}
-	for (unsigned i = 0; i < notes->n; i++)
-		fprintf(d->out, "memjob: note: %s\n", notes->text[i]);
-	if (d->errors == before && in->njobs && !out->njobs)
+	for (unsigned k = 0; k < count; k++)
+		if (jc[k].note[0])
+			add_note(x->notes, "job '%s': %s", mats[k].name,
+				 jc[k].note);
+	if (!x->interference)
+		return emit(x, mats, count, false, PHASE_RUN, false) ? -1 : 0;
+	for (unsigned i = 0; i < x->nbases; i++)
+		if (!strcmp(x->bases[i].key, x->vkey))
+			base = &x->bases[i];
+	if (!base) {
+		struct sweep_baseline *n = realloc(x->bases, (x->nbases + 1) *
+					     sizeof(*n));
+
+		if (!n)
+			return -1;
+		x->bases = n;
+		base = &x->bases[x->nbases++];
+		base->key = strdup(x->vkey);
+		base->first = (unsigned)x->out->njobs;
+		x->vlabel = x->vkey;
+		if (!base->key ||
+		    emit(x, mats, count, true, PHASE_ALONE, true)) {
+			x->vlabel = NULL;
+			return -1;
+		}
+		x->vlabel = NULL;
+		base->count = (unsigned)x->out->njobs - base->first;
+	}
+	loaded_first = (unsigned)x->out->njobs;
+	if (emit(x, mats, count, false, PHASE_LOADED, false))
+		return -1;
+	link_baselines(x, loaded_first, count, base);
+	return 0;
+}
+
+int sweep_emit(struct sweep_expander *x, const struct job_cpus *cpus)
+{
+	if (!emit_point(x, cpus))
+		return 0;
+	diag_plain(x->d, "out of memory");
+	return -1;
+}
+
+void sweep_segment_done(struct sweep_expander *x)
+{
+	for (unsigned i = 0; i < x->nbases; i++)
+		free(x->bases[i].key);
+	free(x->bases);
+	x->bases = NULL;
+	x->nbases = 0;
+	free(x->mats);
+	x->mats = NULL;
+}
+
+unsigned sweep_end(struct sweep_expander *x)
+{
+	struct diag *d = x->d;
+
+	for (unsigned i = 0; i < x->notes->n; i++)
+		fprintf(d->out, "memjob: note: %s\n", x->notes->text[i]);
+	if (d->errors == x->errors && x->in->njobs && !x->out->njobs)
 		diag_plain(d, "every point of the sweeps was left out (see the "
 			   "notes above): nothing to run");
-	return d->errors - before;
+	return d->errors - x->errors;
 }

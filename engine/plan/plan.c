@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ioengines/ioengine.h"
+#include "parse/check.h"
 #include "spec/options.h"
 #include "plan/plan.h"
 #include "util/sysfile.h"
@@ -559,7 +560,8 @@ static void plan_blocks(struct plan *p)
 	free(joined);
 }
 
-unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
+unsigned plan_build(const struct jobset *js, const struct topo *t,
+		    struct diag *d, struct plan *p)
 {
 	unsigned before = d->errors;
 	unsigned group = 0;
@@ -578,6 +580,8 @@ unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p)
 
 		pj->spec = j;
 		pj->wait_for = -1;
+		job_cpus_of(j, t, pj->cpus);	/* as the check chose them */
+		pj->impl = job_impl_of(j);
 		if (i == 0 || j->stonewall) {
 			if (add_segment(p, i, j->repeat)) {
 				diag_plain(d, "out of memory");

@@ -23,9 +23,14 @@
 #include "util/diag.h"
 #include "spec/job.h"
 
+struct topo;
+
 struct planned_job {
 	const struct job_spec *spec;
 	uint64_t size;			/* bytes per pass, resolved */
+	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];	/* cpus_allowed,
+					   resolved; 0s when unset */
+	int impl;			/* index into spec->kernel->impls */
 	char **paths;			/* one per clone; NULL if no file */
 	unsigned group;			/* reporting group */
 	unsigned segment;
@@ -61,7 +66,8 @@ struct plan {
 };
 
 /* Returns the number of errors reported; on 0 the plan is filled. */
-unsigned plan_build(const struct jobset *js, struct diag *d, struct plan *p);
+unsigned plan_build(const struct jobset *js, const struct topo *t,
+		    struct diag *d, struct plan *p);
 void plan_free(struct plan *p);
 
 #endif

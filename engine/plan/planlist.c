@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "parse/check.h"
 #include "util/value.h"
 
 #define LIST_LEN	8192
@@ -28,10 +29,12 @@ static void bit_set(uint64_t *bits, unsigned i)
 static void job_cpus(const struct job_spec *j, const struct topo *t,
 		     uint64_t *set)
 {
+	uint64_t mine[TOPO_WORDS];
 	unsigned w, c;
 
+	job_cpus_of(j, t, mine);	/* as the check chose them */
 	for (w = 0; w < TOPO_WORDS; w++)
-		set[w] = j->cpus_allowed ? j->cpus[w] :
+		set[w] = j->cpus_allowed ? mine[w] :
 			 t ? t->allowed[w] : ~0ULL;
 	if (!j->numa_cpu_nodes || !t)
 		return;

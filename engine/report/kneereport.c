@@ -89,7 +89,7 @@ static void one_series(const struct results *r, const struct topo *t,
 		ns[n] = cpu_ns_median(r, i);
 		n++;
 	}
-	cpu = j0->cpus_allowed ? cpuset_nth(j0->cpus, 0) : 0;
+	cpu = j0->cpus_allowed ? cpuset_nth(p->jobs[first].cpus, 0) : 0;
 	ks.cpu = cpu < 0 ? 0 : (unsigned)cpu;
 	nl = knee_levels(t, ks.cpu, levels, KNEE_MAX_LEVELS);
 	found = knee_find(sizes, ns, n, levels, nl, knees);

@@ -15,6 +15,7 @@
 #include "report/kneereport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
+#include "report/report.h"
 #include "report/report_int.h"
 #include "util/stats.h"
 #include "util/value.h"
@@ -295,7 +296,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 			j->ioworkers == 1 ? "" : "s");
 	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
 		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
-		j->kernel->impls ? "/" : "", report_impl(j));
+		j->kernel->impls ? "/" : "", report_impl(pj));
 	if (r->where && r->where[idx])
 		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {
@@ -332,56 +333,6 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		}
 		fprintf(f, "time median %.3f s (min %.3f, max %.3f)\n",
 			t.median, t.min, t.max);
-	}
-}
-
-void group_totals_each(const struct results *r,
-		       void (*fn)(void *user, const struct group_total *g),
-		       void *user)
-{
-	const struct plan *p = r->plan;
-
-	for (unsigned g = 0; g < p->ngroups; g++) {
-		struct group_total t = { .group = g, .repeats = 1 };
-
-		for (unsigned i = 0; i < p->njobs; i++)
-			if (p->jobs[i].group == g) {
-				t.jobs++;
-				t.data_jobs += !(p->jobs[i].spec->kernel->flags &
-						 KERN_NO_GBPS);
-				t.threads += p->jobs[i].spec->numjobs;
-				t.repeats =
-					p->segments[p->jobs[i].segment].repeat;
-			}
-		if (t.jobs < 2)
-			continue;
-		for (t.repeat = 0; t.repeat < t.repeats; t.repeat++) {
-			uint64_t start = UINT64_MAX, end = 0;
-
-			t.bytes = 0;
-			for (unsigned i = 0; i < p->njobs; i++) {
-				const struct job_result *jr;
-
-				if (p->jobs[i].group != g)
-					continue;
-				jr = results_get(r, i, t.repeat);
-				if (!jr->end_ns)
-					continue;
-				if (!(p->jobs[i].spec->kernel->flags &
-				      KERN_NO_GBPS))
-					t.bytes += jr->bytes;
-				if (jr->start_ns < start)
-					start = jr->start_ns;
-				if (jr->end_ns > end)
-					end = jr->end_ns;
-			}
-			if (!end)
-				continue;
-			t.elapsed_ns = end - start;
-			t.gbps = end > start ? (double)t.bytes / (end - start)
-					     : 0.0;
-			fn(user, &t);
-		}
 	}
 }
 

@@ -1,13 +1,18 @@
 /*
  * report_int.h - what the report's files share: report.c (normal output),
- * report_row.c (the columns of a result row) and report_json.c (the JSON
- * document).  Not for the rest of the engine.
+ * report_row.c (the columns of a result row), groups.c (a group's totals)
+ * and report_json.c (the JSON document).  Not for the rest of the engine.
+ * It leaves report.h (report.c's own header) out, so that report.c
+ * includes this file and not the other way round.
  */
 #ifndef MEMJOB_REPORT_INT_H
 #define MEMJOB_REPORT_INT_H
 
-#include "report/report.h"
+#include "report/machine.h"
+#include "run/result.h"
 #include "util/row.h"
+
+struct report_ctx;			/* report.h */
 
 #define REPORT_NDERIVED		5	/* derived counter figures */
 #define REPORT_MAX_SWEEPS	64	/* swept options with a column */
@@ -16,7 +21,7 @@ extern const char *const report_status_names[];
 extern const char *const report_role_names[];
 extern const char *const report_phase_names[];
 
-const char *report_impl(const struct job_spec *j);
+const char *report_impl(const struct planned_job *pj);
 const char *report_rw(const struct job_spec *j);
 const char *report_first_error(const struct job_result *jr);
 

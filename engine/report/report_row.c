@@ -109,9 +109,11 @@ static const char *const derived_names[REPORT_NDERIVED] = {
 	"L1-dcache-load-miss-rate", "LLC-load-miss-rate",
 };
 
-const char *report_impl(const struct job_spec *j)
+const char *report_impl(const struct planned_job *pj)
 {
-	return j->kernel->impls ? j->kernel->impls[j->impl] : "";
+	const struct kernel_ops *k = pj->spec->kernel;
+
+	return k->impls ? k->impls[pj->impl] : "";
 }
 
 const char *report_rw(const struct job_spec *j)
@@ -410,7 +412,7 @@ static void fill_fixed(struct cell *c, const char *host,
 	C(bs) = cell_u64(j->bs);
 	C(size) = cell_u64(jr->pj->size);
 	C(kernel) = cell_str(j->kernel->name);
-	C(impl) = cell_str(report_impl(j));
+	C(impl) = cell_str(report_impl(jr->pj));
 	C(status) = cell_str(report_status_names[jr->status]);
 	C(bytes) = cell_u64(jr->bytes);
 	C(ops) = cell_u64(jr->ops);

@@ -20,59 +20,8 @@
 #include "ioengines/filegen.h"
 #include "run/isolate.h"
 #include "run/progress.h"
+#include "run/worker.h"
 #include "util/value.h"
-
-struct job_sync {
-	unsigned remaining;		/* clones still running */
-};
-
-struct exec_shared {
-	pthread_mutex_t lock;
-	unsigned ready;			/* threads done with their setup */
-	bool released;
-	pthread_cond_t done;
-	struct job_sync *sync;		/* one per job of the plan */
-	atomic_int *stop;
-	atomic_uint victims_left;
-};
-
-atomic_uint *shared_victims_left(struct exec_shared *sh)
-{
-	return &sh->victims_left;
-}
-
-atomic_int *shared_stop(struct exec_shared *sh)
-{
-	return sh->stop;
-}
-
-/* The start gate: a thread that has set up waits here until the main
- * thread has seen every thread ready and releases them all at once. */
-int shared_barrier_wait(struct exec_shared *sh)
-{
-	pthread_mutex_lock(&sh->lock);
-	sh->ready++;
-	pthread_cond_broadcast(&sh->done);
-	while (!sh->released)
-		pthread_cond_wait(&sh->done, &sh->lock);
-	pthread_mutex_unlock(&sh->lock);
-	return 0;
-}
-
-/* CLOCK_REALTIME ms from now: the deadline of a timed wait. */
-static struct timespec realtime_in(long ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += ms % 1000 * 1000 * 1000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
-	return ts;
-}
 
 /*
  * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
@@ -134,38 +83,6 @@ static void join_all(atomic_int *stop, const pthread_t *tids,
 				break;
 			kick(stop, tids, t, nthreads);
 		}
-}
-
-static void release(struct exec_shared *sh)
-{
-	pthread_mutex_lock(&sh->lock);
-	sh->released = true;
-	pthread_cond_broadcast(&sh->done);
-	pthread_mutex_unlock(&sh->lock);
-}
-
-/* Wait until every clone of job (an earlier one) is done, or stop. */
-void job_sync_wait(struct exec_shared *sh, int job)
-{
-	if (job < 0)
-		return;
-	pthread_mutex_lock(&sh->lock);
-	while (sh->sync[job].remaining &&
-	       !atomic_load_explicit(sh->stop, memory_order_relaxed)) {
-		struct timespec ts = realtime_in(20);
-
-		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
-	}
-	pthread_mutex_unlock(&sh->lock);
-}
-
-void job_sync_done(struct exec_shared *sh, unsigned job)
-{
-	pthread_mutex_lock(&sh->lock);
-	if (sh->sync[job].remaining)
-		sh->sync[job].remaining--;
-	pthread_cond_broadcast(&sh->done);
-	pthread_mutex_unlock(&sh->lock);
 }
 
 static int create_files(struct exec_ctx *x)
@@ -525,7 +442,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		};
 		struct progress *pg;
 
-		release(&sh);
+		shared_release(&sh);
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		join_all(x->stop, tids, started);
 		progress_stop(pg);

@@ -44,24 +44,4 @@ int exec_run(struct exec_ctx *x);
 /* Remove the files this run created, except those of keep_files jobs. */
 void exec_cleanup(struct exec_ctx *x);
 
-/* The body of one thread (worker.c). */
-struct exec_shared;
-struct worker {
-	const struct planned_job *pj;
-	unsigned clone;
-	struct thread_result *out;
-	struct exec_shared *sh;
-};
-void *worker_main(void *arg);
-
-/* Shared between exec.c and worker.c. */
-struct job_sync;
-void job_sync_wait(struct exec_shared *sh, int job);
-void job_sync_done(struct exec_shared *sh, unsigned job);
-int shared_barrier_wait(struct exec_shared *sh);
-atomic_int *shared_stop(struct exec_shared *sh);
-/* Victim threads of a loaded segment still running: aggressors stop when
- * it reaches 0. */
-atomic_uint *shared_victims_left(struct exec_shared *sh);
-
 #endif

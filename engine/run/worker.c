@@ -22,7 +22,7 @@
 
 #include "run/busguard.h"
 #include "machine/counters.h"
-#include "run/exec.h"
+#include "run/worker.h"
 #include "run/firsttouch.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
@@ -69,9 +69,10 @@ static int fail_bus(struct thread_result *out)
 
 /* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
  * takes the clone's own CPU of that set. */
-static int bind_cpus(const struct job_spec *j, unsigned clone,
+static int bind_cpus(const struct planned_job *pj, unsigned clone,
 		     struct thread_result *out)
 {
+	const struct job_spec *j = pj->spec;
 	cpu_set_t set;
 	unsigned count = 0;
 
@@ -83,7 +84,7 @@ static int bind_cpus(const struct job_spec *j, unsigned clone,
 		return fail(out, "sched_getaffinity%s: %s", "", errno), -1;
 	if (j->cpus_allowed)
 		for (unsigned c = 0; c < CPU_SETSIZE; c++)
-			if (!(j->cpus[c / 64] & (1ULL << (c % 64))))
+			if (!(pj->cpus[c / 64] & (1ULL << (c % 64))))
 				CPU_CLR(c, &set);
 	if (j->numa_cpu_nodes) {
 		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
@@ -633,7 +634,7 @@ void *worker_main(void *arg)
 	if (j->rw_skip || j->rw_run || (j->norandommap && RW_IS_RANDOM(j->rw)))
 		blockgen_set_fio(&gen, j->rw_skip, j->rw_run, j->norandommap);
 	ks.job = j;
-	ks.impl = j->impl;
+	ks.impl = pj->impl;
 	ks.value = j->value;
 	if (j->latency) {
 		out->lat = malloc(sizeof(*out->lat));
@@ -645,7 +646,7 @@ void *worker_main(void *arg)
 		io.lat = out->lat;
 	}
 
-	if (bind_cpus(j, w->clone, out) || set_mempolicy_of(j, out))
+	if (bind_cpus(pj, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
 	 * a program in another process (kernel=exec): nothing to count */

@@ -14,11 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine/limits.h"
 #include "util/diag.h"
-
-#define MEMJOB_MAX_CPUS		1024
-#define MEMJOB_MAX_NODES	1024
-#define BITMAP_WORDS(n)		(((n) + 63) / 64)
 
 struct ioengine_ops;
 struct kernel_ops;
@@ -99,10 +96,9 @@ struct job_spec {
 
 	/* Threads and placement */
 	unsigned numjobs;
-	char *cpus_allowed;		/* as written; NULL = no binding */
-	uint64_t cpus[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	char *cpus_allowed;		/* as written; NULL = no binding (the
+					   CPUs: the plan's planned_job) */
 	enum cpus_policy cpus_policy;
-	char cpus_note[512];		/* a fallback taken, CPUs left out */
 	char *numa_cpu_nodes;		/* as written; NULL = unset */
 	uint64_t cpu_nodes[BITMAP_WORDS(MEMJOB_MAX_NODES)];
 	struct mempolicy mem_policy;
@@ -156,8 +152,8 @@ struct job_spec {
 
 	/* Compute kernel */
 	const struct kernel_ops *kernel;
-	char *impl_name;		/* as written; NULL = kernel's default */
-	int impl;			/* index into kernel->impls */
+	char *impl_name;		/* as written; NULL = kernel's default
+					   (the index: the plan's) */
 	int32_t value;			/* count looks for it, fill writes it */
 	uint64_t stride;		/* chase: bytes between pointers */
 	uint64_t code_size;		/* codewalk: bytes of code per pass */

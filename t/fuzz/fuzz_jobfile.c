@@ -43,10 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ps && !parser_add_string(ps, "fuzz.ini", text) &&
 	    !parser_finish(ps, NULL, 0, &js) && !d.errors &&
 	    !jobs_check(&js, NULL, &d) &&
-	    !sweep_expand(&js, &runs, &notes, NULL, &d)) {
+	    !jobs_expand(&js, &runs, &notes, NULL, &d)) {
 		struct plan plan;
 
-		plan_build(&runs, &d, &plan);
+		plan_build(&runs, NULL, &d, &plan);
 		plan_free(&plan);
 	}
 	jobset_free(&runs);

@@ -128,7 +128,7 @@ static void test_kernel_choices(void **state)
 	/* impl resolves to its index */
 	o = run_checks("[a]\nsize=1m\nkernel=count\nimpl=unrolled\n");
 	assert_int_equal(o.errors, 0);
-	assert_int_equal(o.js.jobs[0].impl, 1);
+	assert_int_equal(job_impl_of(&o.js.jobs[0]), 1);
 	done(&o);
 }
 

@@ -1,0 +1,13 @@
+/*
+ * limits.h - how large a machine memjob describes: its CPU and node
+ * bitmaps are this many bits.  Here, below the topology and the job spec
+ * that both size arrays by them.
+ */
+#ifndef MEMJOB_LIMITS_H
+#define MEMJOB_LIMITS_H
+
+#define MEMJOB_MAX_CPUS		1024
+#define MEMJOB_MAX_NODES	1024
+#define BITMAP_WORDS(n)		(((n) + 63) / 64)
+
+#endif
