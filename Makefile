@@ -23,7 +23,11 @@ DESTDIR ?=
 CPPCHECK ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 
-SRCS := $(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c))
+# An optional data source that configure left out (IOENGINES_LEFT_OUT,
+# its library missing or --disable-NAME) is not built: its file is
+# ioengines/NAME.c.
+SRCS := $(filter-out $(IOENGINES_LEFT_OUT:%=ioengines/%.c), \
+	$(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c)))
 # Written at build time: kernel=codewalk's code footprint (codewalk.h),
 # and the version (version.h).
 GEN_SRCS := build/gen/codewalk_funcs.c build/gen/version.c
@@ -256,6 +260,9 @@ build/fuzz/fuzz_%: t/fuzz/fuzz_%.c $(FUZZ_OBJS) config.mk
 # Replace the option reference between the markers with the one the
 # option table prints, so the man page and the code cannot disagree.
 man: memjob
+	$(if $(strip $(IOENGINES_LEFT_OUT)),$(error make man needs every \
+		ioengine built, to document them all; this build leaves out \
+		$(strip $(IOENGINES_LEFT_OUT)): see ./configure's summary))
 	@mkdir -p build
 	./memjob --cmdhelp=roff >build/options.roff
 	@echo "  GEN     man/memjob.1"
