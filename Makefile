@@ -54,7 +54,7 @@ HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
 
-.PHONY: all check install uninstall lint cppcheck clang-tidy man clean \
+.PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
 	distclean bench help unit-tests fuzz FORCE
 .DELETE_ON_ERROR:
 
@@ -199,7 +199,7 @@ tidy_allowed = $(patsubst $(1):%,%,$(filter $(1):%,$(TIDY_BASELINE)))
 
 # -k: report every finding in one run, not just the first file's.
 lint:
-	@$(MAKE) --no-print-directory -k cppcheck clang-tidy
+	@$(MAKE) --no-print-directory -k cppcheck clang-tidy layers
 
 cppcheck:
 	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
@@ -208,6 +208,11 @@ cppcheck:
 		-Iengine -I. engine ioengines
 
 clang-tidy: $(TIDY_STAMPS)
+
+# The stage order (doc/ARCHITECTURE.md): includes, and the symbols that
+# the objects use, so it runs once they are built.
+layers: $(OBJS)
+	bash t/helpers/check-layers.sh build
 
 # One stamp per source, so "make -j2 lint" runs in parallel and a second
 # run only re-checks what changed (the object's dependencies cover headers).
