@@ -23,7 +23,11 @@ DESTDIR ?=
 CPPCHECK ?= cppcheck
 CLANG_TIDY ?= clang-tidy
 
-SRCS := $(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c))
+# An optional data source that configure left out (IOENGINES_LEFT_OUT,
+# its library missing or --disable-NAME) is not built: its file is
+# ioengines/NAME.c.
+SRCS := $(filter-out $(IOENGINES_LEFT_OUT:%=ioengines/%.c), \
+	$(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c)))
 # Written at build time: kernel=codewalk's code footprint (codewalk.h),
 # and the version (version.h).
 GEN_SRCS := build/gen/codewalk_funcs.c build/gen/version.c
@@ -50,7 +54,7 @@ HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
 
-.PHONY: all check install uninstall lint cppcheck clang-tidy man clean \
+.PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
 	distclean bench help unit-tests fuzz FORCE
 .DELETE_ON_ERROR:
 
@@ -195,7 +199,7 @@ tidy_allowed = $(patsubst $(1):%,%,$(filter $(1):%,$(TIDY_BASELINE)))
 
 # -k: report every finding in one run, not just the first file's.
 lint:
-	@$(MAKE) --no-print-directory -k cppcheck clang-tidy
+	@$(MAKE) --no-print-directory -k cppcheck clang-tidy layers
 
 cppcheck:
 	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
@@ -204,6 +208,11 @@ cppcheck:
 		-Iengine -I. engine ioengines
 
 clang-tidy: $(TIDY_STAMPS)
+
+# The stage order (doc/ARCHITECTURE.md): includes, and the symbols that
+# the objects use, so it runs once they are built.
+layers: $(OBJS)
+	bash t/helpers/check-layers.sh build
 
 # One stamp per source, so "make -j2 lint" runs in parallel and a second
 # run only re-checks what changed (the object's dependencies cover headers).
@@ -256,6 +265,9 @@ build/fuzz/fuzz_%: t/fuzz/fuzz_%.c $(FUZZ_OBJS) config.mk
 # Replace the option reference between the markers with the one the
 # option table prints, so the man page and the code cannot disagree.
 man: memjob
+	$(if $(strip $(IOENGINES_LEFT_OUT)),$(error make man needs every \
+		ioengine built, to document them all; this build leaves out \
+		$(strip $(IOENGINES_LEFT_OUT)): see ./configure's summary))
 	@mkdir -p build
 	./memjob --cmdhelp=roff >build/options.roff
 	@echo "  GEN     man/memjob.1"

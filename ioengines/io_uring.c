@@ -56,33 +56,6 @@
 #define HUGE_SIZE	(2ULL << 20)	/* buffers go on transparent huge pages */
 #define HUGE_MIN	(HUGE_SIZE / 4)	/* ... when there are this many bytes */
 
-static const char *direct_hint(const struct uring_priv *p, int err)
-{
-	if (p->direct && err == EINVAL)
-		return " (O_DIRECT needs offset and length aligned to the device's logical block size)";
-	return "";
-}
-
-/* A failed slot, reported from the job's thread. */
-int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl)
-{
-	if (!sl->err && !sl->write) {
-		ioe_error(e, "%s ends at offset %" PRIu64 ", inside the job's "
-			  "region (the block at %" PRIu64 " needs %zu bytes)",
-			  e->path, sl->off + sl->done, sl->off, sl->len);
-		return -EIO;
-	}
-	if (!sl->err) {
-		ioe_error(e, "io_uring write %s at offset %" PRIu64 " wrote nothing",
-			  e->path, sl->off + sl->done);
-		return -EIO;
-	}
-	ioe_error(e, "io_uring %s %s at offset %" PRIu64 ": %s%s",
-		  sl->write ? "write" : "read", e->path, sl->off + sl->done,
-		  strerror(sl->err), direct_hint(p, sl->err));
-	return -sl->err;
-}
-
 static int opt_error(struct diag *d, const struct job_spec *job,
 		     const char *opt, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -152,6 +152,11 @@ bool ioe_honours(const struct ioengine_ops *e, const char *name);
 /* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
+/* The optional sources configure left out of this build (they are not
+ * in the registry): the name of the i-th, with why in why (NULL past the
+ * last); and, for a job that names one, the refusal with the fix. */
+const char *ioengine_left_out(size_t i, char *why, size_t len);
+bool ioengine_refuse_left_out(const char *name, char *msg, size_t len);
 /* "psync, io_uring": the sources whose flags have flag. */
 void ioengine_names_with(unsigned flag, char *buf, size_t len);
 

@@ -19,9 +19,9 @@
  * for the rest.  A read that completes short inside the job's region is
  * an error, as with psync (the file shrank or lies about its size).
  *
- * Built only when configure found libaio (HAVE_LIBAIO); otherwise the
- * engine is still registered, and a job that names it is refused with
- * the reason and the fix.
+ * Optional: configure builds this file only where it finds libaio
+ * (optional_ioengine in configure); otherwise the registry does not list
+ * it, and a job that names it is refused with the reason and the fix.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "ioengines/ioengine.h"
 #include "spec/options.h"
 
@@ -41,8 +40,6 @@ static const char *const libaio_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
 	"iodepth_batch_complete", NULL
 };
-
-#ifdef HAVE_LIBAIO
 
 #include <libaio.h>
 
@@ -478,25 +475,3 @@ const struct ioengine_ops ioengine_libaio = {
 	.sync = libaio_sync,
 	.teardown = libaio_teardown,
 };
-
-#else	/* !HAVE_LIBAIO */
-
-static int libaio_missing(const struct job_spec *job, struct diag *d)
-{
-	diag_error(d, job_loc(job, "ioengine"), "ioengine", "this memjob was "
-		   "built without libaio (configure did not find libaio-dev): "
-		   "apt-get install -y libaio-dev, then ./configure && make; "
-		   "or use ioengine=io_uring");
-	return -1;
-}
-
-const struct ioengine_ops ioengine_libaio = {
-	.name = "libaio",
-	.help = "Linux native AIO (not in this build: configure did not find "
-		"libaio-dev)",
-	.flags = IOE_FILE | IOE_MIXED,
-	.options = libaio_options,
-	.validate = libaio_missing,
-};
-
-#endif

@@ -10,7 +10,7 @@
  *
  *	io_uring.c	options, setup, get/put/drain/sync, teardown
  *	uring_ring.c	one ring: setup with flag fallback, registration,
- *			queue, submit and reap
+ *			queue, submit and reap; a failed slot's message
  *	uring_single.c	ioworkers=0: the job's thread owns one ring
  *	uring_pool.c	ioworkers=N: I/O threads fill a pool of slots
  */
@@ -217,7 +217,7 @@ static inline void hand_out(struct slot *sl, unsigned s, struct io_unit *u)
 	u->write = sl->write;
 }
 
-/* A failed slot, reported from the job's thread (io_uring.c). */
+/* A failed slot, reported from the job's thread (uring_ring.c). */
 int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl);
 
 /* ---- ioworkers=0 (uring_single.c) ------------------------------------------ */

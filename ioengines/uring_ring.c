@@ -25,6 +25,7 @@
  * ring->flags keeps what was used.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -539,4 +540,25 @@ int ring_cancel_wait(struct ring *r, unsigned max_idle)
 	if (ret)
 		return ret;
 	return r->inflight ? -EINTR : 0;
+}
+
+/* A failed slot, reported from the job's thread (uring_single.c and
+ * uring_pool.c share it). */
+int report_slot(struct ioe *e, struct uring_priv *p, struct slot *sl)
+{
+	if (!sl->err && !sl->write) {
+		ioe_error(e, "%s ends at offset %" PRIu64 ", inside the job's "
+			  "region (the block at %" PRIu64 " needs %zu bytes)",
+			  e->path, sl->off + sl->done, sl->off, sl->len);
+		return -EIO;
+	}
+	if (!sl->err) {
+		ioe_error(e, "io_uring write %s at offset %" PRIu64 " wrote nothing",
+			  e->path, sl->off + sl->done);
+		return -EIO;
+	}
+	ioe_error(e, "io_uring %s %s at offset %" PRIu64 ": %s%s",
+		  sl->write ? "write" : "read", e->path, sl->off + sl->done,
+		  strerror(sl->err), ioe_direct_hint(p->direct, sl->err));
+	return -sl->err;
 }

@@ -89,10 +89,17 @@ static void choice(FILE *f, const char *name, const char *help,
 
 static void choices(FILE *f, const struct opt_def *o, bool roff)
 {
-	if (!strcmp(o->name, "ioengine"))
+	if (!strcmp(o->name, "ioengine")) {
+		const char *left;
+		char why[256];
+
 		for (size_t i = 0; ioengine_registry[i]; i++)
 			choice(f, ioengine_registry[i]->name,
 			       ioengine_registry[i]->help, NULL, roff);
+		for (size_t i = 0; (left = ioengine_left_out(i, why,
+							    sizeof(why))); i++)
+			choice(f, left, why, NULL, roff);
+	}
 	if (!strcmp(o->name, "kernel"))
 		for (size_t i = 0; kernel_registry[i]; i++)
 			choice(f, kernel_registry[i]->name,

@@ -207,7 +207,8 @@ int optv_parse_ioengine(const struct opt_def *o, struct job_spec *j,
 	const struct ioengine_ops *e = ioengine_find(val);
 
 	(void)o;
-	if (!e && optv_fio_engine_refusal(val, buf, buflen)) {
+	if (!e && (optv_fio_engine_refusal(val, buf, buflen) ||
+		   ioengine_refuse_left_out(val, buf, buflen))) {
 		*why = buf;
 		return -1;
 	}
