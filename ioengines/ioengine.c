@@ -64,6 +64,14 @@ const struct ioengine_ops *ioengine_find(const char *name)
 	return NULL;
 }
 
+const struct ioengine_ops *ioengine_with(unsigned flag)
+{
+	for (size_t i = 0; ioengine_registry[i]; i++)
+		if (ioengine_registry[i]->flags & flag)
+			return ioengine_registry[i];
+	return NULL;
+}
+
 void ioengine_names_with(unsigned flag, char *buf, size_t len)
 {
 	size_t n = 0;

@@ -83,6 +83,11 @@ struct ioe {
 				   blockgen and sets unit.write */
 #define IOE_STREAM	0x20	/* can read and write a FIFO (a stream, whose
 				   offsets mean nothing) */
+#define IOE_FILE_DEFAULT 0x40	/* the source of a job that names files or
+				   asks for what only files have and sets no
+				   ioengine (fio's default) */
+#define IOE_PROGRAM_DEFAULT 0x80 /* the source of a job whose kernel runs a
+				   program (KERN_PROGRAM) and sets none */
 
 struct ioengine_ops {
 	const char *name;
@@ -152,6 +157,8 @@ bool ioe_honours(const struct ioengine_ops *e, const char *name);
 /* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
+/* The first source whose flags have flag (IOE_FILE_DEFAULT...), or NULL. */
+const struct ioengine_ops *ioengine_with(unsigned flag);
 /* "psync, io_uring": the sources whose flags have flag. */
 void ioengine_names_with(unsigned flag, char *buf, size_t len);
 

@@ -25,7 +25,7 @@ static void none_teardown(struct ioe *e)
 const struct ioengine_ops ioengine_none = {
 	.name = "none",
 	.help = "no data: for kernels that do not work on blocks (exec)",
-	.flags = IOE_NODATA,
+	.flags = IOE_NODATA | IOE_PROGRAM_DEFAULT,
 	.setup = none_setup,
 	.get = none_get,
 	.put = ioe_put_nothing,

@@ -253,7 +253,7 @@ const struct kernel_ops kernel_fill_ops = {
 	.name = "fill",
 	.help = "store value= into every 32-bit word of the block",
 	.impls = fill_impls,
-	.flags = KERN_STORES | KERN_INT32,
+	.flags = KERN_STORES | KERN_INT32 | KERN_WRITE_DEFAULT,
 	.validate = fill_validate,
 	.init = kernel_init_result,
 	.run = fill_run,

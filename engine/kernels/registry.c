@@ -50,6 +50,14 @@ const struct kernel_ops *kernel_find(const char *name)
 	return NULL;
 }
 
+const struct kernel_ops *kernel_with(unsigned flag)
+{
+	for (const struct kernel_ops *const *k = kernel_registry; *k; k++)
+		if ((*k)->flags & flag)
+			return *k;
+	return NULL;
+}
+
 /*
  * A KERN_REGION kernel whose prepare() lays its own data over the region
  * (chase's pointers, triad's arrays) needs memory of the job's own, never

@@ -132,11 +132,18 @@ static void check_cpus(struct job_spec *j, const struct topo *t,
 	char err[512];
 
 	j->cpus_note[0] = '\0';
-	if (j->cpus_allowed)
-		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, j->cpus, t, d);
-	if (j->ioworkers_cpus)
-		resolve_cpus(j, "ioworkers_cpus", j->ioworkers_cpus,
-			     j->ioworkers_cpuset, t, d);
+	/* cpus_allowed first: its clones' CPUs, then the others */
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const char *expr;
+
+		if (o->type != OPT_CPUS)
+			continue;
+		expr = *(char *const *)((const char *)j + o->off);
+		if (expr)
+			resolve_cpus(j, o->name, expr,
+				     (uint64_t *)((char *)j + o->aux), t, d);
+	}
 	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j, t),
 					  &j->size, err, sizeof(err)))
 		diag_error(d, job_loc(j, "size"), "size", "%s", err);
@@ -312,7 +319,7 @@ static void default_ioengine(struct job_spec *j)
 	if (j->filename || job_isset(j, "directory") ||
 	    job_isset(j, "filename_format") || j->direct || j->sync ||
 	    j->fsync_every || j->fdatasync_every || j->end_fsync)
-		j->ioengine = ioengine_find("psync");
+		j->ioengine = ioengine_with(IOE_FILE_DEFAULT);
 }
 
 /* The checks of one job that need no other job. */
@@ -336,11 +343,11 @@ static void check_one(struct job_spec *j, const struct topo *t,
 				   "a kernel that stores, such as fill", e->name,
 				   j->kernel->name);
 		else
-			j->kernel = kernel_find("fill");
+			j->kernel = kernel_with(KERN_WRITE_DEFAULT);
 	}
 	/* nt=1: the stores are fill's non-temporal ones */
 	if (j->nt && RW_IS_WRITE(j->rw)) {
-		const struct kernel_ops *fill = kernel_find("fill");
+		const struct kernel_ops *fill = kernel_with(KERN_WRITE_DEFAULT);
 
 		if (job_isset(j, "kernel") && j->kernel != fill) {
 			diag_error(d, job_loc(j, "nt"), "nt", "non-temporal "
@@ -359,7 +366,7 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
 		if (!job_isset(j, "ioengine"))
-			j->ioengine = e = ioengine_find("none");
+			j->ioengine = e = ioengine_with(IOE_PROGRAM_DEFAULT);
 		if (!(e->flags & IOE_NODATA))
 			diag_error(d, job_loc(j, "ioengine"), "ioengine",
 				   "kernel=%s runs a program, not on data: "

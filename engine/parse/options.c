@@ -71,9 +71,8 @@ const struct opt_def opt_table[] = {
 	  .help = "Run this many clones of the job, each in its own thread. "
 		  "Clones share the job's options; each does the whole job "
 		  "(bytes, counts and CPU time are summed over clones)." },
-	{ .name = "cpus_allowed", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
-	  .off = F(cpus_allowed), .arg = "LIST",
-	  .parse = optv_parse_cpus, .format = optv_format_str,
+	{ .name = "cpus_allowed", .type = OPT_CPUS, .cat = CAT_PLACEMENT,
+	  .off = F(cpus_allowed), .aux = F(cpus), .arg = "LIST",
 	  .help = "CPUs the job's threads may run on: a list with ranges "
 		  "(0,2,4-7, or 0-15:2 for every second CPU) and topology "
 		  "words resolved from the topology hwloc reads (see "
@@ -102,7 +101,7 @@ const struct opt_def opt_table[] = {
 		  "(wrapping around when there are more clones than CPUs)." },
 	{ .name = "numa_cpu_nodes", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
 	  .off = F(numa_cpu_nodes), .arg = "LIST",
-	  .parse = optv_parse_cpu_nodes, .format = optv_format_str,
+	  .parse = optv_parse_cpu_nodes, .format = opt_format_text,
 	  .help = "Run the job's threads on the CPUs of these NUMA nodes "
 		  "(a list such as 0 or 0-1), through libnuma, before the job "
 		  "allocates its buffers." },
@@ -120,13 +119,8 @@ const struct opt_def opt_table[] = {
 	{ .name = "ioengine", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(ioengine), .def = "mem", .arg = "ENGINE",
 	  .parse = optv_parse_ioengine, .format = optv_format_ioengine,
-	  .help = "Where the job's data comes from.  mem: anonymous memory "
-		  "(size bytes, filled with pattern, or with the file's "
-		  "contents when filename is set) before the job starts. "
-		  "mmap: the file mapped with MAP_SHARED; its page faults "
-		  "happen inside the measured time.  psync: pread/pwrite of "
-		  "bs bytes at a time into one buffer.  io_uring: reads and "
-		  "writes through io_uring with iodepth in flight. "
+	  .help = "Where the job's data comes from: one of the data sources "
+		  "listed below.  "
 		  "Default: psync when the job names files (filename, "
 		  "directory, filename_format) or asks for what only files "
 		  "have (direct, sync, fsync, fdatasync, end_fsync), as fio "
@@ -382,9 +376,8 @@ const struct opt_def opt_table[] = {
 		  "I/O).  Reads only (rw=read or randread): the threads read "
 		  "ahead of the job's kernel, and a written block needs the "
 		  "kernel's data first." },
-	{ .name = "ioworkers_cpus", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
-	  .off = F(ioworkers_cpus), .arg = "LIST",
-	  .parse = optv_parse_ioworkers_cpus, .format = optv_format_str,
+	{ .name = "ioworkers_cpus", .type = OPT_CPUS, .cat = CAT_SOURCE,
+	  .off = F(ioworkers_cpus), .aux = F(ioworkers_cpuset), .arg = "LIST",
 	  .help = "CPUs for the I/O threads of ioworkers (default: the "
 		  "job's own CPUs)." },
 	{ .name = "ordered", .type = OPT_BOOL, .cat = CAT_SOURCE,
@@ -400,7 +393,7 @@ const struct opt_def opt_table[] = {
 	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency" },
 	{ .name = "percentile_list", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(percentile_list), .arg = "P:P:...",
-	  .parse = optv_parse_percentiles, .format = optv_format_str,
+	  .parse = optv_parse_percentiles, .format = opt_format_text,
 	  .help = "fio's list of latency percentiles to report, separated "
 		  "by colons.  memjob reports p50, p90, p99, p99.9 and the "
 		  "maximum (100), always; a list of those is taken, another "
@@ -438,11 +431,8 @@ const struct opt_def opt_table[] = {
 	{ .name = "kernel", .type = OPT_CUSTOM, .cat = CAT_KERNEL,
 	  .off = F(kernel), .def = "none", .arg = "KERNEL",
 	  .parse = optv_parse_kernel, .format = optv_format_kernel,
-	  .help = "What the job computes on each block.  none: nothing (the "
-		  "data is only moved).  count: the number of 32-bit integers "
-		  "equal to value.  sum: the sum of the 32-bit integers. "
-		  "copy: copies each block to (or, for writes, from) a private "
-		  "buffer.  fill: stores value into every 32-bit word." },
+	  .help = "What the job computes on each block: one of the kernels "
+		  "listed below." },
 	{ .name = "impl", .type = OPT_STR, .cat = CAT_KERNEL,
 	  .off = F(impl_name), .arg = "IMPL",
 	  .help = "The kernel's implementation.  count: simple (the plain "

@@ -30,43 +30,6 @@ static int replace_str(char **dst, const char *val)
 	return 0;
 }
 
-/* CPU sets may name topology words (llc-of:2): they are resolved in
- * check.c, where the machine's topology is known; here only the text. */
-int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
-		    const char *val, const char **why, char *buf, size_t buflen)
-{
-	(void)o;
-	(void)buf;
-	(void)buflen;
-	if (!*val) {
-		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
-		return -1;
-	}
-	if (replace_str(&j->cpus_allowed, val)) {
-		*why = "out of memory";
-		return -1;
-	}
-	return 0;
-}
-
-int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
-			      const char *val, const char **why,
-			      char *buf, size_t buflen)
-{
-	(void)o;
-	(void)buf;
-	(void)buflen;
-	if (!*val) {
-		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
-		return -1;
-	}
-	if (replace_str(&j->ioworkers_cpus, val)) {
-		*why = "out of memory";
-		return -1;
-	}
-	return 0;
-}
-
 int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
 			 const char *val, const char **why, char *buf, size_t buflen)
 {
@@ -244,14 +207,6 @@ void optv_format_kernel(const struct opt_def *o, const struct job_spec *j,
 {
 	(void)o;
 	snprintf(buf, len, "%s", j->kernel ? j->kernel->name : "");
-}
-
-void optv_format_str(const struct opt_def *o, const struct job_spec *j,
-		     char *buf, size_t len)
-{
-	const char *s = *(char *const *)((const char *)j + o->off);
-
-	snprintf(buf, len, "%s", s ? s : "");
 }
 
 /* Each sweep= line adds a sweep; the same option twice is an error. */

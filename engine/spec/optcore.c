@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "spec/options.h"
-#include "parse/optvalues.h"
 #include "parse/sweep.h"
 #include "util/value.h"
 
@@ -45,7 +44,8 @@ static bool opt_owns_string(const struct opt_def *o)
 {
 	if (o->alias)
 		return false;
-	return o->type == OPT_STR || o->format == optv_format_str;
+	return o->type == OPT_STR || o->type == OPT_CPUS ||
+	       o->format == opt_format_text;
 }
 
 /* size keeps its expression text beside the value */
@@ -114,11 +114,16 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 	int k;
 
 	switch (o->type) {
-	case OPT_STR: {
+	case OPT_STR:
+	case OPT_CPUS: {
 		char *copy;
 
 		if (!*val) {
-			*why = "must not be empty";
+			/* CPU sets may name topology words (llc-of:2):
+			 * check.c resolves them; here only the text */
+			*why = o->type == OPT_STR ? "must not be empty" :
+			       "expected a CPU list such as 0,2,4-7 or "
+			       "llc-of:0";
 			return -1;
 		}
 		copy = strdup(val);
@@ -178,6 +183,14 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 	return -1;
 }
 
+void opt_format_text(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len)
+{
+	const char *s = *(char *const *)((const char *)j + o->off);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
 void opt_format(const struct opt_def *o, const struct job_spec *j,
 		char *buf, size_t len)
 {
@@ -185,7 +198,8 @@ void opt_format(const struct opt_def *o, const struct job_spec *j,
 
 	switch (o->type) {
 	case OPT_STR:
-		optv_format_str(o, j, buf, len);
+	case OPT_CPUS:
+		opt_format_text(o, j, buf, len);
 		return;
 	case OPT_BOOL:
 		snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);

@@ -24,6 +24,8 @@ enum opt_type {
 	OPT_TIME,	/* uint64_t microseconds */
 	OPT_ENUM,	/* int-sized enum, one of words[] */
 	OPT_CUSTOM,	/* parse() and format() do the work */
+	OPT_CPUS,	/* char *, a CPU list as written; check.c resolves
+			   it against the topology into the bitmap at aux */
 };
 
 enum opt_cat {
@@ -52,6 +54,7 @@ struct opt_def {
 	const char *help;		/* full description (man page) */
 	opt_parse_fn parse;		/* OPT_CUSTOM */
 	opt_format_fn format;		/* OPT_CUSTOM */
+	size_t aux;			/* OPT_CPUS: offset of the bitmap */
 	/* fio's other name for an option (timeout for runtime): the entry
 	 * has only name, cat and alias; opt_find() returns the target. */
 	const char *alias;
@@ -78,6 +81,10 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 /* Canonical text of the option's value in j (for --dump). */
 void opt_format(const struct opt_def *o, const struct job_spec *j,
 		char *buf, size_t len);
+
+/* format() of an OPT_CUSTOM option stored as its text (a char *). */
+void opt_format_text(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len);
 
 /* A job with every option at its default (name NULL, nothing set). */
 int job_init_defaults(struct job_spec *j);
