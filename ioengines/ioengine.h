@@ -31,6 +31,7 @@
 #include "ioengines/blockgen.h"
 #include "util/hist.h"
 #include "spec/job.h"
+#include "spec/options.h"
 
 struct io_unit {
 	void *buf;
@@ -98,6 +99,9 @@ struct ioengine_ops {
 	 * check.c refuses the others when a job sets them, so no option is
 	 * ever silently ignored. */
 	const char *const *options;
+	/* Options of its own (fixedbufs...), parsed into a struct of its
+	 * own that it reads with job_opts(job, opts); NULL: none. */
+	const struct opt_group *opts;
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "spec/job.h"
+#include "spec/options.h"
 
 struct kstate {
 	const struct job_spec *job;
@@ -67,6 +68,8 @@ struct kernel_ops {
 	/* Job options only some kernels use (value, stride, command...),
 	 * those this kernel honours; check.c refuses the others. */
 	const char *const *options;
+	/* Options of its own (stride...), as ioengine_ops.opts. */
+	const struct opt_group *opts;
 	unsigned flags;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */

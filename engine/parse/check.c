@@ -18,6 +18,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "util/value.h"
 
 static void set_impl(struct job_spec *j, struct diag *d)

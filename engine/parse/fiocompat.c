@@ -19,6 +19,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "util/sysfile.h"
 
 /* Set by the job itself or by its [global] (not the built-in default). */

@@ -7,6 +7,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "parse/sweep.h"
 #include "util/value.h"

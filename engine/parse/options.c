@@ -1,7 +1,8 @@
 /*
  * options.c - the option table, and nothing else.
  *
- * One entry per job option, grouped by category.  The help text of each
+ * One entry per option that every job has, grouped by category (a data
+ * source's or kernel's own options are in its own file, see options.h).  The help text of each
  * entry is what the man page and --cmdhelp print; write it for the reader
  * of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
  * optvalues.c; the machinery that applies the table lives in optcore.c.
@@ -56,7 +57,7 @@ const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_FIO] = "fio compatibility",
 };
 
-const struct opt_def opt_table[] = {
+const struct opt_def opt_core[] = {
 	/* Job */
 	{ .name = "name", .type = OPT_STR, .cat = CAT_JOB, .off = F(name),
 	  .arg = "NAME",
@@ -698,4 +699,4 @@ const struct opt_def opt_table[] = {
 		  "already and is refused otherwise (with the way to set it)." },
 };
 
-const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);
+const size_t opt_core_count = sizeof(opt_core) / sizeof(opt_core[0]);

@@ -14,6 +14,7 @@
 #include "kernels/kernel.h"
 #include "machine/counters.h"
 #include "parse/optfio.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "machine/sizeexpr.h"
 #include "parse/sweep.h"

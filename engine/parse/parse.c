@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "parse/parse.h"
 #include "parse/reader.h"

@@ -27,8 +27,6 @@
 int sweep_parse(const char *spec, struct sweep *s, const char **why,
 		char *buf, size_t buflen);
 void sweep_format(const struct sweep *s, char *buf, size_t len);
-int sweep_copy(struct sweep *dst, const struct sweep *src);
-void sweep_free(struct sweep *s);
 
 /* Notes for the report (what was left out of a grid, and why). */
 struct sweep_notes {

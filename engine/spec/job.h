@@ -22,6 +22,7 @@
 
 struct ioengine_ops;
 struct kernel_ops;
+struct opt_space;
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW
@@ -69,7 +70,7 @@ enum job_phase {
 /* sweep=OPTION:v1,v2,...: the job runs once per value (several sweeps of
  * a segment's jobs form a grid). */
 struct sweep {
-	int opt;			/* index in the option table */
+	int opt;			/* index in the option space */
 	char **values;
 	unsigned nvalues;
 	struct srcloc loc;
@@ -231,7 +232,9 @@ struct job_spec {
 	bool keep_files;
 
 	/* Bookkeeping from the parser: which options were set, and where. */
-	unsigned char *isset;		/* one per option-table entry */
+	const struct opt_space *space;	/* every option; NULL: none set */
+	void **gdata;			/* per group of space: its struct */
+	unsigned char *isset;		/* one per option-space entry */
 	unsigned char *inherited;	/* set by [global], not the job */
 	struct srcloc *locs;		/* one per option-table entry */
 };
@@ -248,5 +251,9 @@ struct jobset {
  */
 const struct srcloc *job_loc(const struct job_spec *j, const char *opt);
 bool job_isset(const struct job_spec *j, const char *opt);
+
+/* A sweep's values copied (for job_copy), and freed. */
+int sweep_copy(struct sweep *dst, const struct sweep *src);
+void sweep_free(struct sweep *s);
 
 #endif
