@@ -30,7 +30,6 @@ static const char *const flush_words[] = {
 };
 static const char *const fence_words[] = { "none", "sfence", NULL };
 static const char *const fence_scope_words[] = { "block", "line", NULL };
-static const char *const layout_words[] = { "random", "page", NULL };
 static const char *const touch_words[] = {
 	"auto", "untimed", "timed", "phase", NULL
 };
@@ -453,46 +452,6 @@ const struct opt_def opt_core[] = {
 		  "copy uses the C library's memcpy, which picks its own.  "
 		  "source_info says which ran (\"count/unrolled: avx2\"), "
 		  "and --version which level this CPU gets." },
-	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
-	  .off = F(command), .arg = "COMMAND",
-	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
-		  "the job's CPU binding and memory policy (a real SPEC mcf as "
-		  "the victim, say).  Its standard output goes to memjob's "
-		  "standard error, so reports stay clean.  Its wall time, CPU "
-		  "time, faults and context switches are the job's figures; "
-		  "a non-zero exit status fails the job.  As an aggressor it "
-		  "is stopped (SIGTERM, then SIGKILL after 1 s) when the last "
-		  "victim is done." },
-	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
-	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
-	  .arg = "SIZE",
-	  .help = "kernel=chase: bytes between the pointers of the chase "
-		  "(one pointer per cache line by default)." },
-	{ .name = "code_size", .type = OPT_SIZE, .cat = CAT_KERNEL,
-	  .off = F(code_size), .def = "256k", .min = 64, .max = 1ULL << 30,
-	  .arg = "SIZE",
-	  .help = "kernel=codewalk: bytes of generated code one pass runs "
-		  "through, rounded down to whole functions of 64 bytes (one "
-		  "cache line each) and at most the 4 MiB that were generated. "
-		  "Set it below, around and beyond the instruction cache and "
-		  "L2 (see memjob --topology)." },
-	{ .name = "batch", .type = OPT_UINT, .cat = CAT_KERNEL,
-	  .off = F(batch), .width = W(batch), .def = "1", .min = 1,
-	  .max = 65536, .arg = "INT",
-	  .help = "kernel=codewalk: items each function processes before "
-		  "the next function runs, as VPP runs a vector of packets "
-		  "through each graph node.  1 runs every item through the "
-		  "whole code before the next; N fetches each function's code "
-		  "once per N items.  The items are 8 bytes each and stay in "
-		  "L1d up to a few thousand." },
-	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
-	  .off = F(chase_layout), .def = "random", .words = layout_words,
-	  .arg = "random|page",
-	  .help = "kernel=chase: random visits the pointers in one random "
-		  "cycle over the whole buffer (TLB misses included); page "
-		  "visits the pages in random order and the pointers of each "
-		  "page in random order before leaving it, so TLB misses "
-		  "stay out (as multichase does)." },
 	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,
 	  .off = F(value), .def = "10", .arg = "INT",
 	  .help = "The 32-bit integer that kernel=count looks for and "

@@ -56,7 +56,6 @@ enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
 enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
 enum fence_kind { FENCE_NONE, FENCE_SFENCE };
 enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
-enum chase_layout { CHASE_RANDOM, CHASE_PAGE };
 /* first_touch=: where the first user-space touch of a mapped region goes */
 enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
@@ -160,11 +159,6 @@ struct job_spec {
 	char *impl_name;		/* as written; NULL = kernel's default */
 	int impl;			/* index into kernel->impls */
 	int32_t value;			/* count looks for it, fill writes it */
-	uint64_t stride;		/* chase: bytes between pointers */
-	uint64_t code_size;		/* codewalk: bytes of code per pass */
-	unsigned batch;			/* codewalk: items per function call */
-	char *command;			/* exec: run with /bin/sh -c */
-	enum chase_layout chase_layout;
 
 	/* Interference and sweeps */
 	enum job_role role;
