@@ -102,6 +102,10 @@ struct ioengine_ops {
 	/* Options of its own (fixedbufs...), parsed into a struct of its
 	 * own that it reads with job_opts(job, opts); NULL: none. */
 	const struct opt_group *opts;
+	/* Choices at parse time that this source's own options make for
+	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
+	 * before the kernel's impl is looked up.  May be NULL. */
+	void (*resolve)(struct job_spec *job, struct diag *d);
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);

@@ -140,10 +140,9 @@ static void check_cpus(struct job_spec *j, const struct topo *t,
 
 		if (o->type != OPT_CPUS)
 			continue;
-		expr = *(char *const *)((const char *)j + o->off);
+		expr = *(char *const *)opt_field(o, j);
 		if (expr)
-			resolve_cpus(j, o->name, expr,
-				     (uint64_t *)((char *)j + o->aux), t, d);
+			resolve_cpus(j, o->name, expr, opt_aux(o, j), t, d);
 	}
 	if (j->size_expr && sizeexpr_eval(j->size_expr, t, first_cpu(j, t),
 					  &j->size, err, sizeof(err)))
@@ -346,24 +345,8 @@ static void check_one(struct job_spec *j, const struct topo *t,
 		else
 			j->kernel = kernel_with(KERN_WRITE_DEFAULT);
 	}
-	/* nt=1: the stores are fill's non-temporal ones */
-	if (j->nt && RW_IS_WRITE(j->rw)) {
-		const struct kernel_ops *fill = kernel_with(KERN_WRITE_DEFAULT);
-
-		if (job_isset(j, "kernel") && j->kernel != fill) {
-			diag_error(d, job_loc(j, "nt"), "nt", "non-temporal "
-				   "stores come from kernel=fill impl=nt, but this "
-				   "job has kernel=%s", j->kernel->name);
-		} else if (j->impl_name && strcmp(j->impl_name, "nt")) {
-			diag_error(d, job_loc(j, "nt"), "nt", "nt=1 needs "
-				   "impl=nt, but this job has impl=%s",
-				   j->impl_name);
-		} else {
-			j->kernel = fill;
-			free(j->impl_name);
-			j->impl_name = strdup("nt");
-		}
-	}
+	if (e->resolve)
+		e->resolve(j, d);
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
 		if (!job_isset(j, "ioengine"))

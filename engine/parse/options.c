@@ -25,11 +25,6 @@ static const char *const policy_words[] = { "shared", "split", NULL };
 static const char *const hugepage_words[] = {
 	"none", "thp", "2m", "1g", NULL
 };
-static const char *const flush_words[] = {
-	"none", "clflush", "clflushopt", "clwb", NULL
-};
-static const char *const fence_words[] = { "none", "sfence", NULL };
-static const char *const fence_scope_words[] = { "block", "line", NULL };
 static const char *const touch_words[] = {
 	"auto", "untimed", "timed", "phase", NULL
 };
@@ -398,34 +393,6 @@ const struct opt_def opt_core[] = {
 		  "by colons.  memjob reports p50, p90, p99, p99.9 and the "
 		  "maximum (100), always; a list of those is taken, another "
 		  "percentile is refused." },
-
-	/* DAX */
-	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(flush), .def = "none", .words = flush_words,
-	  .arg = "none|clflush|clflushopt|clwb",
-	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
-		  "of its cache lines with this instruction.  Checked with "
-		  "cpuid when the job is parsed." },
-	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(fence), .def = "none", .words = fence_words,
-	  .arg = "none|sfence",
-	  .help = "ioengine=dax: the fence that follows the flushes (see "
-		  "fence_scope)." },
-	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
-	  .arg = "block|line",
-	  .help = "ioengine=dax: fence once after each block's flushes "
-		  "(block) or after every line's flush (line)." },
-	{ .name = "nt", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(nt),
-	  .def = "0", .arg = "BOOL",
-	  .help = "ioengine=dax, rw=write: store with non-temporal stores "
-		  "(which bypass the cache) instead of the kernel's stores." },
-	{ .name = "dax_emulate", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(dax_emulate), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=dax without DAX hardware: run the same stores, "
-		  "flushes and fences on an ordinary shared file mapping "
-		  "instead of failing.  Every figure of the job is marked "
-		  "emulated." },
 
 	/* Compute kernel */
 	{ .name = "kernel", .type = OPT_CUSTOM, .cat = CAT_KERNEL,

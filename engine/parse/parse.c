@@ -210,7 +210,8 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 		}
 		val = "1";
 	}
-	if (o->type == OPT_STR && o->off == offsetof(struct job_spec, name) &&
+	if (o->type == OPT_STR && !o->group &&
+	    o->off == offsetof(struct job_spec, name) &&
 	    !valid_job_name(val)) {
 		diag_error(p->d, loc, o->name, "bad job name '%s': it must not "
 			   "be empty or contain , \" = [ or ]", val);

@@ -53,9 +53,6 @@ enum mempolicy_kind {
 	MEMPOL_PREFERRED,
 };
 enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
-enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
-enum fence_kind { FENCE_NONE, FENCE_SFENCE };
-enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
 /* first_touch=: where the first user-space touch of a mapped region goes */
 enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
@@ -146,13 +143,6 @@ struct job_spec {
 	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
 	bool ordered;
 	bool latency;			/* record each I/O's latency */
-
-	/* DAX */
-	enum flush_kind flush;
-	enum fence_kind fence;
-	enum fence_scope fence_scope;
-	bool nt;
-	bool dax_emulate;
 
 	/* Compute kernel */
 	const struct kernel_ops *kernel;

@@ -13,13 +13,22 @@
 #include "spec/options.h"
 #include "util/value.h"
 
-#define FIELD_OF(base, o)	((char *)(base) + (o)->off)
+/* The struct option o of job j is stored in. */
+static char *base_of(const struct opt_def *o, const struct job_spec *j)
+{
+	if (o->group && j->gdata)
+		return j->gdata[o->group];
+	return (char *)j;
+}
 
 void *opt_field(const struct opt_def *o, const struct job_spec *j)
 {
-	if (o->group && j->gdata)
-		return FIELD_OF(j->gdata[o->group], o);
-	return FIELD_OF(j, o);
+	return base_of(o, j) + o->off;
+}
+
+void *opt_aux(const struct opt_def *o, const struct job_spec *j)
+{
+	return base_of(o, j) + o->aux;
 }
 
 void *job_opts(const struct job_spec *j, const struct opt_group *g)

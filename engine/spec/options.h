@@ -52,7 +52,8 @@ struct opt_def {
 	const char *name;
 	enum opt_type type;
 	enum opt_cat cat;
-	size_t off;			/* offsetof(struct job_spec, field) */
+	size_t off;			/* offsetof(struct job_spec, field), or
+				   into its group's struct */
 	size_t width;			/* sizeof the field (OPT_UINT) */
 	const char *def;		/* default, as text; NULL = unset */
 	uint64_t min, max;		/* OPT_UINT, OPT_SIZE, OPT_TIME */
@@ -104,6 +105,8 @@ extern const char *const opt_cat_names[CAT_COUNT];
 
 /* Where option o of job j is stored: in j, or in its group's struct. */
 void *opt_field(const struct opt_def *o, const struct job_spec *j);
+/* Where OPT_CPUS option o of job j keeps its resolved bitmap. */
+void *opt_aux(const struct opt_def *o, const struct job_spec *j);
 /* The private struct of group g in job j (a data source's or kernel's
  * own options), or NULL when the job has none. */
 void *job_opts(const struct job_spec *j, const struct opt_group *g);
