@@ -414,7 +414,7 @@ static int dax_put(struct ioe *e, struct io_unit *u)
  */
 static void dax_resolve(struct job_spec *j, struct diag *d)
 {
-	const struct kernel_ops *fill = kernel_with(KERN_WRITE_DEFAULT);
+	const struct kernel_ops *fill = kernel_store_default();
 
 	if (!opts_of(j)->nt || !RW_IS_WRITE(j->rw))
 		return;

@@ -115,32 +115,32 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 {
 	int ret = 0;
 
-	if (!job->ioworkers) {
-		if (job->ioworkers_cpus)
+	if (!uring_opts_of(job)->ioworkers) {
+		if (uring_opts_of(job)->ioworkers_cpus)
 			ret = opt_error(d, job, "ioworkers_cpus", "needs ioworkers > 0");
-		if (job->ordered)
+		if (uring_opts_of(job)->ordered)
 			ret = opt_error(d, job, "ordered", "needs ioworkers > 0 "
 					"(the job's own ring hands blocks out as "
 					"they complete)");
 		return ret;
 	}
-	if (job->ioworkers > job->iodepth)
+	if (uring_opts_of(job)->ioworkers > job->iodepth)
 		ret = opt_error(d, job, "ioworkers", "each I/O thread needs an "
 				"I/O in flight: ioworkers (%u) must not exceed "
-				"iodepth (%u)", job->ioworkers, job->iodepth);
+				"iodepth (%u)", uring_opts_of(job)->ioworkers, job->iodepth);
 	if (RW_WRITES(job->rw))
 		ret = opt_error(d, job, "ioworkers", "I/O threads read ahead of "
 				"the job's kernel: they need rw=read or randread"
 				"%s", RW_IS_MIXED(job->rw) ? " (a written block "
 				"needs the kernel's data first; to mix reads and "
 				"writes, use ioworkers=0)" : "");
-	for (unsigned c = 0; job->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
-		if (!(job->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
+	for (unsigned c = 0; uring_opts_of(job)->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
+		if (!(uring_opts_of(job)->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
 		    cpu_usable(c))
 			continue;
 		ret = opt_error(d, job, "ioworkers_cpus", "CPU %u in '%s' does "
 				"not exist or is not available", c,
-				job->ioworkers_cpus);
+				uring_opts_of(job)->ioworkers_cpus);
 		break;
 	}
 	return ret;
@@ -161,14 +161,14 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 		ret = opt_error(d, job, "iodepth_batch_complete", "must not "
 				"exceed iodepth (%u), got %u", job->iodepth,
 				job->iodepth_batch_complete);
-	if (job->sqpoll_cpu < -1)
+	if (uring_opts_of(job)->sqpoll_cpu < -1)
 		ret = opt_error(d, job, "sqpoll_cpu", "must be a CPU number or "
-				"-1, got %d", job->sqpoll_cpu);
-	else if (job->sqpoll_cpu >= 0 && !job->sqpoll)
+				"-1, got %d", uring_opts_of(job)->sqpoll_cpu);
+	else if (uring_opts_of(job)->sqpoll_cpu >= 0 && !uring_opts_of(job)->sqpoll)
 		ret = opt_error(d, job, "sqpoll_cpu", "needs sqpoll=1");
-	else if (job->sqpoll_cpu >= 0 && !cpu_usable((unsigned)job->sqpoll_cpu))
+	else if (uring_opts_of(job)->sqpoll_cpu >= 0 && !cpu_usable((unsigned)uring_opts_of(job)->sqpoll_cpu))
 		ret = opt_error(d, job, "sqpoll_cpu", "CPU %d does not exist or "
-				"is not available", job->sqpoll_cpu);
+				"is not available", uring_opts_of(job)->sqpoll_cpu);
 	if (validate_threads(job, d))
 		ret = -1;
 	return ret;
@@ -195,11 +195,11 @@ static void uring_info(struct ioe *e, struct uring_priv *p)
 				     flags);
 	if (n < sizeof(e->info) && r->fixed)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
-	if (n < sizeof(e->info) && job->registerfiles)
+	if (n < sizeof(e->info) && uring_opts_of(job)->registerfiles)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
-	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
+	if (n < sizeof(e->info) && uring_opts_of(job)->sqpoll && uring_opts_of(job)->sqpoll_cpu >= 0)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; sqpoll on CPU %d", job->sqpoll_cpu);
+				      "; sqpoll on CPU %d", uring_opts_of(job)->sqpoll_cpu);
 	if (n < sizeof(e->info) && p->bufs_huge)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
 				      "; buffers on huge pages");
@@ -235,6 +235,53 @@ static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
 	"iodepth_batch_complete", "fixedbufs", "registerfiles", "sqpoll",
 	"sqpoll_cpu", "ioworkers", "ioworkers_cpus", "ordered", NULL
+};
+
+#define F(field)	offsetof(struct uring_opts, field)
+
+/* Listed after the batching options that libaio shares. */
+static const struct opt_def uring_opt_table[] = {
+	{ .name = "fixedbufs", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(fixedbufs), .def = "0", .arg = "BOOL",
+	  .after = "iodepth_batch_complete",
+	  .help = "ioengine=io_uring: register the buffers with the kernel "
+		  "(IORING_REGISTER_BUFFERS) and use fixed reads/writes." },
+	{ .name = "registerfiles", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(registerfiles), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: register the file with the ring." },
+	{ .name = "sqpoll", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(sqpoll), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring: a kernel thread polls the submission "
+		  "queue (IORING_SETUP_SQPOLL), so submitting needs no "
+		  "system call." },
+	{ .name = "sqpoll_cpu", .type = OPT_INT, .cat = CAT_SOURCE,
+	  .off = F(sqpoll_cpu), .def = "-1", .arg = "CPU",
+	  .help = "ioengine=io_uring with sqpoll: the CPU of the polling "
+		  "kernel thread (-1: the kernel's choice)." },
+	{ .name = "ioworkers", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .off = F(ioworkers), .width = sizeof(unsigned), .def = "0",
+	  .min = 0, .max = 256, .arg = "INT",
+	  .help = "ioengine=io_uring: this many I/O threads, each with its "
+		  "own ring, fill a pool of buffers that the job's thread "
+		  "consumes, as in seed 003 (0: the job's thread does its own "
+		  "I/O).  Reads only (rw=read or randread): the threads read "
+		  "ahead of the job's kernel, and a written block needs the "
+		  "kernel's data first." },
+	{ .name = "ioworkers_cpus", .type = OPT_CPUS, .cat = CAT_SOURCE,
+	  .off = F(ioworkers_cpus), .aux = F(ioworkers_cpuset), .arg = "LIST",
+	  .help = "CPUs for the I/O threads of ioworkers (default: the "
+		  "job's own CPUs)." },
+	{ .name = "ordered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(ordered), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=io_uring with ioworkers: hand blocks to the "
+		  "kernel in file order (1) or as they complete (0)." },
+};
+
+const struct opt_group ioengine_io_uring_opts = {
+	.name = "io_uring",
+	.opts = uring_opt_table,
+	.nopts = sizeof(uring_opt_table) / sizeof(uring_opt_table[0]),
+	.size = sizeof(struct uring_opts),
 };
 
 static int uring_get(struct ioe *e, struct io_unit *u)
@@ -432,19 +479,19 @@ static int uring_setup(struct ioe *e)
 	p->write = RW_IS_WRITE(job->rw);
 	p->mixed = RW_IS_MIXED(job->rw);
 	p->direct = job->direct;
-	p->ordered = job->ordered;
+	p->ordered = uring_opts_of(job)->ordered;
 	/* With I/O threads, as many slots again as can be in flight hold
 	 * reads that wait for the job's kernel. */
-	p->nslots = job->ioworkers ? 2 * depth : depth;
+	p->nslots = uring_opts_of(job)->ioworkers ? 2 * depth : depth;
 	if (depth > MAX_DEPTH) {	/* validate() refuses it; the tests don't */
 		ioe_error(e, "iodepth %u: io_uring_queue_init takes at most %d "
 			  "entries", depth, MAX_DEPTH);
 		ret = -EINVAL;
 		goto out;
 	}
-	if (job->ioworkers > depth || (job->ioworkers && RW_WRITES(job->rw))) {
+	if (uring_opts_of(job)->ioworkers > depth || (uring_opts_of(job)->ioworkers && RW_WRITES(job->rw))) {
 		ioe_error(e, "ioworkers=%u: needs reads and iodepth >= ioworkers",
-			  job->ioworkers);
+			  uring_opts_of(job)->ioworkers);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -452,7 +499,7 @@ static int uring_setup(struct ioe *e)
 	if (!ret)
 		ret = uring_open(e, p);
 	if (!ret)
-		ret = job->ioworkers ? workers_setup(e, p) : single_setup(e, p);
+		ret = uring_opts_of(job)->ioworkers ? workers_setup(e, p) : single_setup(e, p);
 	if (ret)
 		goto out;
 	uring_info(e, p);
@@ -462,12 +509,19 @@ out:
 	return ret;
 }
 
+static unsigned uring_io_threads(const struct job_spec *job)
+{
+	return uring_opts_of(job)->ioworkers;
+}
+
 const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
 		"batched; ioworkers=N I/O threads feed the job (direct=1: O_DIRECT)",
 	.flags = IOE_FILE | IOE_STREAM | IOE_MIXED,
 	.options = uring_options,
+	.opts = &ioengine_io_uring_opts,
+	.io_threads = uring_io_threads,
 	.validate = uring_validate,
 	.setup = uring_setup,
 	.get = uring_get,

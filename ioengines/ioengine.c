@@ -64,10 +64,10 @@ const struct ioengine_ops *ioengine_find(const char *name)
 	return NULL;
 }
 
-const struct ioengine_ops *ioengine_with(unsigned flag)
+const struct ioengine_ops *ioengine_default_for(unsigned what)
 {
 	for (size_t i = 0; ioengine_registry[i]; i++)
-		if (ioengine_registry[i]->flags & flag)
+		if (ioengine_registry[i]->default_for & what)
 			return ioengine_registry[i];
 	return NULL;
 }

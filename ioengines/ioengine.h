@@ -84,16 +84,20 @@ struct ioe {
 				   blockgen and sets unit.write */
 #define IOE_STREAM	0x20	/* can read and write a FIFO (a stream, whose
 				   offsets mean nothing) */
-#define IOE_FILE_DEFAULT 0x40	/* the source of a job that names files or
-				   asks for what only files have and sets no
-				   ioengine (fio's default) */
-#define IOE_PROGRAM_DEFAULT 0x80 /* the source of a job whose kernel runs a
-				   program (KERN_PROGRAM) and sets none */
+
+/* For ioengine_ops.default_for: the jobs that get this source when they
+ * set no ioengine. */
+#define IOE_DEFAULT_FILES	0x1	/* a job that names files or asks for
+					   what only files have (fio's
+					   default) */
+#define IOE_DEFAULT_PROGRAMS	0x2	/* a job whose kernel runs a program
+					   (KERN_PROGRAM) */
 
 struct ioengine_ops {
 	const char *name;
 	const char *help;		/* one line, for --cmdhelp and the man page */
 	unsigned flags;
+	unsigned default_for;		/* IOE_DEFAULT_*, or 0 */
 	/* The job options, among those only some sources use (direct, sync,
 	 * iodepth, populate, madvise, hugepage...), that this source honours.
 	 * check.c refuses the others when a job sets them, so no option is
@@ -102,6 +106,9 @@ struct ioengine_ops {
 	/* Options of its own (fixedbufs...), parsed into a struct of its
 	 * own that it reads with job_opts(job, opts); NULL: none. */
 	const struct opt_group *opts;
+	/* Threads of its own that do the job's I/O beside the job's clones
+	 * (io_uring's ioworkers), for the report; NULL: none. */
+	unsigned (*io_threads)(const struct job_spec *job);
 	/* Choices at parse time that this source's own options make for
 	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
 	 * before the kernel's impl is looked up.  May be NULL. */
@@ -165,8 +172,9 @@ bool ioe_honours(const struct ioengine_ops *e, const char *name);
 /* The registry (ioengines/ioengine.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
-/* The first source whose flags have flag (IOE_FILE_DEFAULT...), or NULL. */
-const struct ioengine_ops *ioengine_with(unsigned flag);
+/* The first source whose default_for has what (IOE_DEFAULT_FILES...),
+ * or NULL. */
+const struct ioengine_ops *ioengine_default_for(unsigned what);
 /* "psync, io_uring": the sources whose flags have flag. */
 void ioengine_names_with(unsigned flag, char *buf, size_t len);
 

@@ -221,7 +221,8 @@ static int psync_sync(struct ioe *e, bool data_only)
 const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
 	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
-	.flags = IOE_FILE | IOE_MIXED | IOE_FILE_DEFAULT,
+	.flags = IOE_FILE | IOE_MIXED,
+	.default_for = IOE_DEFAULT_FILES,
 	.options = psync_options,
 	.setup = psync_setup,
 	.get = psync_get,

@@ -45,10 +45,6 @@ struct kstate {
 				   latency chase, a code walk, a program):
 				   the normal report gives its time and
 				   items, never GB/s or ops/s */
-#define KERN_WRITE_DEFAULT 0x200 /* KERN_STORES: what a write into memory
-				   (IOE_MAPPED) runs when the job names no
-				   kernel; its impl "nt" stores with dax's
-				   nt=1 */
 
 /* What program() is given and gives back. */
 struct program_run {
@@ -71,6 +67,9 @@ struct kernel_ops {
 	/* Options of its own (stride...), as ioengine_ops.opts. */
 	const struct opt_group *opts;
 	unsigned flags;
+	/* KERN_STORES: what a write into memory (IOE_MAPPED) runs when the
+	 * job names no kernel; its impl "nt" is what dax's nt=1 runs. */
+	bool store_default;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
 	/* KERN_REGION: called once before the group's release with the
@@ -90,8 +89,8 @@ struct kernel_ops {
 
 extern const struct kernel_ops *const kernel_registry[];
 const struct kernel_ops *kernel_find(const char *name);
-/* The first kernel whose flags have flag (KERN_WRITE_DEFAULT), or NULL. */
-const struct kernel_ops *kernel_with(unsigned flag);
+/* The kernel with store_default, or NULL. */
+const struct kernel_ops *kernel_store_default(void);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
 

@@ -50,10 +50,10 @@ const struct kernel_ops *kernel_find(const char *name)
 	return NULL;
 }
 
-const struct kernel_ops *kernel_with(unsigned flag)
+const struct kernel_ops *kernel_store_default(void)
 {
 	for (const struct kernel_ops *const *k = kernel_registry; *k; k++)
-		if ((*k)->flags & flag)
+		if ((*k)->store_default)
 			return *k;
 	return NULL;
 }

@@ -319,7 +319,7 @@ static void default_ioengine(struct job_spec *j)
 	if (j->filename || job_isset(j, "directory") ||
 	    job_isset(j, "filename_format") || j->direct || j->sync ||
 	    j->fsync_every || j->fdatasync_every || j->end_fsync)
-		j->ioengine = ioengine_with(IOE_FILE_DEFAULT);
+		j->ioengine = ioengine_default_for(IOE_DEFAULT_FILES);
 }
 
 /* The checks of one job that need no other job. */
@@ -343,14 +343,14 @@ static void check_one(struct job_spec *j, const struct topo *t,
 				   "a kernel that stores, such as fill", e->name,
 				   j->kernel->name);
 		else
-			j->kernel = kernel_with(KERN_WRITE_DEFAULT);
+			j->kernel = kernel_store_default();
 	}
 	if (e->resolve)
 		e->resolve(j, d);
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
 		if (!job_isset(j, "ioengine"))
-			j->ioengine = e = ioengine_with(IOE_PROGRAM_DEFAULT);
+			j->ioengine = e = ioengine_default_for(IOE_DEFAULT_PROGRAMS);
 		if (!(e->flags & IOE_NODATA))
 			diag_error(d, job_loc(j, "ioengine"), "ioengine",
 				   "kernel=%s runs a program, not on data: "

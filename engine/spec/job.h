@@ -131,17 +131,9 @@ struct job_spec {
 	struct pattern pattern;
 	uint64_t pattern_seed;
 
-	/* io_uring (issue 3) */
+	/* batching: io_uring and libaio */
 	unsigned iodepth_batch_submit;	/* 0: submit whatever is ready */
 	unsigned iodepth_batch_complete;/* 0: reap whatever has completed */
-	bool fixedbufs;
-	bool registerfiles;
-	bool sqpoll;
-	int sqpoll_cpu;			/* -1: the kernel's choice */
-	unsigned ioworkers;		/* 0: the job's thread does the I/O */
-	char *ioworkers_cpus;		/* as written; NULL = like the job */
-	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
-	bool ordered;
 	bool latency;			/* record each I/O's latency */
 
 	/* Compute kernel */

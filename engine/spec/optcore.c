@@ -31,13 +31,15 @@ void *opt_aux(const struct opt_def *o, const struct job_spec *j)
 	return base_of(o, j) + o->aux;
 }
 
-void *job_opts(const struct job_spec *j, const struct opt_group *g)
+const void *job_opts(const struct job_spec *j, const struct opt_group *g)
 {
+	static const unsigned char zeros[OPT_GROUP_ZEROS];
+
 	for (unsigned i = 1; j->space && j->gdata && i < j->space->ngroups;
 	     i++)
 		if (j->space->groups[i] == g)
 			return j->gdata[i];
-	return NULL;
+	return g->size <= sizeof(zeros) ? zeros : NULL;
 }
 
 /* The index of option name in the job's space (an alias: its target's). */

@@ -108,8 +108,11 @@ void *opt_field(const struct opt_def *o, const struct job_spec *j);
 /* Where OPT_CPUS option o of job j keeps its resolved bitmap. */
 void *opt_aux(const struct opt_def *o, const struct job_spec *j);
 /* The private struct of group g in job j (a data source's or kernel's
- * own options), or NULL when the job has none. */
-void *job_opts(const struct job_spec *j, const struct opt_group *g);
+ * own options).  A job made without the parser (a unit test's) has none
+ * attached: it reads zeros, as its fields in struct job_spec would have
+ * been (NULL only for a group larger than OPT_GROUP_ZEROS). */
+const void *job_opts(const struct job_spec *j, const struct opt_group *g);
+#define OPT_GROUP_ZEROS	1024
 
 /* Parse val into job j; on error *why completes "option 'x': ..." and
  * points into buf when the message had to be built. */
