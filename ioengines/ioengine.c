@@ -1,11 +1,8 @@
 /*
- * ioengine.c - the registry of data sources, and their error reporting.
- *
- * Adding a source is adding one file that exports one
- * `const struct ioengine_ops ioengine_<name>` and one line below; the
- * engine core only ever reaches a source through this table.  The small
- * helpers that several sources share live here too (those of the mapped
- * sources in mapfile.c).
+ * ioengine.c - the small helpers that several data sources share: error
+ * reporting, opening and syncing the job's file (those of the mapped
+ * sources are in mapfile.c).  The list of sources is registry.c: the
+ * sources call this file, and only the stages above them call that one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,27 +17,6 @@
 
 #include "ioengines/ioengine.h"
 
-extern const struct ioengine_ops ioengine_mem;
-extern const struct ioengine_ops ioengine_mmap;
-extern const struct ioengine_ops ioengine_psync;
-extern const struct ioengine_ops ioengine_io_uring;
-extern const struct ioengine_ops ioengine_dax;
-extern const struct ioengine_ops ioengine_none;
-extern const struct ioengine_ops ioengine_libaio;
-extern const struct ioengine_ops ioengine_null;
-
-const struct ioengine_ops *const ioengine_registry[] = {
-	&ioengine_mem,
-	&ioengine_mmap,
-	&ioengine_psync,
-	&ioengine_io_uring,
-	&ioengine_dax,
-	&ioengine_none,
-	&ioengine_libaio,
-	&ioengine_null,
-	NULL,
-};
-
 /*
  * Returns -1, not an errno: the caller knows the errno it failed with and
  * returns that (-errno) itself, so a message can never turn an EIO into
@@ -54,34 +30,6 @@ int ioe_error(struct ioe *e, const char *fmt, ...)
 	vsnprintf(e->err, sizeof(e->err), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-const struct ioengine_ops *ioengine_find(const char *name)
-{
-	for (size_t i = 0; ioengine_registry[i]; i++)
-		if (!strcmp(ioengine_registry[i]->name, name))
-			return ioengine_registry[i];
-	return NULL;
-}
-
-const struct ioengine_ops *ioengine_default_for(unsigned what)
-{
-	for (size_t i = 0; ioengine_registry[i]; i++)
-		if (ioengine_registry[i]->default_for & what)
-			return ioengine_registry[i];
-	return NULL;
-}
-
-void ioengine_names_with(unsigned flag, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; ioengine_registry[i] && n < len; i++)
-		if (ioengine_registry[i]->flags & flag)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? ", " : "",
-					      ioengine_registry[i]->name);
 }
 
 bool ioe_honours(const struct ioengine_ops *e, const char *name)

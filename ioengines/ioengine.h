@@ -169,7 +169,7 @@ int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
 /* Whether source e honours job option name (see .options). */
 bool ioe_honours(const struct ioengine_ops *e, const char *name);
 
-/* The registry (ioengines/ioengine.c): NULL-terminated. */
+/* The registry (ioengines/registry.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
 /* The first source whose default_for has what (IOE_DEFAULT_FILES...),

@@ -94,7 +94,7 @@ const struct kernel_ops *kernel_store_default(void);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
 
-/* For kernels with nothing of their own to do there (kernel_registry.c):
+/* For kernels with nothing of their own to do there (kernel.c):
  * an init() that only zeroes the result, a run() that computes nothing
  * (kernel=none; KERN_PROGRAM kernels, whose run() is never called), a
  * fini() with nothing to free. */
