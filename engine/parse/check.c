@@ -206,12 +206,39 @@ static bool swept(const struct job_spec *j, const char *opt)
 struct owner {
 	const char *name;
 	const char *const *options;
+	const struct opt_group *group;	/* its own options: its too */
 };
 
-static bool owns(const struct owner *o, const char *opt)
+static bool listed(const struct owner *o, const char *opt)
 {
 	for (size_t i = 0; o->options && o->options[i]; i++)
 		if (!strcmp(o->options[i], opt))
+			return true;
+	return false;
+}
+
+/* The i-th option an owner uses: its .options, then those of its own
+ * that .options does not list; NULL past the end. */
+static const char *used_option(const struct owner *o, size_t i)
+{
+	size_t n = 0;
+
+	while (o->options && o->options[n])
+		n++;
+	if (i < n)
+		return o->options[i];
+	for (size_t k = 0; o->group && k < o->group->nopts; k++)
+		if (!listed(o, o->group->opts[k].name) && n++ == i)
+			return o->group->opts[k].name;
+	return NULL;
+}
+
+static bool owns(const struct owner *o, const char *opt)
+{
+	const char *name;
+
+	for (size_t i = 0; (name = used_option(o, i)); i++)
+		if (!strcmp(name, opt))
 			return true;
 	return false;
 }
@@ -221,9 +248,9 @@ static void check_owned(const struct job_spec *j, const char *kind,
 			const struct job_spec *defaults, struct diag *d)
 {
 	for (size_t r = 0; r < n; r++) {
-		for (size_t i = 0; owners[r].options && owners[r].options[i];
-		     i++) {
-			const char *name = owners[r].options[i];
+		const char *name;
+
+		for (size_t i = 0; (name = used_option(&owners[r], i)); i++) {
 			const struct opt_def *o = opt_find(name);
 			char have[128], def[128], users[128] = "";
 			size_t len = 0;
@@ -265,6 +292,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	for (; n < 32 && ioengine_registry[n]; n++) {
 		owners[n].name = ioengine_registry[n]->name;
 		owners[n].options = ioengine_registry[n]->options;
+		owners[n].group = ioengine_registry[n]->opts;
 		if (ioengine_registry[n] == e)
 			mine = n;
 	}
@@ -275,6 +303,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	for (n = 0; n < 32 && kernel_registry[n]; n++) {
 		owners[n].name = kernel_registry[n]->name;
 		owners[n].options = kernel_registry[n]->options;
+		owners[n].group = kernel_registry[n]->opts;
 		if (kernel_registry[n] == j->kernel)
 			kmine = n;
 	}

@@ -180,9 +180,14 @@ static bool listed(const char *const *list, const char *n)
 	return false;
 }
 
-/* Options that only some data sources or kernels use. */
+/* Options that only some data sources or kernels use (their own, and
+ * those they list). */
 static bool owned(const char *n)
 {
+	const struct opt_def *o = opt_find(n);
+
+	if (o && o->group)
+		return true;
 	for (size_t i = 0; ioengine_registry[i]; i++)
 		if (listed(ioengine_registry[i]->options, n))
 			return true;
