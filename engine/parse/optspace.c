@@ -44,9 +44,10 @@ static void insert_at(struct space_store *s, size_t at, unsigned g, size_t i)
 	sp->count++;
 }
 
-/* One round: place every option whose anchor is placed; how many were. */
-static size_t place_round(struct space_store *s, bool *placed[],
-			  bool last_resort)
+/* One round: place every option whose anchor is placed; how many were.
+ * placed[first[g] + i]: group g's option i is in the space. */
+static size_t place_round(struct space_store *s, bool *placed,
+			  const size_t *first, bool last_resort)
 {
 	struct opt_space *sp = &s->space;
 	size_t done = 0;
@@ -58,7 +59,7 @@ static size_t place_round(struct space_store *s, bool *placed[],
 			const char *anchor = grp->opts[i].after;
 			int at;
 
-			if (placed[g][i])
+			if (placed[first[g] + i])
 				continue;
 			if (!anchor && i)
 				anchor = grp->opts[i - 1].name;
@@ -72,7 +73,7 @@ static size_t place_round(struct space_store *s, bool *placed[],
 			}
 			insert_at(s, at < 0 ? sp->count - 1 : (size_t)at, g,
 				  i);
-			placed[g][i] = true;
+			placed[first[g] + i] = true;
 			done++;
 		}
 	}
@@ -93,8 +94,8 @@ static void add_group(struct space_store *s, const struct opt_group *g)
 
 static void build(struct space_store *s)
 {
-	static bool flags[SPACE_MAX];
-	bool *placed[GROUPS_MAX];
+	bool placed[SPACE_MAX] = { false };
+	size_t first[GROUPS_MAX] = { 0 };
 	struct opt_space *sp = &s->space;
 	size_t used = 0;
 
@@ -108,7 +109,7 @@ static void build(struct space_store *s)
 	for (size_t i = 0; kernel_registry[i]; i++)
 		add_group(s, kernel_registry[i]->opts);
 	for (unsigned g = 1; g < sp->ngroups; g++) {
-		placed[g] = &flags[used];
+		first[g] = used;
 		used += s->groups[g]->nopts;
 		if (used > SPACE_MAX) {
 			fprintf(stderr, "memjob: internal error: more than "
@@ -116,9 +117,9 @@ static void build(struct space_store *s)
 			abort();
 		}
 	}
-	while (place_round(s, placed, false))
+	while (place_round(s, placed, first, false))
 		;
-	place_round(s, placed, true);
+	place_round(s, placed, first, true);
 	sp->opts = s->opts;
 }
 
