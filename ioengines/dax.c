@@ -475,12 +475,8 @@ static const struct opt_def dax_opt_table[] = {
 
 };
 
-const struct opt_group ioengine_dax_opts = {
-	.name = "dax",
-	.opts = dax_opt_table,
-	.nopts = sizeof(dax_opt_table) / sizeof(dax_opt_table[0]),
-	.size = sizeof(struct dax_opts),
-};
+const struct opt_group ioengine_dax_opts =
+	OPT_GROUP("dax", dax_opt_table, struct dax_opts);
 
 const struct ioengine_ops ioengine_dax = {
 	.name = "dax",

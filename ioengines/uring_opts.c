@@ -46,9 +46,5 @@ static const struct opt_def uring_opt_table[] = {
 		  "kernel in file order (1) or as they complete (0)." },
 };
 
-const struct opt_group ioengine_io_uring_opts = {
-	.name = "io_uring",
-	.opts = uring_opt_table,
-	.nopts = sizeof(uring_opt_table) / sizeof(uring_opt_table[0]),
-	.size = sizeof(struct uring_opts),
-};
+const struct opt_group ioengine_io_uring_opts =
+	OPT_GROUP("io_uring", uring_opt_table, struct uring_opts);

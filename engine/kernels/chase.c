@@ -309,12 +309,8 @@ static const struct opt_def chase_opt_table[] = {
 		  "stay out (as multichase does)." },
 };
 
-const struct opt_group kernel_chase_opts = {
-	.name = "chase",
-	.opts = chase_opt_table,
-	.nopts = sizeof(chase_opt_table) / sizeof(chase_opt_table[0]),
-	.size = sizeof(struct chase_opts),
-};
+const struct opt_group kernel_chase_opts =
+	OPT_GROUP("chase", chase_opt_table, struct chase_opts);
 
 const struct kernel_ops kernel_chase_ops = {
 	.options = chase_options,

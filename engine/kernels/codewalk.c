@@ -283,12 +283,8 @@ static const struct opt_def codewalk_opt_table[] = {
 		  "L1d up to a few thousand." },
 };
 
-const struct opt_group kernel_codewalk_opts = {
-	.name = "codewalk",
-	.opts = codewalk_opt_table,
-	.nopts = sizeof(codewalk_opt_table) / sizeof(codewalk_opt_table[0]),
-	.size = sizeof(struct codewalk_opts),
-};
+const struct opt_group kernel_codewalk_opts =
+	OPT_GROUP("codewalk", codewalk_opt_table, struct codewalk_opts);
 
 const struct kernel_ops kernel_codewalk_ops = {
 	.options = codewalk_options,

@@ -43,12 +43,8 @@ static const struct opt_def exec_opt_table[] = {
 		  "victim is done." },
 };
 
-static const struct opt_group exec_opts = {
-	.name = "exec",
-	.opts = exec_opt_table,
-	.nopts = sizeof(exec_opt_table) / sizeof(exec_opt_table[0]),
-	.size = sizeof(struct exec_opts),
-};
+static const struct opt_group exec_opts =
+	OPT_GROUP("exec", exec_opt_table, struct exec_opts);
 
 static const char *command_of(const struct job_spec *job)
 {

@@ -85,6 +85,13 @@ struct opt_group {
 	size_t size;			/* sizeof the private struct */
 };
 
+/* const struct opt_group x = OPT_GROUP("io_uring", table, struct t); */
+#define OPT_GROUP(gname, table, type) {				\
+	.name = (gname), .opts = (table),				\
+	.nopts = sizeof(table) / sizeof((table)[0]),			\
+	.size = sizeof(type),						\
+}
+
 /* Every option a job can have: the core table, then every registered
  * group's, in the order of --cmdhelp and --dump (parse/optspace.c). */
 struct opt_space {
