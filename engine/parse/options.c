@@ -37,9 +37,6 @@ static const char *const rng_words[] = {
 static const char *const unit_base_words[] = { "0", "1", "8", NULL };
 static const char *const kb_base_words[] = { "1024", "1000", NULL };
 static const char *const submit_mode_words[] = { "inline", "offload", NULL };
-static const char *const madvise_words[] = {
-	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL
-};
 
 const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_JOB] = "Job",
@@ -244,15 +241,6 @@ const struct opt_def opt_core[] = {
 	  .help = "Write jobs: fsync the file when the job's writes are "
 		  "done, inside the measured time, so the figure includes "
 		  "getting the data to the device." },
-	{ .name = "populate", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(populate), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=mmap: map with MAP_POPULATE, so the page faults "
-		  "are taken before the job starts instead of inside it." },
-	{ .name = "madvise", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(madvise), .def = "none", .words = madvise_words,
-	  .arg = "none|normal|sequential|random|willneed|hugepage",
-	  .help = "ioengine=mmap: madvise() hint given for the mapping "
-		  "before the job starts." },
 	{ .name = "hugepage", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(hugepage), .def = "none", .words = hugepage_words,
 	  .arg = "none|thp|2m|1g",

@@ -44,10 +44,6 @@ static inline uint64_t hugepage_bytes(enum hugepage_mode h)
 	return h == HUGEPAGE_2M ? 2ULL << 20 : h == HUGEPAGE_1G ? 1ULL << 30 : 0;
 }
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
-enum madvise_mode {
-	MADV_MODE_NONE, MADV_MODE_NORMAL, MADV_MODE_SEQUENTIAL,
-	MADV_MODE_RANDOM, MADV_MODE_WILLNEED, MADV_MODE_HUGEPAGE,
-};
 enum mempolicy_kind {
 	MEMPOL_DEFAULT, MEMPOL_LOCAL, MEMPOL_BIND, MEMPOL_INTERLEAVE,
 	MEMPOL_PREFERRED,
@@ -121,8 +117,6 @@ struct job_spec {
 	unsigned fsync_every;		/* fsync after this many writes */
 	unsigned fdatasync_every;
 	bool end_fsync;
-	bool populate;
-	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
 	bool invalidate;
 	bool isolate_phases;		/* sync its files before the next run */
