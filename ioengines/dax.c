@@ -433,9 +433,6 @@ static void dax_resolve(struct job_spec *j, struct diag *d)
 	}
 }
 
-static const char *const dax_options[] = {
-	"flush", "fence", "fence_scope", "nt", "dax_emulate", NULL
-};
 static const char *const flush_words[] = {
 	"none", "clflush", "clflushopt", "clwb", NULL
 };
@@ -483,7 +480,6 @@ const struct ioengine_ops ioengine_dax = {
 	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
 		"/dev/daxX.Y); writes flushed with clflush, clflushopt or clwb",
 	.flags = IOE_FILE | IOE_MAPPED,
-	.options = dax_options,
 	.opts = &ioengine_dax_opts,
 	.resolve = dax_resolve,
 	.validate = dax_validate,

@@ -236,8 +236,7 @@ static void uring_info_run(struct ioe *e, const struct uring_priv *p)
 
 static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
-	"iodepth_batch_complete", "fixedbufs", "registerfiles", "sqpoll",
-	"sqpoll_cpu", "ioworkers", "ioworkers_cpus", "ordered", NULL
+	"iodepth_batch_complete", NULL
 };
 
 static int uring_get(struct ioe *e, struct io_unit *u)

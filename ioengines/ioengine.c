@@ -34,6 +34,8 @@ int ioe_error(struct ioe *e, const char *fmt, ...)
 
 bool ioe_honours(const struct ioengine_ops *e, const char *name)
 {
+	if (opt_group_has(e->opts, name))
+		return true;
 	for (size_t i = 0; e->options && e->options[i]; i++)
 		if (!strcmp(e->options[i], name))
 			return true;

@@ -98,8 +98,9 @@ struct ioengine_ops {
 	const char *help;		/* one line, for --cmdhelp and the man page */
 	unsigned flags;
 	unsigned default_for;		/* IOE_DEFAULT_*, or 0 */
-	/* The job options, among those only some sources use (direct, sync,
-	 * iodepth, populate, madvise, hugepage...), that this source honours.
+	/* The core's job options, among those only some sources use (direct,
+	 * sync, iodepth, hugepage...), that this source honours (its own,
+	 * in .opts, it honours without saying).
 	 * check.c refuses the others when a job sets them, so no option is
 	 * ever silently ignored. */
 	const char *const *options;
@@ -166,7 +167,7 @@ int ioe_open_job_file(struct ioe *e);
 const char *ioe_direct_hint(bool direct, int err);
 /* sync() for sources with one fd: fsync or fdatasync, failure described. */
 int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
-/* Whether source e honours job option name (see .options). */
+/* Whether source e honours job option name (its own, or see .options). */
 bool ioe_honours(const struct ioengine_ops *e, const char *name);
 
 /* The registry (ioengines/registry.c): NULL-terminated. */

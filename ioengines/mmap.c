@@ -89,7 +89,7 @@ static int mmap_setup(struct ioe *e)
 }
 
 static const char *const mmap_options[] = {
-	"populate", "madvise", "first_touch", NULL
+	"first_touch", NULL
 };
 static const char *const madvise_words[] = {
 	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL

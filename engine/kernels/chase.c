@@ -287,7 +287,6 @@ static void chase_run(struct kstate *k, void *buf, size_t len)
 	k->items += n;
 }
 
-static const char *const chase_options[] = { "stride", "chase_layout", NULL };
 static const char *const layout_words[] = { "random", "page", NULL };
 
 #define F(field)	offsetof(struct chase_opts, field)
@@ -313,7 +312,6 @@ const struct opt_group kernel_chase_opts =
 	OPT_GROUP("chase", chase_opt_table, struct chase_opts);
 
 const struct kernel_ops kernel_chase_ops = {
-	.options = chase_options,
 	.opts = &kernel_chase_opts,
 	.name = "chase",
 	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",

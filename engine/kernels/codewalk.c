@@ -259,7 +259,6 @@ out:
 	return 0;
 }
 
-static const char *const codewalk_options[] = { "code_size", "batch", NULL };
 
 #define F(field)	offsetof(struct codewalk_opts, field)
 
@@ -287,7 +286,6 @@ const struct opt_group kernel_codewalk_opts =
 	OPT_GROUP("codewalk", codewalk_opt_table, struct codewalk_opts);
 
 const struct kernel_ops kernel_codewalk_ops = {
-	.options = codewalk_options,
 	.opts = &kernel_codewalk_opts,
 	.name = "codewalk",
 	.help = "call code_size bytes of generated functions in a random "

@@ -162,10 +162,8 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 	return 0;
 }
 
-static const char *const exec_options[] = { "command", NULL };
 
 const struct kernel_ops kernel_exec_ops = {
-	.options = exec_options,
 	.opts = &exec_opts,
 	.name = "exec",
 	.help = "run command= as the job (in its CPU binding and memory "

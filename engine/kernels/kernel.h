@@ -61,8 +61,9 @@ struct kernel_ops {
 	const char *result_name;	/* column label: "count", "sum" */
 	const char *item_name;		/* KERN_ITEMS: "access", "call"... */
 	const char *const *impls;	/* NULL-terminated; [0] is the default */
-	/* Job options only some kernels use (value, stride, command...),
-	 * those this kernel honours; check.c refuses the others. */
+	/* The core's job options that only some kernels use (value...),
+	 * those this kernel honours; check.c refuses the others (its own,
+	 * in .opts, it honours without saying). */
 	const char *const *options;
 	/* Options of its own (stride...), as ioengine_ops.opts. */
 	const struct opt_group *opts;

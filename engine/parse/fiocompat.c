@@ -210,7 +210,9 @@ static bool applies(const struct job_spec *j, const struct opt_def *o)
 	if (!strcmp(n, "norandommap") || !strcmp(n, "randrepeat"))
 		return RW_IS_RANDOM(j->rw);
 	return !owned(n) || listed(j->ioengine->options, n) ||
-	       listed(j->kernel->options, n);
+	       listed(j->kernel->options, n) ||
+	       opt_group_has(j->ioengine->opts, n) ||
+	       opt_group_has(j->kernel->opts, n);
 }
 
 void fio_notes(const struct jobset *js, struct diag *d)

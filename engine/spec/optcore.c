@@ -42,6 +42,14 @@ const void *job_opts(const struct job_spec *j, const struct opt_group *g)
 	return g->size <= sizeof(zeros) ? zeros : NULL;
 }
 
+bool opt_group_has(const struct opt_group *g, const char *name)
+{
+	for (size_t i = 0; g && i < g->nopts; i++)
+		if (!strcmp(g->opts[i].name, name))
+			return true;
+	return false;
+}
+
 /* The index of option name in the job's space (an alias: its target's). */
 static int space_index(const struct opt_space *sp, const char *name)
 {

@@ -112,6 +112,8 @@ extern const char *const opt_cat_names[CAT_COUNT];
 
 /* Where option o of job j is stored: in j, or in its group's struct. */
 void *opt_field(const struct opt_def *o, const struct job_spec *j);
+/* Whether group g (may be NULL) has an option called name. */
+bool opt_group_has(const struct opt_group *g, const char *name);
 /* Where OPT_CPUS option o of job j keeps its resolved bitmap. */
 void *opt_aux(const struct opt_def *o, const struct job_spec *j);
 /* The private struct of group g in job j (a data source's or kernel's
