@@ -29,12 +29,12 @@ static const struct mmap_opts *opts_of(const struct job_spec *job)
 static int mmap_map(struct ioe *e, struct mapfile *m, int fd, uint64_t start,
 		    size_t len, void **map)
 {
+	bool populate = opts_of(e->job)->populate;
 	void *p;
 	int ret;
 
 	p = mmap(NULL, len, PROT_READ | (m->write ? PROT_WRITE : 0),
-		 MAP_SHARED | (opts_of(e->job)->populate ? MAP_POPULATE : 0), fd,
-		 (off_t)start);
+		 MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, (off_t)start);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		ioe_error(e, "mmap %s (%" PRIu64 " bytes at offset %" PRIu64 "): %s",

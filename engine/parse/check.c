@@ -379,7 +379,8 @@ static void check_one(struct job_spec *j, const struct topo *t,
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
 		if (!job_isset(j, "ioengine"))
-			j->ioengine = e = ioengine_default_for(IOE_DEFAULT_PROGRAMS);
+			j->ioengine = e =
+				ioengine_default_for(IOE_DEFAULT_PROGRAMS);
 		if (!(e->flags & IOE_NODATA))
 			diag_error(d, job_loc(j, "ioengine"), "ioengine",
 				   "kernel=%s runs a program, not on data: "

@@ -1,10 +1,10 @@
 /*
- * options.c - the option table, and nothing else.
+ * options.c - the core option table, and nothing else.
  *
  * One entry per option that every job has, grouped by category (a data
- * source's or kernel's own options are in its own file, see options.h).  The help text of each
- * entry is what the man page and --cmdhelp print; write it for the reader
- * of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
+ * source's or kernel's own options are in its own file, see options.h).
+ * The help text of each entry is what the man page and --cmdhelp print;
+ * write it for the reader of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
  * optvalues.c; the machinery that applies the table lives in optcore.c.
  */
 #include <stddef.h>
