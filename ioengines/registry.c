@@ -5,7 +5,10 @@
  * `const struct ioengine_ops ioengine_<name>` and one line below; the
  * engine core only ever reaches a source through this table, and asks
  * its ops for what it needs (default_for, flags), never for a name.  The
- * order is the order of --cmdhelp and the man page.
+ * order is the order of --cmdhelp and the man page.  A source with
+ * options of its own declares them in its file (an opt_group in .opts,
+ * see spec/options.h): the parser, --cmdhelp, --dump and the man page
+ * find them there.
  */
 #include <stdio.h>
 #include <string.h>
