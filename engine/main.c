@@ -24,6 +24,7 @@
 #include "parse/help.h"
 #include "report/machine.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "report/outname.h"
 #include "parse/parse.h"
 #include "plan/plan.h"

@@ -48,14 +48,17 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ioengines/dax.h"
 #include "ioengines/ioengine.h"
 #include "ioengines/mapfile.h"
+#include "kernels/kernel.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE	0x03
@@ -191,43 +194,49 @@ static size_t dax_line_size(void)
 
 /* ---- parse-time checks ---------------------------------------------- */
 
+static const struct dax_opts *opts_of(const struct job_spec *job)
+{
+	return job_opts(job, &ioengine_dax_opts);
+}
+
 static int dax_validate(const struct job_spec *job, struct diag *d)
 {
+	const struct dax_opts *o = opts_of(job);
 	bool write = RW_IS_WRITE(job->rw);
 	int ret = 0;
 
-	if (!write && job->flush != FLUSH_NONE) {
+	if (!write && o->flush != FLUSH_NONE) {
 		diag_error(d, job_loc(job, "flush"), "flush", "flush applies "
 			   "to writes; this job has a read rw");
 		ret = -EINVAL;
 	}
-	if (!write && job->fence != FENCE_NONE) {
+	if (!write && o->fence != FENCE_NONE) {
 		diag_error(d, job_loc(job, "fence"), "fence", "fence applies "
 			   "to writes; this job has a read rw");
 		ret = -EINVAL;
 	}
-	if (!write && job->nt) {
+	if (!write && o->nt) {
 		diag_error(d, job_loc(job, "nt"), "nt", "nt applies to writes; "
 			   "this job has a read rw");
 		ret = -EINVAL;
 	}
-	if (job->fence_scope == FENCE_PER_LINE &&
-	    (job->fence == FENCE_NONE || job->flush == FLUSH_NONE)) {
+	if (o->fence_scope == FENCE_PER_LINE &&
+	    (o->fence == FENCE_NONE || o->flush == FLUSH_NONE)) {
 		diag_error(d, job_loc(job, "fence_scope"), "fence_scope",
 			   "fence_scope=line fences after each line's flush, "
 			   "and needs fence=sfence and a flush (this job has "
 			   "fence=%s, flush=%s)",
-			   job->fence == FENCE_NONE ? "none" : "sfence",
-			   job->flush == FLUSH_NONE ? "none" :
-			   flush_insns[job->flush].name);
+			   o->fence == FENCE_NONE ? "none" : "sfence",
+			   o->flush == FLUSH_NONE ? "none" :
+			   flush_insns[o->flush].name);
 		ret = -EINVAL;
 	}
-	if (job->flush != FLUSH_NONE &&
-	    (unsigned)job->flush < sizeof(flush_insns) / sizeof(flush_insns[0]) &&
-	    !dax_cpu_has(&flush_insns[job->flush])) {
+	if (o->flush != FLUSH_NONE &&
+	    (unsigned)o->flush < sizeof(flush_insns) / sizeof(flush_insns[0]) &&
+	    !dax_cpu_has(&flush_insns[o->flush])) {
 		diag_error(d, job_loc(job, "flush"), "flush", "this CPU has no "
-			   "%s (%s)", flush_insns[job->flush].name,
-			   flush_insns[job->flush].where);
+			   "%s (%s)", flush_insns[o->flush].name,
+			   flush_insns[o->flush].where);
 		ret = -EINVAL;
 	}
 	return ret;
@@ -293,7 +302,7 @@ static int dax_map_emulated(struct ioe *e, int fd, int prot, uint64_t start,
 {
 	void *p;
 
-	if (!e->job->dax_emulate) {
+	if (!opts_of(e->job)->dax_emulate) {
 		ioe_error(e, "%s is not on DAX: mmap with MAP_SYNC failed: %s "
 			  "(set dax_emulate=1 to run the same stores and "
 			  "flushes on an ordinary mapping)", e->path,
@@ -358,21 +367,21 @@ static const struct mapfile_ops dax_file_ops = {
 
 static int dax_setup(struct ioe *e)
 {
-	const struct job_spec *job = e->job;
+	const struct dax_opts *o = opts_of(e->job);
 	struct dax_priv *m;
 	int ret;
 
 	m = ioe_priv_alloc(e, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	m->mf.write = RW_IS_WRITE(job->rw);
+	m->mf.write = RW_IS_WRITE(e->job->rw);
 	m->line = dax_line_size();
 	if (m->mf.write) {
-		m->flush = dax_pick_flush(job->flush,
-					  job->fence == FENCE_SFENCE &&
-					  job->fence_scope == FENCE_PER_LINE);
-		m->fence_block = job->fence == FENCE_SFENCE &&
-				 (job->fence_scope == FENCE_PER_BLOCK ||
+		m->flush = dax_pick_flush(o->flush,
+					  o->fence == FENCE_SFENCE &&
+					  o->fence_scope == FENCE_PER_LINE);
+		m->fence_block = o->fence == FENCE_SFENCE &&
+				 (o->fence_scope == FENCE_PER_BLOCK ||
 				  !m->flush);
 	}
 	ret = mapfile_setup(e, &m->mf, &dax_file_ops);
@@ -398,16 +407,81 @@ static int dax_put(struct ioe *e, struct io_unit *u)
 	return 0;
 }
 
-static const char *const dax_options[] = {
-	"flush", "fence", "fence_scope", "nt", "dax_emulate", NULL
+/*
+ * nt=1: the stores are the non-temporal ones of the kernel that writes
+ * into memory by default (fill impl=nt), which the job gets unless it
+ * names another kernel or impl (an error then).
+ */
+static void dax_resolve(struct job_spec *j, struct diag *d)
+{
+	const struct kernel_ops *fill = kernel_store_default();
+
+	if (!opts_of(j)->nt || !RW_IS_WRITE(j->rw))
+		return;
+	if (job_isset(j, "kernel") && j->kernel != fill) {
+		diag_error(d, job_loc(j, "nt"), "nt", "non-temporal "
+			   "stores come from kernel=fill impl=nt, but this "
+			   "job has kernel=%s", j->kernel->name);
+	} else if (j->impl_name && strcmp(j->impl_name, "nt")) {
+		diag_error(d, job_loc(j, "nt"), "nt", "nt=1 needs "
+			   "impl=nt, but this job has impl=%s",
+			   j->impl_name);
+	} else {
+		j->kernel = fill;
+		free(j->impl_name);
+		j->impl_name = strdup("nt");
+	}
+}
+
+static const char *const flush_words[] = {
+	"none", "clflush", "clflushopt", "clwb", NULL
 };
+static const char *const fence_words[] = { "none", "sfence", NULL };
+static const char *const fence_scope_words[] = { "block", "line", NULL };
+
+#define F(field)	offsetof(struct dax_opts, field)
+
+static const struct opt_def dax_opt_table[] = {
+	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(flush), .def = "none", .words = flush_words,
+	  .after = "percentile_list",
+	  .arg = "none|clflush|clflushopt|clwb",
+	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
+		  "of its cache lines with this instruction.  Checked with "
+		  "cpuid when the job is parsed." },
+	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence), .def = "none", .words = fence_words,
+	  .arg = "none|sfence",
+	  .help = "ioengine=dax: the fence that follows the flushes (see "
+		  "fence_scope)." },
+	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
+	  .arg = "block|line",
+	  .help = "ioengine=dax: fence once after each block's flushes "
+		  "(block) or after every line's flush (line)." },
+	{ .name = "nt", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(nt),
+	  .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax, rw=write: store with non-temporal stores "
+		  "(which bypass the cache) instead of the kernel's stores." },
+	{ .name = "dax_emulate", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .off = F(dax_emulate), .def = "0", .arg = "BOOL",
+	  .help = "ioengine=dax without DAX hardware: run the same stores, "
+		  "flushes and fences on an ordinary shared file mapping "
+		  "instead of failing.  Every figure of the job is marked "
+		  "emulated." },
+
+};
+
+const struct opt_group ioengine_dax_opts =
+	OPT_GROUP("dax", dax_opt_table, struct dax_opts);
 
 const struct ioengine_ops ioengine_dax = {
 	.name = "dax",
 	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
 		"/dev/daxX.Y); writes flushed with clflush, clflushopt or clwb",
 	.flags = IOE_FILE | IOE_MAPPED,
-	.options = dax_options,
+	.opts = &ioengine_dax_opts,
+	.resolve = dax_resolve,
 	.validate = dax_validate,
 	.setup = dax_setup,
 	.get = mapfile_get,

@@ -86,34 +86,35 @@ static bool cpu_usable(unsigned c)
 
 static int validate_threads(const struct job_spec *job, struct diag *d)
 {
+	const struct uring_opts *uo = uring_opts_of(job);
 	int ret = 0;
 
-	if (!job->ioworkers) {
-		if (job->ioworkers_cpus)
+	if (!uo->ioworkers) {
+		if (uo->ioworkers_cpus)
 			ret = opt_error(d, job, "ioworkers_cpus", "needs ioworkers > 0");
-		if (job->ordered)
+		if (uo->ordered)
 			ret = opt_error(d, job, "ordered", "needs ioworkers > 0 "
 					"(the job's own ring hands blocks out as "
 					"they complete)");
 		return ret;
 	}
-	if (job->ioworkers > job->iodepth)
+	if (uo->ioworkers > job->iodepth)
 		ret = opt_error(d, job, "ioworkers", "each I/O thread needs an "
 				"I/O in flight: ioworkers (%u) must not exceed "
-				"iodepth (%u)", job->ioworkers, job->iodepth);
+				"iodepth (%u)", uo->ioworkers, job->iodepth);
 	if (RW_WRITES(job->rw))
 		ret = opt_error(d, job, "ioworkers", "I/O threads read ahead of "
 				"the job's kernel: they need rw=read or randread"
 				"%s", RW_IS_MIXED(job->rw) ? " (a written block "
 				"needs the kernel's data first; to mix reads and "
 				"writes, use ioworkers=0)" : "");
-	for (unsigned c = 0; job->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
-		if (!(job->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
+	for (unsigned c = 0; uo->ioworkers_cpus && c < MEMJOB_MAX_CPUS; c++) {
+		if (!(uo->ioworkers_cpuset[c / 64] & (1ULL << (c % 64))) ||
 		    cpu_usable(c))
 			continue;
 		ret = opt_error(d, job, "ioworkers_cpus", "CPU %u in '%s' does "
 				"not exist or is not available", c,
-				job->ioworkers_cpus);
+				uo->ioworkers_cpus);
 		break;
 	}
 	return ret;
@@ -121,6 +122,7 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 
 static int uring_validate(const struct job_spec *job, struct diag *d)
 {
+	const struct uring_opts *uo = uring_opts_of(job);
 	int ret = 0;
 
 	if (job->iodepth > MAX_DEPTH)
@@ -134,14 +136,14 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 		ret = opt_error(d, job, "iodepth_batch_complete", "must not "
 				"exceed iodepth (%u), got %u", job->iodepth,
 				job->iodepth_batch_complete);
-	if (job->sqpoll_cpu < -1)
+	if (uo->sqpoll_cpu < -1)
 		ret = opt_error(d, job, "sqpoll_cpu", "must be a CPU number or "
-				"-1, got %d", job->sqpoll_cpu);
-	else if (job->sqpoll_cpu >= 0 && !job->sqpoll)
+				"-1, got %d", uo->sqpoll_cpu);
+	else if (uo->sqpoll_cpu >= 0 && !uo->sqpoll)
 		ret = opt_error(d, job, "sqpoll_cpu", "needs sqpoll=1");
-	else if (job->sqpoll_cpu >= 0 && !cpu_usable((unsigned)job->sqpoll_cpu))
+	else if (uo->sqpoll_cpu >= 0 && !cpu_usable((unsigned)uo->sqpoll_cpu))
 		ret = opt_error(d, job, "sqpoll_cpu", "CPU %d does not exist or "
-				"is not available", job->sqpoll_cpu);
+				"is not available", uo->sqpoll_cpu);
 	if (validate_threads(job, d))
 		ret = -1;
 	return ret;
@@ -150,6 +152,7 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 static void uring_info(struct ioe *e, struct uring_priv *p)
 {
 	const struct job_spec *job = e->job;
+	const struct uring_opts *uo = uring_opts_of(job);
 	const struct ring *r = p->nworkers ? workers_ring(p) : &p->r;
 	char flags[128], stride[32];
 	size_t n;
@@ -168,11 +171,11 @@ static void uring_info(struct ioe *e, struct uring_priv *p)
 				     flags);
 	if (n < sizeof(e->info) && r->fixed)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; fixedbufs");
-	if (n < sizeof(e->info) && job->registerfiles)
+	if (n < sizeof(e->info) && uo->registerfiles)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n, "; registerfiles");
-	if (n < sizeof(e->info) && job->sqpoll && job->sqpoll_cpu >= 0)
+	if (n < sizeof(e->info) && uo->sqpoll && uo->sqpoll_cpu >= 0)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
-				      "; sqpoll on CPU %d", job->sqpoll_cpu);
+				      "; sqpoll on CPU %d", uo->sqpoll_cpu);
 	if (n < sizeof(e->info) && p->bufs_huge)
 		n += (size_t)snprintf(e->info + n, sizeof(e->info) - n,
 				      "; buffers on huge pages");
@@ -206,8 +209,7 @@ static void uring_info_run(struct ioe *e, const struct uring_priv *p)
 
 static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
-	"iodepth_batch_complete", "fixedbufs", "registerfiles", "sqpoll",
-	"sqpoll_cpu", "ioworkers", "ioworkers_cpus", "ordered", NULL
+	"iodepth_batch_complete", NULL
 };
 
 static int uring_get(struct ioe *e, struct io_unit *u)
@@ -392,6 +394,7 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 static int uring_setup(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
+	const struct uring_opts *uo = uring_opts_of(job);
 	unsigned depth = job->iodepth ? job->iodepth : 1;
 	struct uring_priv *p;
 	int ret;
@@ -405,19 +408,19 @@ static int uring_setup(struct ioe *e)
 	p->write = RW_IS_WRITE(job->rw);
 	p->mixed = RW_IS_MIXED(job->rw);
 	p->direct = job->direct;
-	p->ordered = job->ordered;
+	p->ordered = uo->ordered;
 	/* With I/O threads, as many slots again as can be in flight hold
 	 * reads that wait for the job's kernel. */
-	p->nslots = job->ioworkers ? 2 * depth : depth;
+	p->nslots = uo->ioworkers ? 2 * depth : depth;
 	if (depth > MAX_DEPTH) {	/* validate() refuses it; the tests don't */
 		ioe_error(e, "iodepth %u: io_uring_queue_init takes at most %d "
 			  "entries", depth, MAX_DEPTH);
 		ret = -EINVAL;
 		goto out;
 	}
-	if (job->ioworkers > depth || (job->ioworkers && RW_WRITES(job->rw))) {
+	if (uo->ioworkers > depth || (uo->ioworkers && RW_WRITES(job->rw))) {
 		ioe_error(e, "ioworkers=%u: needs reads and iodepth >= ioworkers",
-			  job->ioworkers);
+			  uo->ioworkers);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -425,7 +428,7 @@ static int uring_setup(struct ioe *e)
 	if (!ret)
 		ret = uring_open(e, p);
 	if (!ret)
-		ret = job->ioworkers ? workers_setup(e, p) : single_setup(e, p);
+		ret = uo->ioworkers ? workers_setup(e, p) : single_setup(e, p);
 	if (ret)
 		goto out;
 	uring_info(e, p);
@@ -435,12 +438,19 @@ out:
 	return ret;
 }
 
+static unsigned uring_io_threads(const struct job_spec *job)
+{
+	return uring_opts_of(job)->ioworkers;
+}
+
 const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
 		"batched; ioworkers=N I/O threads feed the job (direct=1: O_DIRECT)",
 	.flags = IOE_FILE | IOE_STREAM | IOE_MIXED,
 	.options = uring_options,
+	.opts = &ioengine_io_uring_opts,
+	.io_threads = uring_io_threads,
 	.validate = uring_validate,
 	.setup = uring_setup,
 	.get = uring_get,

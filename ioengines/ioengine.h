@@ -31,6 +31,7 @@
 #include "ioengines/blockgen.h"
 #include "util/hist.h"
 #include "spec/job.h"
+#include "spec/options.h"
 
 struct io_unit {
 	void *buf;
@@ -84,15 +85,35 @@ struct ioe {
 #define IOE_STREAM	0x20	/* can read and write a FIFO (a stream, whose
 				   offsets mean nothing) */
 
+/* For ioengine_ops.default_for: the jobs that get this source when they
+ * set no ioengine. */
+#define IOE_DEFAULT_FILES	0x1	/* a job that names files or asks for
+					   what only files have (fio's
+					   default) */
+#define IOE_DEFAULT_PROGRAMS	0x2	/* a job whose kernel runs a program
+					   (KERN_PROGRAM) */
+
 struct ioengine_ops {
 	const char *name;
 	const char *help;		/* one line, for --cmdhelp and the man page */
 	unsigned flags;
-	/* The job options, among those only some sources use (direct, sync,
-	 * iodepth, populate, madvise, hugepage...), that this source honours.
+	unsigned default_for;		/* IOE_DEFAULT_*, or 0 */
+	/* The core's job options, among those only some sources use (direct,
+	 * sync, iodepth, hugepage...), that this source honours (its own,
+	 * in .opts, it honours without saying).
 	 * check.c refuses the others when a job sets them, so no option is
 	 * ever silently ignored. */
 	const char *const *options;
+	/* Options of its own (fixedbufs...), parsed into a struct of its
+	 * own that it reads with job_opts(job, opts); NULL: none. */
+	const struct opt_group *opts;
+	/* Threads of its own that do the job's I/O beside the job's clones
+	 * (io_uring's ioworkers), for the report; NULL: none. */
+	unsigned (*io_threads)(const struct job_spec *job);
+	/* Choices at parse time that this source's own options make for
+	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
+	 * before the kernel's impl is looked up.  May be NULL. */
+	void (*resolve)(struct job_spec *job, struct diag *d);
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
@@ -146,12 +167,15 @@ int ioe_open_job_file(struct ioe *e);
 const char *ioe_direct_hint(bool direct, int err);
 /* sync() for sources with one fd: fsync or fdatasync, failure described. */
 int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
-/* Whether source e honours job option name (see .options). */
+/* Whether source e honours job option name (its own, or see .options). */
 bool ioe_honours(const struct ioengine_ops *e, const char *name);
 
-/* The registry (ioengines/ioengine.c): NULL-terminated. */
+/* The registry (ioengines/registry.c): NULL-terminated. */
 extern const struct ioengine_ops *const ioengine_registry[];
 const struct ioengine_ops *ioengine_find(const char *name);
+/* The first source whose default_for has what (IOE_DEFAULT_FILES...),
+ * or NULL. */
+const struct ioengine_ops *ioengine_default_for(unsigned what);
 /* The optional sources configure left out of this build (they are not
  * in the registry): the name of the i-th, with why in why (NULL past the
  * last); and, for a job that names one, the refusal with the fix. */

@@ -26,6 +26,7 @@ const struct ioengine_ops ioengine_none = {
 	.name = "none",
 	.help = "no data: for kernels that do not work on blocks (exec)",
 	.flags = IOE_NODATA,
+	.default_for = IOE_DEFAULT_PROGRAMS,
 	.setup = none_setup,
 	.get = none_get,
 	.put = ioe_put_nothing,

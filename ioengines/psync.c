@@ -222,6 +222,7 @@ const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
 	.help = "pread/pwrite of bs bytes into one buffer (direct=1: O_DIRECT)",
 	.flags = IOE_FILE | IOE_MIXED,
+	.default_for = IOE_DEFAULT_FILES,
 	.options = psync_options,
 	.setup = psync_setup,
 	.get = psync_get,

@@ -26,6 +26,26 @@
 
 #include "ioengines/ioengine.h"
 
+/* io_uring's own options, declared in io_uring.c and parsed into this
+ * struct (the job reads them with uring_opts_of()). */
+struct uring_opts {
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqpoll;
+	int sqpoll_cpu;			/* -1: the kernel's choice */
+	unsigned ioworkers;		/* 0: the job's thread does the I/O */
+	char *ioworkers_cpus;		/* as written; NULL = like the job */
+	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
+	bool ordered;
+};
+
+extern const struct opt_group ioengine_io_uring_opts;
+
+static inline const struct uring_opts *uring_opts_of(const struct job_spec *j)
+{
+	return job_opts(j, &ioengine_io_uring_opts);
+}
+
 #define BUF_ALIGN	4096		/* buffers, and direct reads' lengths */
 /* user_data at or above a ring's nslots is no slot's transfer: its
  * completion is consumed and changes no slot. */

@@ -231,7 +231,7 @@ fail:
 
 static int worker_attach_fd(struct ioworker *w)
 {
-	if (!w->p->job->sqpoll || w->idx == 0)
+	if (!uring_opts_of(w->p->job)->sqpoll || w->idx == 0)
 		return -1;
 	return w->p->w[0].r.ring.ring_fd;
 }
@@ -263,16 +263,17 @@ static void *worker_main(void *arg)
 static int worker_cpus(struct ioe *e, cpu_set_t *set)
 {
 	const struct job_spec *job = e->job;
+	const struct uring_opts *uo = uring_opts_of(job);
 
 	CPU_ZERO(set);
-	if (!job->ioworkers_cpus) {
+	if (!uo->ioworkers_cpus) {
 		if (sched_getaffinity(0, sizeof(*set), set) == 0)
 			return 0;
 		ioe_error(e, "sched_getaffinity: %s", strerror(errno));
 		return -errno;
 	}
 	for (unsigned c = 0; c < MEMJOB_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (job->ioworkers_cpuset[c / 64] & (1ULL << (c % 64)))
+		if (uo->ioworkers_cpuset[c / 64] & (1ULL << (c % 64)))
 			CPU_SET(c, set);
 	return 0;
 }
@@ -351,7 +352,8 @@ void pool_fini(struct uring_priv *p)
 
 int workers_setup(struct ioe *e, struct uring_priv *p)
 {
-	unsigned n = p->job->ioworkers, depth = p->job->iodepth, qsize = 1;
+	unsigned n = uring_opts_of(p->job)->ioworkers;
+	unsigned depth = p->job->iodepth, qsize = 1;
 	cpu_set_t cpus;
 	int ret;
 

@@ -107,12 +107,13 @@ void ring_flags_name(unsigned f, char *buf, size_t len)
 static int ring_create(struct ring *r, const struct ring_cfg *c)
 {
 	const struct job_spec *job = c->job;
+	const struct uring_opts *uo = uring_opts_of(job);
 	unsigned extra = 0;
 	int ret = -EINVAL;
 
-	if (job->sqpoll) {
+	if (uo->sqpoll) {
 		extra = IORING_SETUP_SQPOLL;
-		if (job->sqpoll_cpu >= 0)
+		if (uo->sqpoll_cpu >= 0)
 			extra |= IORING_SETUP_SQ_AFF;
 		if (c->attach_fd >= 0)
 			extra |= IORING_SETUP_ATTACH_WQ;
@@ -121,12 +122,12 @@ static int ring_create(struct ring *r, const struct ring_cfg *c)
 		struct io_uring_params p;
 
 		/* SQPOLL cannot defer its task work to a thread it is not. */
-		if (job->sqpoll && (ring_flag_sets[i] & IORING_SETUP_DEFER_TASKRUN))
+		if (uo->sqpoll && (ring_flag_sets[i] & IORING_SETUP_DEFER_TASKRUN))
 			continue;
 		memset(&p, 0, sizeof(p));
 		p.flags = ring_flag_sets[i] | extra;
 		p.sq_thread_idle = SQ_IDLE_MS;
-		p.sq_thread_cpu = job->sqpoll_cpu >= 0 ? (unsigned)job->sqpoll_cpu : 0;
+		p.sq_thread_cpu = uo->sqpoll_cpu >= 0 ? (unsigned)uo->sqpoll_cpu : 0;
 		p.wq_fd = c->attach_fd >= 0 ? (unsigned)c->attach_fd : 0;
 		ret = io_uring_queue_init_params(c->depth, &r->ring, &p);
 		if (ret == 0) {
@@ -138,20 +139,21 @@ static int ring_create(struct ring *r, const struct ring_cfg *c)
 			break;
 	}
 	return ring_error(r, "io_uring unavailable: io_uring_queue_init(%u entries%s): %s%s",
-			  c->depth, job->sqpoll ? ", SQPOLL" : "", strerror(-ret),
+			  c->depth, uo->sqpoll ? ", SQPOLL" : "", strerror(-ret),
 			  ret == -ENOSYS || ret == -EPERM ?
 			  " (disabled by kernel.io_uring_disabled or a seccomp filter?)" :
-			  ret == -EINVAL && job->sqpoll_cpu >= 0 ?
+			  ret == -EINVAL && uo->sqpoll_cpu >= 0 ?
 			  " (is sqpoll_cpu online and allowed?)" : ""), ret;
 }
 
 static int ring_register(struct ring *r, const struct ring_cfg *c)
 {
+	const struct uring_opts *uo = uring_opts_of(c->job);
 	unsigned nvec;
 	struct iovec *iov;
 	int ret;
 
-	if (c->job->registerfiles) {
+	if (uo->registerfiles) {
 		ret = io_uring_register_files(&r->ring, &c->fd, 1);
 		if (ret < 0)
 			return ring_error(r, "io_uring_register_files: %s",
@@ -159,7 +161,7 @@ static int ring_register(struct ring *r, const struct ring_cfg *c)
 		r->fd = 0;
 		r->sqe_flags = IOSQE_FIXED_FILE;
 	}
-	if (!c->job->fixedbufs)
+	if (!uo->fixedbufs)
 		return 0;
 	r->vec_slots = (c->nslots + MAX_REG_BUFS - 1) / MAX_REG_BUFS;
 	if ((uint64_t)r->vec_slots * c->stride > MAX_REG_LEN)
@@ -196,7 +198,7 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 	r->fd = c->fd;
 	r->direct = c->job->direct;
 	r->stream = c->stream;
-	r->sqpoll = c->job->sqpoll;
+	r->sqpoll = uring_opts_of(c->job)->sqpoll;
 	r->depth = c->depth;
 	r->lat = c->lat;
 	r->path = c->path;

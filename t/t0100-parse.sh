@@ -462,9 +462,11 @@ test_expect_success '--parse-only checks files: a write into a file memjob did n
 
 # ---- --cmdhelp, --version, --help --------------------------------------------
 
-test_expect_success 'setup: the option names of the table (engine/options.c)' '
+# the core table and the data sources' and kernels' own
+test_expect_success 'setup: the option names of the tables (engine/parse/options.c, ioengines/, engine/kernels/)' '
 	sed -n "s/^[[:space:]]*{ \.name = \"\([a-z_0-9]*\)\".*/\1/p" \
-		"$SRCDIR/engine/parse/options.c" | sort >table-names &&
+		"$SRCDIR/engine/parse/options.c" "$SRCDIR"/ioengines/*.c \
+		"$SRCDIR"/engine/kernels/*.c | sort >table-names &&
 	test "$(wc -l <table-names)" -ge 30
 '
 

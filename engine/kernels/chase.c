@@ -27,10 +27,12 @@
  * cycle.  Each call continues where the previous one stopped.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "ioengines/ioengine.h"
+#include "kernels/chase.h"
 #include "kernels/kernel.h"
 
 #define CHASE_PAGE_SIZE	4096
@@ -172,20 +174,26 @@ static int lay_page(char *base, size_t n, size_t stride, uint64_t seed)
 	return 0;
 }
 
+static const struct chase_opts *opts_of(const struct job_spec *job)
+{
+	return job_opts(job, &kernel_chase_opts);
+}
+
 static int chase_validate(const struct job_spec *job, struct diag *d)
 {
+	const struct chase_opts *o = opts_of(job);
 	int ret = 0;
 
-	if (job->stride < CHASE_MIN_STRIDE || job->stride % CHASE_MIN_STRIDE) {
+	if (o->stride < CHASE_MIN_STRIDE || o->stride % CHASE_MIN_STRIDE) {
 		diag_error(d, job_loc(job, "stride"), "stride",
 			   "kernel=chase lays a pointer every stride bytes; stride must be a multiple of %d, got %llu",
-			   CHASE_MIN_STRIDE, (unsigned long long)job->stride);
+			   CHASE_MIN_STRIDE, (unsigned long long)o->stride);
 		ret = -EINVAL;
-	} else if (job->size && job->size / job->stride < 2) {
+	} else if (job->size && job->size / o->stride < 2) {
 		diag_error(d, job_loc(job, "stride"), "stride",
 			   "kernel=chase needs at least 2 pointers, so size/stride must be at least 2; got size=%llu stride=%llu",
 			   (unsigned long long)job->size,
-			   (unsigned long long)job->stride);
+			   (unsigned long long)o->stride);
 		ret = -EINVAL;
 	}
 	/* prepare() overwrites the region with pointers */
@@ -196,15 +204,16 @@ static int chase_validate(const struct job_spec *job, struct diag *d)
 
 static int chase_init(struct kstate *k)
 {
+	const struct chase_opts *o = k->job ? opts_of(k->job) : NULL;
 	struct chase *c;
 
-	if (!k->job || k->job->stride < CHASE_MIN_STRIDE ||
-	    k->job->stride % CHASE_MIN_STRIDE || k->job->stride > SIZE_MAX)
+	if (!o || o->stride < CHASE_MIN_STRIDE ||
+	    o->stride % CHASE_MIN_STRIDE || o->stride > SIZE_MAX)
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->stride = (size_t)k->job->stride;
+	c->stride = (size_t)o->stride;
 	k->priv = c;
 	k->priv_len = sizeof(*c);
 	k->items = 0;
@@ -228,7 +237,7 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 	n = (len - skip) / c->stride;
 	if (n < 2)
 		return -EINVAL;
-	if (k->job->chase_layout == CHASE_PAGE) {
+	if (opts_of(k->job)->chase_layout == CHASE_PAGE) {
 		int ret = lay_page(base, n, c->stride, k->job->pattern_seed);
 
 		if (ret)
@@ -278,10 +287,32 @@ static void chase_run(struct kstate *k, void *buf, size_t len)
 	k->items += n;
 }
 
-static const char *const chase_options[] = { "stride", "chase_layout", NULL };
+static const char *const layout_words[] = { "random", "page", NULL };
+
+#define F(field)	offsetof(struct chase_opts, field)
+
+/* Listed among the kernels' options in the order they always were. */
+static const struct opt_def chase_opt_table[] = {
+	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
+	  .arg = "SIZE", .after = "command",
+	  .help = "kernel=chase: bytes between the pointers of the chase "
+		  "(one pointer per cache line by default)." },
+	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
+	  .off = F(chase_layout), .def = "random", .words = layout_words,
+	  .arg = "random|page", .after = "batch",
+	  .help = "kernel=chase: random visits the pointers in one random "
+		  "cycle over the whole buffer (TLB misses included); page "
+		  "visits the pages in random order and the pointers of each "
+		  "page in random order before leaving it, so TLB misses "
+		  "stay out (as multichase does)." },
+};
+
+const struct opt_group kernel_chase_opts =
+	OPT_GROUP("chase", chase_opt_table, struct chase_opts);
 
 const struct kernel_ops kernel_chase_ops = {
-	.options = chase_options,
+	.opts = &kernel_chase_opts,
 	.name = "chase",
 	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",
 	.item_name = "access",

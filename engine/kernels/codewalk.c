@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,8 +100,14 @@ static void walk(codewalk_fn *const *fn, size_t n,
 		fn[i](items, batch);
 }
 
+static const struct codewalk_opts *opts_of(const struct job_spec *job)
+{
+	return job_opts(job, &kernel_codewalk_opts);
+}
+
 static int codewalk_validate(const struct job_spec *job, struct diag *d)
 {
+	const struct codewalk_opts *o = opts_of(job);
 	uint64_t max = (uint64_t)codewalk_nfuncs * CODEWALK_FUNC_BYTES;
 
 	if (!codewalk_nfuncs) {
@@ -108,19 +115,19 @@ static int codewalk_validate(const struct job_spec *job, struct diag *d)
 			   "kernel=codewalk's generated code exists on x86-64 only");
 		return -EINVAL;
 	}
-	if (job->code_size < CODEWALK_FUNC_BYTES) {
+	if (o->code_size < CODEWALK_FUNC_BYTES) {
 		diag_error(d, job_loc(job, "code_size"), "code_size",
 			   "kernel=codewalk needs at least one function (%d bytes), got %llu",
 			   CODEWALK_FUNC_BYTES,
-			   (unsigned long long)job->code_size);
+			   (unsigned long long)o->code_size);
 		return -EINVAL;
 	}
-	if (job->code_size > max) {
+	if (o->code_size > max) {
 		diag_error(d, job_loc(job, "code_size"), "code_size",
 			   "kernel=codewalk has %llu bytes of code (%zu functions of %d bytes), got %llu",
 			   (unsigned long long)max, codewalk_nfuncs,
 			   CODEWALK_FUNC_BYTES,
-			   (unsigned long long)job->code_size);
+			   (unsigned long long)o->code_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -146,11 +153,12 @@ static void codewalk_fini(struct kstate *k)
 static int codewalk_init(struct kstate *k)
 {
 	const struct job_spec *j = k->job;
-	size_t n = j ? codewalk_funcs_for(j->code_size) : 0;
+	const struct codewalk_opts *o = j ? opts_of(j) : NULL;
+	size_t n = o ? codewalk_funcs_for(o->code_size) : 0;
 	struct codewalk *cw;
 	size_t isize;
 
-	if (!n || !j->batch)
+	if (!n || !o->batch)
 		return -EINVAL;
 	cw = calloc(1, sizeof(*cw));
 	if (!cw)
@@ -158,9 +166,9 @@ static int codewalk_init(struct kstate *k)
 	k->priv = cw;
 	k->priv_len = sizeof(*cw);
 	cw->nfuncs = n;
-	cw->batch = j->batch;
+	cw->batch = o->batch;
 	cw->order = malloc(n * sizeof(*cw->order));
-	isize = ((size_t)j->batch * sizeof(*cw->items) + 63) / 64 * 64;
+	isize = ((size_t)o->batch * sizeof(*cw->items) + 63) / 64 * 64;
 	cw->items = aligned_alloc(64, isize);
 	if (!cw->order || !cw->items) {
 		codewalk_fini(k);
@@ -251,10 +259,34 @@ out:
 	return 0;
 }
 
-static const char *const codewalk_options[] = { "code_size", "batch", NULL };
+
+#define F(field)	offsetof(struct codewalk_opts, field)
+
+static const struct opt_def codewalk_opt_table[] = {
+	{ .name = "code_size", .type = OPT_SIZE, .cat = CAT_KERNEL,
+	  .off = F(code_size), .def = "256k", .min = 64, .max = 1ULL << 30,
+	  .arg = "SIZE", .after = "stride",
+	  .help = "kernel=codewalk: bytes of generated code one pass runs "
+		  "through, rounded down to whole functions of 64 bytes (one "
+		  "cache line each) and at most the 4 MiB that were generated. "
+		  "Set it below, around and beyond the instruction cache and "
+		  "L2 (see memjob --topology)." },
+	{ .name = "batch", .type = OPT_UINT, .cat = CAT_KERNEL,
+	  .off = F(batch), .width = sizeof(unsigned), .def = "1", .min = 1,
+	  .max = 65536, .arg = "INT",
+	  .help = "kernel=codewalk: items each function processes before "
+		  "the next function runs, as VPP runs a vector of packets "
+		  "through each graph node.  1 runs every item through the "
+		  "whole code before the next; N fetches each function's code "
+		  "once per N items.  The items are 8 bytes each and stay in "
+		  "L1d up to a few thousand." },
+};
+
+const struct opt_group kernel_codewalk_opts =
+	OPT_GROUP("codewalk", codewalk_opt_table, struct codewalk_opts);
 
 const struct kernel_ops kernel_codewalk_ops = {
-	.options = codewalk_options,
+	.opts = &kernel_codewalk_opts,
 	.name = "codewalk",
 	.help = "call code_size bytes of generated functions in a random "
 		"order, batch items per call (seed 001): ns per item; the "

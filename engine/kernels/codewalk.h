@@ -28,8 +28,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spec/options.h"
+
 #define CODEWALK_NFUNCS		65536	/* 4 MiB of code in all */
 #define CODEWALK_FUNC_BYTES	64
+
+/* Its options (code_size, batch), parsed into its own struct. */
+struct codewalk_opts {
+	uint64_t code_size;		/* bytes of code per pass */
+	unsigned batch;			/* items per function call */
+};
+
+extern const struct opt_group kernel_codewalk_opts;
 
 struct codewalk_item {
 	uint64_t v;

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "spec/job.h"
+#include "spec/options.h"
 
 struct kstate {
 	const struct job_spec *job;
@@ -60,10 +61,16 @@ struct kernel_ops {
 	const char *result_name;	/* column label: "count", "sum" */
 	const char *item_name;		/* KERN_ITEMS: "access", "call"... */
 	const char *const *impls;	/* NULL-terminated; [0] is the default */
-	/* Job options only some kernels use (value, stride, command...),
-	 * those this kernel honours; check.c refuses the others. */
+	/* The core's job options that only some kernels use (value...),
+	 * those this kernel honours; check.c refuses the others (its own,
+	 * in .opts, it honours without saying). */
 	const char *const *options;
+	/* Options of its own (stride...), as ioengine_ops.opts. */
+	const struct opt_group *opts;
 	unsigned flags;
+	/* KERN_STORES: what a write into memory (IOE_MAPPED) runs when the
+	 * job names no kernel; its impl "nt" is what dax's nt=1 runs. */
+	bool store_default;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
 	/* KERN_REGION: called once before the group's release with the
@@ -83,10 +90,12 @@ struct kernel_ops {
 
 extern const struct kernel_ops *const kernel_registry[];
 const struct kernel_ops *kernel_find(const char *name);
+/* The kernel with store_default, or NULL. */
+const struct kernel_ops *kernel_store_default(void);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
 
-/* For kernels with nothing of their own to do there (kernel_registry.c):
+/* For kernels with nothing of their own to do there (kernel.c):
  * an init() that only zeroes the result, a run() that computes nothing
  * (kernel=none; KERN_PROGRAM kernels, whose run() is never called), a
  * fini() with nothing to free. */

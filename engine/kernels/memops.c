@@ -254,6 +254,7 @@ const struct kernel_ops kernel_fill_ops = {
 	.help = "store value= into every 32-bit word of the block",
 	.impls = fill_impls,
 	.flags = KERN_STORES | KERN_INT32,
+	.store_default = true,
 	.validate = fill_validate,
 	.init = kernel_init_result,
 	.run = fill_run,

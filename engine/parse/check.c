@@ -19,6 +19,7 @@
 #include "kernels/kernel.h"
 #include "spec/options.h"
 #include "parse/sweep.h"
+#include "parse/optspace.h"
 #include "util/value.h"
 
 static void set_impl(struct job_spec *j, struct diag *d)
@@ -157,12 +158,21 @@ static void check_cpus(struct job_spec *j, struct job_cpus *jc,
 	char err[512];
 
 	memset(jc, 0, sizeof(*jc));
+	/* cpus_allowed first: the clones' CPUs, which the plan keeps (see
+	 * job_cpus_of); then a source's own CPU lists, into its bitmaps */
 	if (j->cpus_allowed)
 		resolve_cpus(j, "cpus_allowed", j->cpus_allowed, jc->cpus, jc,
 			     t, d);
-	if (j->ioworkers_cpus)
-		resolve_cpus(j, "ioworkers_cpus", j->ioworkers_cpus,
-			     j->ioworkers_cpuset, jc, t, d);
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct opt_def *o = &opt_table[i];
+		const char *expr;
+
+		if (o->type != OPT_CPUS || !strcmp(o->name, "cpus_allowed"))
+			continue;
+		expr = *(char *const *)opt_field(o, j);
+		if (expr)
+			resolve_cpus(j, o->name, expr, opt_aux(o, j), jc, t, d);
+	}
 	if (j->size_expr && sizeexpr_eval(j->size_expr, t,
 					  first_cpu(j, jc, t), &j->size, err,
 					  sizeof(err)))
@@ -226,12 +236,39 @@ static bool swept(const struct job_spec *j, const char *opt)
 struct owner {
 	const char *name;
 	const char *const *options;
+	const struct opt_group *group;	/* its own options: its too */
 };
 
-static bool owns(const struct owner *o, const char *opt)
+static bool listed(const struct owner *o, const char *opt)
 {
 	for (size_t i = 0; o->options && o->options[i]; i++)
 		if (!strcmp(o->options[i], opt))
+			return true;
+	return false;
+}
+
+/* The i-th option an owner uses: its .options, then those of its own
+ * that .options does not list; NULL past the end. */
+static const char *used_option(const struct owner *o, size_t i)
+{
+	size_t n = 0;
+
+	while (o->options && o->options[n])
+		n++;
+	if (i < n)
+		return o->options[i];
+	for (size_t k = 0; o->group && k < o->group->nopts; k++)
+		if (!listed(o, o->group->opts[k].name) && n++ == i)
+			return o->group->opts[k].name;
+	return NULL;
+}
+
+static bool owns(const struct owner *o, const char *opt)
+{
+	const char *name;
+
+	for (size_t i = 0; (name = used_option(o, i)); i++)
+		if (!strcmp(name, opt))
 			return true;
 	return false;
 }
@@ -241,9 +278,9 @@ static void check_owned(const struct job_spec *j, const char *kind,
 			const struct job_spec *defaults, struct diag *d)
 {
 	for (size_t r = 0; r < n; r++) {
-		for (size_t i = 0; owners[r].options && owners[r].options[i];
-		     i++) {
-			const char *name = owners[r].options[i];
+		const char *name;
+
+		for (size_t i = 0; (name = used_option(&owners[r], i)); i++) {
 			const struct opt_def *o = opt_find(name);
 			char have[128], def[128], users[128] = "";
 			size_t len = 0;
@@ -285,6 +322,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	for (; n < 32 && ioengine_registry[n]; n++) {
 		owners[n].name = ioengine_registry[n]->name;
 		owners[n].options = ioengine_registry[n]->options;
+		owners[n].group = ioengine_registry[n]->opts;
 		if (ioengine_registry[n] == e)
 			mine = n;
 	}
@@ -295,6 +333,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	for (n = 0; n < 32 && kernel_registry[n]; n++) {
 		owners[n].name = kernel_registry[n]->name;
 		owners[n].options = kernel_registry[n]->options;
+		owners[n].group = kernel_registry[n]->opts;
 		if (kernel_registry[n] == j->kernel)
 			kmine = n;
 	}
@@ -339,7 +378,7 @@ static void default_ioengine(struct job_spec *j)
 	if (j->filename || job_isset(j, "directory") ||
 	    job_isset(j, "filename_format") || j->direct || j->sync ||
 	    j->fsync_every || j->fdatasync_every || j->end_fsync)
-		j->ioengine = ioengine_find("psync");
+		j->ioengine = ioengine_default_for(IOE_DEFAULT_FILES);
 }
 
 /* The checks of one job that need no other job. */
@@ -363,30 +402,15 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 				   "a kernel that stores, such as fill", e->name,
 				   j->kernel->name);
 		else
-			j->kernel = kernel_find("fill");
+			j->kernel = kernel_store_default();
 	}
-	/* nt=1: the stores are fill's non-temporal ones */
-	if (j->nt && RW_IS_WRITE(j->rw)) {
-		const struct kernel_ops *fill = kernel_find("fill");
-
-		if (job_isset(j, "kernel") && j->kernel != fill) {
-			diag_error(d, job_loc(j, "nt"), "nt", "non-temporal "
-				   "stores come from kernel=fill impl=nt, but this "
-				   "job has kernel=%s", j->kernel->name);
-		} else if (j->impl_name && strcmp(j->impl_name, "nt")) {
-			diag_error(d, job_loc(j, "nt"), "nt", "nt=1 needs "
-				   "impl=nt, but this job has impl=%s",
-				   j->impl_name);
-		} else {
-			j->kernel = fill;
-			free(j->impl_name);
-			j->impl_name = strdup("nt");
-		}
-	}
+	if (e->resolve)
+		e->resolve(j, d);
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
 		if (!job_isset(j, "ioengine"))
-			j->ioengine = e = ioengine_find("none");
+			j->ioengine = e =
+				ioengine_default_for(IOE_DEFAULT_PROGRAMS);
 		if (!(e->flags & IOE_NODATA))
 			diag_error(d, job_loc(j, "ioengine"), "ioengine",
 				   "kernel=%s runs a program, not on data: "

@@ -19,6 +19,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "util/sysfile.h"
 
 /* Set by the job itself or by its [global] (not the built-in default). */
@@ -179,9 +180,14 @@ static bool listed(const char *const *list, const char *n)
 	return false;
 }
 
-/* Options that only some data sources or kernels use. */
+/* Options that only some data sources or kernels use (their own, and
+ * those they list). */
 static bool owned(const char *n)
 {
+	const struct opt_def *o = opt_find(n);
+
+	if (o && o->group)
+		return true;
 	for (size_t i = 0; ioengine_registry[i]; i++)
 		if (listed(ioengine_registry[i]->options, n))
 			return true;
@@ -204,7 +210,9 @@ static bool applies(const struct job_spec *j, const struct opt_def *o)
 	if (!strcmp(n, "norandommap") || !strcmp(n, "randrepeat"))
 		return RW_IS_RANDOM(j->rw);
 	return !owned(n) || listed(j->ioengine->options, n) ||
-	       listed(j->kernel->options, n);
+	       listed(j->kernel->options, n) ||
+	       opt_group_has(j->ioengine->opts, n) ||
+	       opt_group_has(j->kernel->opts, n);
 }
 
 void fio_notes(const struct jobset *js, struct diag *d)

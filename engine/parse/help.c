@@ -8,6 +8,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "parse/sweep.h"
 #include "util/value.h"
@@ -66,9 +67,56 @@ static void roff_text(FILE *f, const char *s)
 	}
 }
 
-/* The data sources or kernels an option chooses from, with their help. */
+/* One option's man page entry. */
+static void roff_option(FILE *f, const struct opt_def *o)
+{
+	char def[128], range[96];
+
+	if (o->alias) {
+		fprintf(f, ".TP\n.BI %s= ", o->name);
+		roff_text(f, opt_find(o->alias)->arg);
+		fprintf(f, "\nfio's name for \\fB%s\\fR.\n", o->alias);
+		return;
+	}
+	default_text(o, def, sizeof(def));
+	range_text(o, range, sizeof(range));
+	fprintf(f, ".TP\n.BI %s= ", o->name);
+	roff_text(f, o->arg);
+	fputs("\n", f);
+	roff_text(f, o->help);
+	fputs("\n", f);
+	fputs("Default: ", f);
+	roff_text(f, def);
+	if (range[0]) {
+		fputs("; range: ", f);
+		roff_text(f, range);
+	}
+	fputs(".\n", f);
+}
+
+/* The man page lists a source's or kernel's own options under it. */
+static void roff_group(FILE *f, const struct opt_group *g)
+{
+	const struct opt_space *sp = opt_space();
+	bool any = false;
+
+	for (size_t i = 0; g && i < sp->count; i++) {
+		if (!sp->opts[i].group || sp->groups[sp->opts[i].group] != g)
+			continue;
+		if (!any)
+			fputs(".RS\n", f);
+		any = true;
+		roff_option(f, &sp->opts[i]);
+	}
+	if (any)
+		fputs(".RE\n", f);
+}
+
+/* The data sources or kernels an option chooses from, with their help
+ * (and in the man page, their own options). */
 static void choice(FILE *f, const char *name, const char *help,
-		   const char *const *impls, bool roff)
+		   const char *const *impls, const struct opt_group *g,
+		   bool roff)
 {
 	if (roff) {
 		fprintf(f, ".RS\n.TP\n.B %s\n", name);
@@ -84,7 +132,11 @@ static void choice(FILE *f, const char *name, const char *help,
 				m ? "" : " (default)");
 		fputc('.', f);
 	}
-	fputs(roff ? "\n.RE\n" : "\n", f);
+	fputs("\n", f);
+	if (roff) {
+		roff_group(f, g);
+		fputs(".RE\n", f);
+	}
 }
 
 static void choices(FILE *f, const struct opt_def *o, bool roff)
@@ -95,16 +147,18 @@ static void choices(FILE *f, const struct opt_def *o, bool roff)
 
 		for (size_t i = 0; ioengine_registry[i]; i++)
 			choice(f, ioengine_registry[i]->name,
-			       ioengine_registry[i]->help, NULL, roff);
+			       ioengine_registry[i]->help, NULL,
+			       ioengine_registry[i]->opts, roff);
 		for (size_t i = 0; (left = ioengine_left_out(i, why,
 							    sizeof(why))); i++)
-			choice(f, left, why, NULL, roff);
+			choice(f, left, why, NULL, NULL, roff);
 	}
 	if (!strcmp(o->name, "kernel"))
 		for (size_t i = 0; kernel_registry[i]; i++)
 			choice(f, kernel_registry[i]->name,
 			       kernel_registry[i]->help,
-			       kernel_registry[i]->impls, roff);
+			       kernel_registry[i]->impls,
+			       kernel_registry[i]->opts, roff);
 }
 
 static void show_one(FILE *f, const struct opt_def *o)
@@ -127,31 +181,11 @@ static void show_roff(FILE *f)
 		fprintf(f, ".SS %s\n", opt_cat_names[c]);
 		for (size_t i = 0; i < opt_count; i++) {
 			const struct opt_def *o = &opt_table[i];
-			char def[128], range[96];
 
-			if ((int)o->cat != c)
+			/* a group's options: under its source or kernel */
+			if ((int)o->cat != c || o->group)
 				continue;
-			if (o->alias) {
-				fprintf(f, ".TP\n.BI %s= ", o->name);
-				roff_text(f, opt_find(o->alias)->arg);
-				fprintf(f, "\nfio's name for \\fB%s\\fR.\n",
-					o->alias);
-				continue;
-			}
-			default_text(o, def, sizeof(def));
-			range_text(o, range, sizeof(range));
-			fprintf(f, ".TP\n.BI %s= ", o->name);
-			roff_text(f, o->arg);
-			fputs("\n", f);
-			roff_text(f, o->help);
-			fputs("\n", f);
-			fputs("Default: ", f);
-			roff_text(f, def);
-			if (range[0]) {
-				fputs("; range: ", f);
-				roff_text(f, range);
-			}
-			fputs(".\n", f);
+			roff_option(f, o);
 			choices(f, o, true);
 		}
 	}

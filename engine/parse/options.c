@@ -1,9 +1,10 @@
 /*
- * options.c - the option table, and nothing else.
+ * options.c - the core option table, and nothing else.
  *
- * One entry per job option, grouped by category.  The help text of each
- * entry is what the man page and --cmdhelp print; write it for the reader
- * of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
+ * One entry per option that every job has, grouped by category (a data
+ * source's or kernel's own options are in its own file, see options.h).
+ * The help text of each entry is what the man page and --cmdhelp print;
+ * write it for the reader of the man page.  Parsing and formatting of the OPT_CUSTOM types live in
  * optvalues.c; the machinery that applies the table lives in optcore.c.
  */
 #include <stddef.h>
@@ -25,12 +26,6 @@ static const char *const policy_words[] = { "shared", "split", NULL };
 static const char *const hugepage_words[] = {
 	"none", "thp", "2m", "1g", NULL
 };
-static const char *const flush_words[] = {
-	"none", "clflush", "clflushopt", "clwb", NULL
-};
-static const char *const fence_words[] = { "none", "sfence", NULL };
-static const char *const fence_scope_words[] = { "block", "line", NULL };
-static const char *const layout_words[] = { "random", "page", NULL };
 static const char *const touch_words[] = {
 	"auto", "untimed", "timed", "phase", NULL
 };
@@ -43,9 +38,6 @@ static const char *const rng_words[] = {
 static const char *const unit_base_words[] = { "0", "1", "8", NULL };
 static const char *const kb_base_words[] = { "1024", "1000", NULL };
 static const char *const submit_mode_words[] = { "inline", "offload", NULL };
-static const char *const madvise_words[] = {
-	"none", "normal", "sequential", "random", "willneed", "hugepage", NULL
-};
 
 const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_JOB] = "Job",
@@ -57,7 +49,7 @@ const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_FIO] = "fio compatibility",
 };
 
-const struct opt_def opt_table[] = {
+const struct opt_def opt_core[] = {
 	/* Job */
 	{ .name = "name", .type = OPT_STR, .cat = CAT_JOB, .off = F(name),
 	  .arg = "NAME",
@@ -72,9 +64,8 @@ const struct opt_def opt_table[] = {
 	  .help = "Run this many clones of the job, each in its own thread. "
 		  "Clones share the job's options; each does the whole job "
 		  "(bytes, counts and CPU time are summed over clones)." },
-	{ .name = "cpus_allowed", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
+	{ .name = "cpus_allowed", .type = OPT_CPUS, .cat = CAT_PLACEMENT,
 	  .off = F(cpus_allowed), .arg = "LIST",
-	  .parse = optv_parse_cpus, .format = optv_format_str,
 	  .help = "CPUs the job's threads may run on: a list with ranges "
 		  "(0,2,4-7, or 0-15:2 for every second CPU) and topology "
 		  "words resolved from the topology hwloc reads (see "
@@ -103,7 +94,7 @@ const struct opt_def opt_table[] = {
 		  "(wrapping around when there are more clones than CPUs)." },
 	{ .name = "numa_cpu_nodes", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
 	  .off = F(numa_cpu_nodes), .arg = "LIST",
-	  .parse = optv_parse_cpu_nodes, .format = optv_format_str,
+	  .parse = optv_parse_cpu_nodes, .format = opt_format_text,
 	  .help = "Run the job's threads on the CPUs of these NUMA nodes "
 		  "(a list such as 0 or 0-1), through libnuma, before the job "
 		  "allocates its buffers." },
@@ -121,13 +112,8 @@ const struct opt_def opt_table[] = {
 	{ .name = "ioengine", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(ioengine), .def = "mem", .arg = "ENGINE",
 	  .parse = optv_parse_ioengine, .format = optv_format_ioengine,
-	  .help = "Where the job's data comes from.  mem: anonymous memory "
-		  "(size bytes, filled with pattern, or with the file's "
-		  "contents when filename is set) before the job starts. "
-		  "mmap: the file mapped with MAP_SHARED; its page faults "
-		  "happen inside the measured time.  psync: pread/pwrite of "
-		  "bs bytes at a time into one buffer.  io_uring: reads and "
-		  "writes through io_uring with iodepth in flight. "
+	  .help = "Where the job's data comes from: one of the data sources "
+		  "listed below.  "
 		  "Default: psync when the job names files (filename, "
 		  "directory, filename_format) or asks for what only files "
 		  "have (direct, sync, fsync, fdatasync, end_fsync), as fio "
@@ -256,15 +242,6 @@ const struct opt_def opt_table[] = {
 	  .help = "Write jobs: fsync the file when the job's writes are "
 		  "done, inside the measured time, so the figure includes "
 		  "getting the data to the device." },
-	{ .name = "populate", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(populate), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=mmap: map with MAP_POPULATE, so the page faults "
-		  "are taken before the job starts instead of inside it." },
-	{ .name = "madvise", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(madvise), .def = "none", .words = madvise_words,
-	  .arg = "none|normal|sequential|random|willneed|hugepage",
-	  .help = "ioengine=mmap: madvise() hint given for the mapping "
-		  "before the job starts." },
 	{ .name = "hugepage", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(hugepage), .def = "none", .words = hugepage_words,
 	  .arg = "none|thp|2m|1g",
@@ -358,40 +335,6 @@ const struct opt_def opt_table[] = {
 	  .help = "ioengine=io_uring, libaio: wait for at least this many "
 		  "completions at a time (0: take whatever has completed, "
 		  "waiting for one only when none has)." },
-	{ .name = "fixedbufs", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(fixedbufs), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=io_uring: register the buffers with the kernel "
-		  "(IORING_REGISTER_BUFFERS) and use fixed reads/writes." },
-	{ .name = "registerfiles", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(registerfiles), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=io_uring: register the file with the ring." },
-	{ .name = "sqpoll", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(sqpoll), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=io_uring: a kernel thread polls the submission "
-		  "queue (IORING_SETUP_SQPOLL), so submitting needs no "
-		  "system call." },
-	{ .name = "sqpoll_cpu", .type = OPT_INT, .cat = CAT_SOURCE,
-	  .off = F(sqpoll_cpu), .def = "-1", .arg = "CPU",
-	  .help = "ioengine=io_uring with sqpoll: the CPU of the polling "
-		  "kernel thread (-1: the kernel's choice)." },
-	{ .name = "ioworkers", .type = OPT_UINT, .cat = CAT_SOURCE,
-	  .off = F(ioworkers), .width = W(ioworkers), .def = "0",
-	  .min = 0, .max = 256, .arg = "INT",
-	  .help = "ioengine=io_uring: this many I/O threads, each with its "
-		  "own ring, fill a pool of buffers that the job's thread "
-		  "consumes, as in seed 003 (0: the job's thread does its own "
-		  "I/O).  Reads only (rw=read or randread): the threads read "
-		  "ahead of the job's kernel, and a written block needs the "
-		  "kernel's data first." },
-	{ .name = "ioworkers_cpus", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
-	  .off = F(ioworkers_cpus), .arg = "LIST",
-	  .parse = optv_parse_ioworkers_cpus, .format = optv_format_str,
-	  .help = "CPUs for the I/O threads of ioworkers (default: the "
-		  "job's own CPUs)." },
-	{ .name = "ordered", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(ordered), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=io_uring with ioworkers: hand blocks to the "
-		  "kernel in file order (1) or as they complete (0)." },
 	{ .name = "latency", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(latency), .def = "1", .arg = "BOOL",
 	  .help = "Record each I/O's latency, submit to completion, in a "
@@ -401,49 +344,18 @@ const struct opt_def opt_table[] = {
 	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency" },
 	{ .name = "percentile_list", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(percentile_list), .arg = "P:P:...",
-	  .parse = optv_parse_percentiles, .format = optv_format_str,
+	  .parse = optv_parse_percentiles, .format = opt_format_text,
 	  .help = "fio's list of latency percentiles to report, separated "
 		  "by colons.  memjob reports p50, p90, p99, p99.9 and the "
 		  "maximum (100), always; a list of those is taken, another "
 		  "percentile is refused." },
 
-	/* DAX */
-	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(flush), .def = "none", .words = flush_words,
-	  .arg = "none|clflush|clflushopt|clwb",
-	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
-		  "of its cache lines with this instruction.  Checked with "
-		  "cpuid when the job is parsed." },
-	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(fence), .def = "none", .words = fence_words,
-	  .arg = "none|sfence",
-	  .help = "ioengine=dax: the fence that follows the flushes (see "
-		  "fence_scope)." },
-	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
-	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
-	  .arg = "block|line",
-	  .help = "ioengine=dax: fence once after each block's flushes "
-		  "(block) or after every line's flush (line)." },
-	{ .name = "nt", .type = OPT_BOOL, .cat = CAT_SOURCE, .off = F(nt),
-	  .def = "0", .arg = "BOOL",
-	  .help = "ioengine=dax, rw=write: store with non-temporal stores "
-		  "(which bypass the cache) instead of the kernel's stores." },
-	{ .name = "dax_emulate", .type = OPT_BOOL, .cat = CAT_SOURCE,
-	  .off = F(dax_emulate), .def = "0", .arg = "BOOL",
-	  .help = "ioengine=dax without DAX hardware: run the same stores, "
-		  "flushes and fences on an ordinary shared file mapping "
-		  "instead of failing.  Every figure of the job is marked "
-		  "emulated." },
-
 	/* Compute kernel */
 	{ .name = "kernel", .type = OPT_CUSTOM, .cat = CAT_KERNEL,
 	  .off = F(kernel), .def = "none", .arg = "KERNEL",
 	  .parse = optv_parse_kernel, .format = optv_format_kernel,
-	  .help = "What the job computes on each block.  none: nothing (the "
-		  "data is only moved).  count: the number of 32-bit integers "
-		  "equal to value.  sum: the sum of the 32-bit integers. "
-		  "copy: copies each block to (or, for writes, from) a private "
-		  "buffer.  fill: stores value into every 32-bit word." },
+	  .help = "What the job computes on each block: one of the kernels "
+		  "listed below." },
 	{ .name = "impl", .type = OPT_STR, .cat = CAT_KERNEL,
 	  .off = F(impl_name), .arg = "IMPL",
 	  .help = "The kernel's implementation.  count: simple (the plain "
@@ -463,46 +375,6 @@ const struct opt_def opt_table[] = {
 		  "copy uses the C library's memcpy, which picks its own.  "
 		  "source_info says which ran (\"count/unrolled: avx2\"), "
 		  "and --version which level this CPU gets." },
-	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
-	  .off = F(command), .arg = "COMMAND",
-	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
-		  "the job's CPU binding and memory policy (a real SPEC mcf as "
-		  "the victim, say).  Its standard output goes to memjob's "
-		  "standard error, so reports stay clean.  Its wall time, CPU "
-		  "time, faults and context switches are the job's figures; "
-		  "a non-zero exit status fails the job.  As an aggressor it "
-		  "is stopped (SIGTERM, then SIGKILL after 1 s) when the last "
-		  "victim is done." },
-	{ .name = "stride", .type = OPT_SIZE, .cat = CAT_KERNEL,
-	  .off = F(stride), .def = "64", .min = 8, .max = 1ULL << 30,
-	  .arg = "SIZE",
-	  .help = "kernel=chase: bytes between the pointers of the chase "
-		  "(one pointer per cache line by default)." },
-	{ .name = "code_size", .type = OPT_SIZE, .cat = CAT_KERNEL,
-	  .off = F(code_size), .def = "256k", .min = 64, .max = 1ULL << 30,
-	  .arg = "SIZE",
-	  .help = "kernel=codewalk: bytes of generated code one pass runs "
-		  "through, rounded down to whole functions of 64 bytes (one "
-		  "cache line each) and at most the 4 MiB that were generated. "
-		  "Set it below, around and beyond the instruction cache and "
-		  "L2 (see memjob --topology)." },
-	{ .name = "batch", .type = OPT_UINT, .cat = CAT_KERNEL,
-	  .off = F(batch), .width = W(batch), .def = "1", .min = 1,
-	  .max = 65536, .arg = "INT",
-	  .help = "kernel=codewalk: items each function processes before "
-		  "the next function runs, as VPP runs a vector of packets "
-		  "through each graph node.  1 runs every item through the "
-		  "whole code before the next; N fetches each function's code "
-		  "once per N items.  The items are 8 bytes each and stay in "
-		  "L1d up to a few thousand." },
-	{ .name = "chase_layout", .type = OPT_ENUM, .cat = CAT_KERNEL,
-	  .off = F(chase_layout), .def = "random", .words = layout_words,
-	  .arg = "random|page",
-	  .help = "kernel=chase: random visits the pointers in one random "
-		  "cycle over the whole buffer (TLB misses included); page "
-		  "visits the pages in random order and the pointers of each "
-		  "page in random order before leaving it, so TLB misses "
-		  "stay out (as multichase does)." },
 	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,
 	  .off = F(value), .def = "10", .arg = "INT",
 	  .help = "The 32-bit integer that kernel=count looks for and "
@@ -709,4 +581,4 @@ const struct opt_def opt_table[] = {
 		  "already and is refused otherwise (with the way to set it)." },
 };
 
-const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);
+const size_t opt_core_count = sizeof(opt_core) / sizeof(opt_core[0]);

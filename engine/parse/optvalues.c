@@ -14,6 +14,7 @@
 #include "kernels/kernel.h"
 #include "machine/counters.h"
 #include "parse/optfio.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "machine/sizeexpr.h"
 #include "util/value.h"
@@ -26,43 +27,6 @@ static int replace_str(char **dst, const char *val)
 		return -1;
 	free(*dst);
 	*dst = s;
-	return 0;
-}
-
-/* CPU sets may name topology words (llc-of:2): they are resolved in
- * check.c, where the machine's topology is known; here only the text. */
-int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
-		    const char *val, const char **why, char *buf, size_t buflen)
-{
-	(void)o;
-	(void)buf;
-	(void)buflen;
-	if (!*val) {
-		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
-		return -1;
-	}
-	if (replace_str(&j->cpus_allowed, val)) {
-		*why = "out of memory";
-		return -1;
-	}
-	return 0;
-}
-
-int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
-			      const char *val, const char **why,
-			      char *buf, size_t buflen)
-{
-	(void)o;
-	(void)buf;
-	(void)buflen;
-	if (!*val) {
-		*why = "expected a CPU list such as 0,2,4-7 or llc-of:0";
-		return -1;
-	}
-	if (replace_str(&j->ioworkers_cpus, val)) {
-		*why = "out of memory";
-		return -1;
-	}
 	return 0;
 }
 
@@ -244,14 +208,6 @@ void optv_format_kernel(const struct opt_def *o, const struct job_spec *j,
 {
 	(void)o;
 	snprintf(buf, len, "%s", j->kernel ? j->kernel->name : "");
-}
-
-void optv_format_str(const struct opt_def *o, const struct job_spec *j,
-		     char *buf, size_t len)
-{
-	const char *s = *(char *const *)((const char *)j + o->off);
-
-	snprintf(buf, len, "%s", s ? s : "");
 }
 
 /* A plain size now; a size relative to the machine (llc/2, 10%ram) is

@@ -8,12 +8,6 @@
 
 #include "spec/options.h"
 
-int optv_parse_cpus(const struct opt_def *o, struct job_spec *j,
-		    const char *val, const char **why,
-			    char *buf, size_t buflen);
-int optv_parse_ioworkers_cpus(const struct opt_def *o, struct job_spec *j,
-			      const char *val, const char **why,
-			      char *buf, size_t buflen);
 int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
 			 const char *val, const char **why,
 			    char *buf, size_t buflen);
@@ -40,8 +34,6 @@ int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
 		    size_t buflen);
 void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
 		      char *buf, size_t len);
-void optv_format_str(const struct opt_def *o, const struct job_spec *j,
-		     char *buf, size_t len);
 void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,
 			   char *buf, size_t len);
 void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "parse/sweep.h"
 #include "parse/parse.h"
@@ -210,7 +211,8 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 		}
 		val = "1";
 	}
-	if (o->type == OPT_STR && o->off == offsetof(struct job_spec, name) &&
+	if (o->type == OPT_STR && !o->group &&
+	    o->off == offsetof(struct job_spec, name) &&
 	    !valid_job_name(val)) {
 		diag_error(p->d, loc, o->name, "bad job name '%s': it must not "
 			   "be empty or contain , \" = [ or ]", val);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "parse/optvalues.h"
 #include "parse/sweep.h"
 #include "util/value.h"
@@ -199,33 +200,6 @@ void sweep_format(const struct sweep *s, char *buf, size_t len)
 	for (unsigned i = 0; i < s->nvalues && n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%s", i ? (char[]){ sep, 0 }
 							  : "", s->values[i]);
-}
-
-int sweep_copy(struct sweep *dst, const struct sweep *src)
-{
-	*dst = *src;
-	dst->values = calloc(src->nvalues ? src->nvalues : 1,
-			     sizeof(*dst->values));
-	if (!dst->values)
-		return -1;
-	for (unsigned i = 0; i < src->nvalues; i++) {
-		dst->values[i] = strdup(src->values[i]);
-		if (!dst->values[i]) {
-			dst->nvalues = i;
-			sweep_free(dst);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-void sweep_free(struct sweep *s)
-{
-	for (unsigned i = 0; i < s->nvalues; i++)
-		free(s->values[i]);
-	free(s->values);
-	s->values = NULL;
-	s->nvalues = 0;
 }
 
 /* Each sweep= line adds a sweep; the same option twice is an error. */

@@ -30,8 +30,6 @@
 int sweep_parse(const char *spec, struct sweep *s, const char **why,
 		char *buf, size_t buflen);
 void sweep_format(const struct sweep *s, char *buf, size_t len);
-int sweep_copy(struct sweep *dst, const struct sweep *src);
-void sweep_free(struct sweep *s);
 /* The option sweep=: each line adds a sweep; the same option twice is an
  * error.  Its format gives the first sweep only (--dump prints each on
  * its own line). */

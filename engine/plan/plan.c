@@ -16,6 +16,7 @@
 #include "ioengines/ioengine.h"
 #include "parse/check.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "plan/plan.h"
 #include "util/sysfile.h"
 #include "util/value.h"

@@ -277,6 +277,8 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	const struct planned_job *pj = &r->plan->jobs[idx];
 	const struct job_spec *j = pj->spec;
 	unsigned reps = r->plan->segments[pj->segment].repeat;
+	unsigned io_threads = j->ioengine->io_threads ?
+			      j->ioengine->io_threads(j) : 0;
 	char bs[32], size[32];
 	double gbps[1000], secs[1000], nsi[1000];
 	unsigned n = 0;
@@ -291,9 +293,9 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		fprintf(f, " {%s}", j->point_label);
 	fprintf(f, ": group %u, %u thread%s", pj->group, j->numjobs,
 		j->numjobs == 1 ? "" : "s");
-	if (j->ioworkers)
-		fprintf(f, " + %u I/O thread%s", j->ioworkers,
-			j->ioworkers == 1 ? "" : "s");
+	if (io_threads)
+		fprintf(f, " + %u I/O thread%s", io_threads,
+			io_threads == 1 ? "" : "s");
 	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
 		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
 		j->kernel->impls ? "/" : "", report_impl(pj));

@@ -22,6 +22,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "parse/optspace.h"
 #include "report/report_int.h"
 
 #define FIXED_COLUMNS(X)						\

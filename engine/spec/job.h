@@ -19,6 +19,7 @@
 
 struct ioengine_ops;
 struct kernel_ops;
+struct opt_space;
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW
@@ -40,19 +41,11 @@ static inline uint64_t hugepage_bytes(enum hugepage_mode h)
 	return h == HUGEPAGE_2M ? 2ULL << 20 : h == HUGEPAGE_1G ? 1ULL << 30 : 0;
 }
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
-enum madvise_mode {
-	MADV_MODE_NONE, MADV_MODE_NORMAL, MADV_MODE_SEQUENTIAL,
-	MADV_MODE_RANDOM, MADV_MODE_WILLNEED, MADV_MODE_HUGEPAGE,
-};
 enum mempolicy_kind {
 	MEMPOL_DEFAULT, MEMPOL_LOCAL, MEMPOL_BIND, MEMPOL_INTERLEAVE,
 	MEMPOL_PREFERRED,
 };
 enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
-enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
-enum fence_kind { FENCE_NONE, FENCE_SFENCE };
-enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
-enum chase_layout { CHASE_RANDOM, CHASE_PAGE };
 /* first_touch=: where the first user-space touch of a mapped region goes */
 enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
@@ -66,7 +59,7 @@ enum job_phase {
 /* sweep=OPTION:v1,v2,...: the job runs once per value (several sweeps of
  * a segment's jobs form a grid). */
 struct sweep {
-	int opt;			/* index in the option table */
+	int opt;			/* index in the option space */
 	char **values;
 	unsigned nvalues;
 	struct srcloc loc;
@@ -120,8 +113,6 @@ struct job_spec {
 	unsigned fsync_every;		/* fsync after this many writes */
 	unsigned fdatasync_every;
 	bool end_fsync;
-	bool populate;
-	enum madvise_mode madvise;
 	enum hugepage_mode hugepage;
 	bool invalidate;
 	bool isolate_phases;		/* sync its files before the next run */
@@ -130,36 +121,16 @@ struct job_spec {
 	struct pattern pattern;
 	uint64_t pattern_seed;
 
-	/* io_uring (issue 3) */
+	/* batching: io_uring and libaio */
 	unsigned iodepth_batch_submit;	/* 0: submit whatever is ready */
 	unsigned iodepth_batch_complete;/* 0: reap whatever has completed */
-	bool fixedbufs;
-	bool registerfiles;
-	bool sqpoll;
-	int sqpoll_cpu;			/* -1: the kernel's choice */
-	unsigned ioworkers;		/* 0: the job's thread does the I/O */
-	char *ioworkers_cpus;		/* as written; NULL = like the job */
-	uint64_t ioworkers_cpuset[BITMAP_WORDS(MEMJOB_MAX_CPUS)];
-	bool ordered;
 	bool latency;			/* record each I/O's latency */
-
-	/* DAX */
-	enum flush_kind flush;
-	enum fence_kind fence;
-	enum fence_scope fence_scope;
-	bool nt;
-	bool dax_emulate;
 
 	/* Compute kernel */
 	const struct kernel_ops *kernel;
 	char *impl_name;		/* as written; NULL = kernel's default
 					   (the index: the plan's) */
 	int32_t value;			/* count looks for it, fill writes it */
-	uint64_t stride;		/* chase: bytes between pointers */
-	uint64_t code_size;		/* codewalk: bytes of code per pass */
-	unsigned batch;			/* codewalk: items per function call */
-	char *command;			/* exec: run with /bin/sh -c */
-	enum chase_layout chase_layout;
 
 	/* Interference and sweeps */
 	enum job_role role;
@@ -227,7 +198,9 @@ struct job_spec {
 	bool keep_files;
 
 	/* Bookkeeping from the parser: which options were set, and where. */
-	unsigned char *isset;		/* one per option-table entry */
+	const struct opt_space *space;	/* every option; NULL: none set */
+	void **gdata;			/* per group of space: its struct */
+	unsigned char *isset;		/* one per option-space entry */
 	unsigned char *inherited;	/* set by [global], not the job */
 	struct srcloc *locs;		/* one per option-table entry */
 };
@@ -244,5 +217,9 @@ struct jobset {
  */
 const struct srcloc *job_loc(const struct job_spec *j, const char *opt);
 bool job_isset(const struct job_spec *j, const char *opt);
+
+/* A sweep's values copied (for job_copy), and freed. */
+int sweep_copy(struct sweep *dst, const struct sweep *src);
+void sweep_free(struct sweep *s);
 
 #endif

@@ -1,6 +1,9 @@
 /*
- * optcore.c - applying the option table: setting a job's option from text,
- * formatting it back, defaults, copying jobs for [global] inheritance.
+ * optcore.c - applying option tables: setting a job's option from text,
+ * formatting it back, copying jobs for [global] inheritance, where an
+ * option was set.  Everything here works from the job's own option space
+ * (j->space), never from the registries: the data sources and kernels
+ * call it too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -8,44 +11,61 @@
 #include <string.h>
 
 #include "spec/options.h"
-#include "parse/optvalues.h"
-#include "parse/sweep.h"
 #include "util/value.h"
 
-#define FIELD(j, o)	((char *)(j) + (o)->off)
-
-/* An alias (fio's timeout for runtime) is the option it names. */
-int opt_index(const char *name)
+/* The struct option o of job j is stored in. */
+static char *base_of(const struct opt_def *o, const struct job_spec *j)
 {
-	for (size_t i = 0; i < opt_count; i++)
-		if (!strcmp(opt_table[i].name, name))
-			return opt_table[i].alias ? opt_index(opt_table[i].alias)
-						  : (int)i;
+	if (o->group && j->gdata)
+		return j->gdata[o->group];
+	return (char *)j;
+}
+
+void *opt_field(const struct opt_def *o, const struct job_spec *j)
+{
+	return base_of(o, j) + o->off;
+}
+
+void *opt_aux(const struct opt_def *o, const struct job_spec *j)
+{
+	return base_of(o, j) + o->aux;
+}
+
+const void *job_opts(const struct job_spec *j, const struct opt_group *g)
+{
+	static const unsigned char zeros[OPT_GROUP_ZEROS];
+
+	for (unsigned i = 1; j->space && j->gdata && i < j->space->ngroups;
+	     i++)
+		if (j->space->groups[i] == g)
+			return j->gdata[i];
+	return g->size <= sizeof(zeros) ? zeros : NULL;
+}
+
+bool opt_group_has(const struct opt_group *g, const char *name)
+{
+	for (size_t i = 0; g && i < g->nopts; i++)
+		if (!strcmp(g->opts[i].name, name))
+			return true;
+	return false;
+}
+
+/* The index of option name in the job's space (an alias: its target's). */
+static int space_index(const struct opt_space *sp, const char *name)
+{
+	for (size_t i = 0; sp && i < sp->count; i++)
+		if (!strcmp(sp->opts[i].name, name))
+			return sp->opts[i].alias ?
+				space_index(sp, sp->opts[i].alias) : (int)i;
 	return -1;
-}
-
-const struct opt_def *opt_find(const char *name)
-{
-	int i = opt_index(name);
-
-	return i < 0 ? NULL : &opt_table[i];
-}
-
-const char *opt_nearest(const char *name)
-{
-	struct value_near n;
-
-	value_near_init(&n, name);
-	for (size_t i = 0; i < opt_count; i++)
-		value_near_offer(&n, opt_table[i].name);
-	return value_near_best(&n);
 }
 
 static bool opt_owns_string(const struct opt_def *o)
 {
 	if (o->alias)
 		return false;
-	return o->type == OPT_STR || o->format == optv_format_str;
+	return o->type == OPT_STR || o->type == OPT_CPUS ||
+	       o->format == opt_format_text;
 }
 
 /* size keeps its expression text beside the value */
@@ -107,18 +127,23 @@ static int enum_error(const struct opt_def *o, const char *val,
 int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 	    const char **why, char *buf, size_t buflen)
 {
-	void *field = FIELD(j, o);
+	void *field = opt_field(o, j);
 	uint64_t u;
 	int64_t s;
 	bool b;
 	int k;
 
 	switch (o->type) {
-	case OPT_STR: {
+	case OPT_STR:
+	case OPT_CPUS: {
 		char *copy;
 
 		if (!*val) {
-			*why = "must not be empty";
+			/* CPU sets may name topology words (llc-of:2):
+			 * check.c resolves them; here only the text */
+			*why = o->type == OPT_STR ? "must not be empty" :
+			       "expected a CPU list such as 0,2,4-7 or "
+			       "llc-of:0";
 			return -1;
 		}
 		copy = strdup(val);
@@ -178,14 +203,23 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 	return -1;
 }
 
+void opt_format_text(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len)
+{
+	const char *s = *(char *const *)opt_field(o, j);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
 void opt_format(const struct opt_def *o, const struct job_spec *j,
 		char *buf, size_t len)
 {
-	const void *field = (const char *)j + o->off;
+	const void *field = opt_field(o, j);
 
 	switch (o->type) {
 	case OPT_STR:
-		optv_format_str(o, j, buf, len);
+	case OPT_CPUS:
+		opt_format_text(o, j, buf, len);
 		return;
 	case OPT_BOOL:
 		snprintf(buf, len, "%d", *(const bool *)field ? 1 : 0);
@@ -216,33 +250,6 @@ void opt_format(const struct opt_def *o, const struct job_spec *j,
 	snprintf(buf, len, "?");
 }
 
-int job_init_defaults(struct job_spec *j)
-{
-	char buf[256];
-	const char *why;
-
-	memset(j, 0, sizeof(*j));
-	j->baseline = -1;
-	j->isset = calloc(opt_count, sizeof(*j->isset));
-	j->inherited = calloc(opt_count, sizeof(*j->inherited));
-	j->locs = calloc(opt_count, sizeof(*j->locs));
-	if (!j->isset || !j->locs || !j->inherited)
-		goto fail;
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
-
-		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
-			fprintf(stderr, "memjob: internal error: default of "
-				"'%s' (%s): %s\n", o->name, o->def, why);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
-	job_free(j);
-	return -1;
-}
-
 int job_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	if (job_copy_unswept(dst, src))
@@ -263,8 +270,38 @@ fail:
 	return -1;
 }
 
+/* The groups' structs of src, copied into dst->gdata (their strings
+ * still src's: the caller copies them). */
+static int copy_groups(struct job_spec *dst, const struct job_spec *src)
+{
+	const struct opt_space *sp = src->space;
+
+	dst->gdata = NULL;
+	if (!sp || !src->gdata)
+		return 0;
+	dst->gdata = calloc(sp->ngroups, sizeof(*dst->gdata));
+	if (!dst->gdata)
+		return -1;
+	for (unsigned g = 1; g < sp->ngroups; g++) {
+		size_t size = sp->groups[g]->size;
+
+		dst->gdata[g] = malloc(size ? size : 1);
+		if (!dst->gdata[g]) {
+			while (--g)
+				free(dst->gdata[g]);
+			free(dst->gdata);
+			dst->gdata = NULL;
+			return -1;
+		}
+		memcpy(dst->gdata[g], src->gdata[g], size);
+	}
+	return 0;
+}
+
 int job_copy_unswept(struct job_spec *dst, const struct job_spec *src)
 {
+	size_t n = src->space ? src->space->count : 0;
+
 	*dst = *src;
 	dst->isset = NULL;
 	dst->inherited = NULL;
@@ -273,35 +310,36 @@ int job_copy_unswept(struct job_spec *dst, const struct job_spec *src)
 	dst->nsweeps = 0;
 	dst->point_label = NULL;
 	dst->size_expr = NULL;
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
-
-		if (opt_owns_string(o))
-			*(char **)FIELD(dst, o) = NULL;
-	}
-	dst->isset = malloc(opt_count * sizeof(*dst->isset));
-	dst->inherited = calloc(opt_count, sizeof(*dst->inherited));
-	dst->locs = malloc(opt_count * sizeof(*dst->locs));
-	if (!dst->isset || !dst->locs || !dst->inherited)
+	if (copy_groups(dst, src)) {
+		/* nothing of dst's own yet but its groups */
+		dst->space = NULL;
 		goto fail;
-	memcpy(dst->isset, src->isset, opt_count * sizeof(*dst->isset));
-	if (src->inherited)
-		memcpy(dst->inherited, src->inherited,
-		       opt_count * sizeof(*dst->inherited));
-	memcpy(dst->locs, src->locs, opt_count * sizeof(*dst->locs));
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
+	}
+	/* until strdup'ed, dst's strings are src's: forget them on failure */
+	for (size_t i = 0; i < n; i++)
+		if (opt_owns_string(&src->space->opts[i]))
+			*(char **)opt_field(&src->space->opts[i], dst) = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct opt_def *o = &src->space->opts[i];
 		const char *s;
 
 		if (!opt_owns_string(o))
 			continue;
-		s = *(char *const *)((const char *)src + o->off);
-		if (!s)
-			continue;
-		*(char **)FIELD(dst, o) = strdup(s);
-		if (!*(char **)FIELD(dst, o))
+		s = *(char *const *)opt_field(o, src);
+		if (s && !(*(char **)opt_field(o, dst) = strdup(s)))
 			goto fail;
 	}
+	dst->isset = malloc(n ? n : 1);
+	dst->inherited = calloc(n ? n : 1, 1);
+	dst->locs = malloc((n ? n : 1) * sizeof(*dst->locs));
+	if (!dst->isset || !dst->locs || !dst->inherited)
+		goto fail;
+	if (src->isset)
+		memcpy(dst->isset, src->isset, n);
+	if (src->inherited)
+		memcpy(dst->inherited, src->inherited, n);
+	if (src->locs)
+		memcpy(dst->locs, src->locs, n * sizeof(*dst->locs));
 	if (src->point_label && !(dst->point_label = strdup(src->point_label)))
 		goto fail;
 	if (copy_size_expr(dst, src))
@@ -314,14 +352,23 @@ fail:
 
 void job_free(struct job_spec *j)
 {
-	for (size_t i = 0; i < opt_count; i++) {
-		const struct opt_def *o = &opt_table[i];
+	const struct opt_space *sp = j->space;
 
-		if (opt_owns_string(o)) {
-			free(*(char **)FIELD(j, o));
-			*(char **)FIELD(j, o) = NULL;
+	for (size_t i = 0; sp && i < sp->count; i++) {
+		const struct opt_def *o = &sp->opts[i];
+
+		if (opt_owns_string(o) &&
+		    (!o->group || (j->gdata && j->gdata[o->group]))) {
+			char **field = opt_field(o, j);
+
+			free(*field);
+			*field = NULL;
 		}
 	}
+	for (unsigned g = 1; sp && j->gdata && g < sp->ngroups; g++)
+		free(j->gdata[g]);
+	free(j->gdata);
+	j->gdata = NULL;
 	for (unsigned i = 0; i < j->nsweeps; i++)
 		sweep_free(&j->sweeps[i]);
 	free(j->sweeps);
@@ -341,7 +388,7 @@ void job_free(struct job_spec *j)
 
 const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
 {
-	int i = opt_index(opt);
+	int i = space_index(j->space, opt);
 
 	if (i >= 0 && j->isset && j->isset[i])
 		return &j->locs[i];
@@ -350,7 +397,34 @@ const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
 
 bool job_isset(const struct job_spec *j, const char *opt)
 {
-	int i = opt_index(opt);
+	int i = space_index(j->space, opt);
 
 	return i >= 0 && j->isset && j->isset[i];
+}
+
+int sweep_copy(struct sweep *dst, const struct sweep *src)
+{
+	*dst = *src;
+	dst->values = calloc(src->nvalues ? src->nvalues : 1,
+			     sizeof(*dst->values));
+	if (!dst->values)
+		return -1;
+	for (unsigned i = 0; i < src->nvalues; i++) {
+		dst->values[i] = strdup(src->values[i]);
+		if (!dst->values[i]) {
+			dst->nvalues = i;
+			sweep_free(dst);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sweep_free(struct sweep *s)
+{
+	for (unsigned i = 0; i < s->nvalues; i++)
+		free(s->values[i]);
+	free(s->values);
+	s->values = NULL;
+	s->nvalues = 0;
 }

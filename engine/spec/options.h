@@ -1,11 +1,18 @@
 /*
- * options.h - the option table: one entry per job option.
+ * options.h - option tables: one entry per job option.
  *
- * Each entry says where the value is stored in struct job_spec, its type,
- * default, range and help.  The same entry drives the job-file parser, the
- * command line, defaults, range checks, --dump, --cmdhelp and the OPTIONS
- * section of the man page (generated with --cmdhelp=roff), so the five can
- * never disagree.
+ * Each entry says where the value is stored, its type, default, range and
+ * help.  The same entry drives the job-file parser, the command line,
+ * defaults, range checks, --dump, --cmdhelp and the OPTIONS section of the
+ * man page (generated with --cmdhelp=roff), so the five can never disagree.
+ *
+ * The core table (parse/options.c) holds what every job has, stored in
+ * struct job_spec.  A data source or kernel with options of its own
+ * declares them in an opt_group in its own file, stored in a private
+ * struct of the group's size that the job carries for it (job_opts()).
+ * The parse stage joins the core table and every registered group into
+ * one option space (parse/optspace.c); a job points at it, so the
+ * functions here work on any option without knowing the registries.
  */
 #ifndef MEMJOB_OPTIONS_H
 #define MEMJOB_OPTIONS_H
@@ -24,6 +31,8 @@ enum opt_type {
 	OPT_TIME,	/* uint64_t microseconds */
 	OPT_ENUM,	/* int-sized enum, one of words[] */
 	OPT_CUSTOM,	/* parse() and format() do the work */
+	OPT_CPUS,	/* char *, a CPU list as written; check.c resolves
+			   it against the topology into the bitmap at aux */
 };
 
 enum opt_cat {
@@ -43,7 +52,8 @@ struct opt_def {
 	const char *name;
 	enum opt_type type;
 	enum opt_cat cat;
-	size_t off;			/* offsetof(struct job_spec, field) */
+	size_t off;			/* offsetof(struct job_spec, field), or
+				   into its group's struct */
 	size_t width;			/* sizeof the field (OPT_UINT) */
 	const char *def;		/* default, as text; NULL = unset */
 	uint64_t min, max;		/* OPT_UINT, OPT_SIZE, OPT_TIME */
@@ -52,24 +62,66 @@ struct opt_def {
 	const char *help;		/* full description (man page) */
 	opt_parse_fn parse;		/* OPT_CUSTOM */
 	opt_format_fn format;		/* OPT_CUSTOM */
+	size_t aux;			/* OPT_CPUS: offset of the bitmap */
 	/* fio's other name for an option (timeout for runtime): the entry
 	 * has only name, cat and alias; opt_find() returns the target. */
 	const char *alias;
 	unsigned flags;			/* OPTF_* */
+	/* A group's option: listed (--cmdhelp, --dump) right after this
+	 * option; NULL: after the group's previous option. */
+	const char *after;
+	/* Set in the option space: the group the entry came from (0: the
+	 * core table, whose fields are in struct job_spec). */
+	unsigned group;
+};
+
+/* A data source's or kernel's own options (ioengine_ops.opts,
+ * kernel_ops.opts), as fio's ioengine_ops carries its option table and
+ * option_struct_size. */
+struct opt_group {
+	const char *name;		/* the source or kernel */
+	const struct opt_def *opts;	/* .off is into the private struct */
+	size_t nopts;
+	size_t size;			/* sizeof the private struct */
+};
+
+/* const struct opt_group x = OPT_GROUP("io_uring", table, struct t); */
+#define OPT_GROUP(gname, table, type) {				\
+	.name = (gname), .opts = (table),				\
+	.nopts = sizeof(table) / sizeof((table)[0]),			\
+	.size = sizeof(type),						\
+}
+
+/* Every option a job can have: the core table, then every registered
+ * group's, in the order of --cmdhelp and --dump (parse/optspace.c). */
+struct opt_space {
+	const struct opt_def *opts;
+	size_t count;
+	const struct opt_group *const *groups;	/* [0] NULL: the core */
+	unsigned ngroups;
 };
 
 /* fio's knob for fio's own overhead: accepted, changes nothing in memjob;
  * a run that sets one says so once (jobs_check). */
 #define OPTF_NOOP	0x1
 
-extern const struct opt_def opt_table[];
-extern const size_t opt_count;
+/* The core table (parse/options.c): what every job has. */
+extern const struct opt_def opt_core[];
+extern const size_t opt_core_count;
 extern const char *const opt_cat_names[CAT_COUNT];
 
-int opt_index(const char *name);	/* -1 if unknown */
-const struct opt_def *opt_find(const char *name);
-/* The valid option nearest to an unknown name, or NULL if none is close. */
-const char *opt_nearest(const char *name);
+/* Where option o of job j is stored: in j, or in its group's struct. */
+void *opt_field(const struct opt_def *o, const struct job_spec *j);
+/* Whether group g (may be NULL) has an option called name. */
+bool opt_group_has(const struct opt_group *g, const char *name);
+/* Where OPT_CPUS option o of job j keeps its resolved bitmap. */
+void *opt_aux(const struct opt_def *o, const struct job_spec *j);
+/* The private struct of group g in job j (a data source's or kernel's
+ * own options).  A job made without the parser (a unit test's) has none
+ * attached: it reads zeros, as its fields in struct job_spec would have
+ * been (NULL only for a group larger than OPT_GROUP_ZEROS). */
+const void *job_opts(const struct job_spec *j, const struct opt_group *g);
+#define OPT_GROUP_ZEROS	1024
 
 /* Parse val into job j; on error *why completes "option 'x': ..." and
  * points into buf when the message had to be built. */
@@ -79,8 +131,10 @@ int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,
 void opt_format(const struct opt_def *o, const struct job_spec *j,
 		char *buf, size_t len);
 
-/* A job with every option at its default (name NULL, nothing set). */
-int job_init_defaults(struct job_spec *j);
+/* format() of an OPT_CUSTOM option stored as its text (a char *). */
+void opt_format_text(const struct opt_def *o, const struct job_spec *j,
+		     char *buf, size_t len);
+
 /* Deep copy (strings and bookkeeping), for [global] inheritance. */
 int job_copy(struct job_spec *dst, const struct job_spec *src);
 /* The same without the sweeps: one point of a grid (a copy of a

@@ -20,7 +20,9 @@
 
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
+#include "jobopts.h"
 #include "kernel_validate.h"
+#include "kernels/chase.h"
 
 #define PAGE	4096
 
@@ -32,17 +34,23 @@ static const struct kernel_ops *chase(void)
 	return k;
 }
 
+/* The job's chase options: one job at a time is alive in these tests. */
+static struct chase_opts chase_opts;
+static struct jobopts jobopts;
+
 static struct job_spec make_job(uint64_t stride, enum chase_layout layout,
 				uint64_t seed)
 {
 	struct job_spec job = {
 		.name = "c", .where = { "t.ini", 4 }, .rw = RW_READ,
-		.bs = 4096, .size = 1 << 20, .stride = stride,
-		.chase_layout = layout, .pattern_seed = seed,
+		.bs = 4096, .size = 1 << 20, .pattern_seed = seed,
 		.kernel = kernel_find("chase"),
 		.ioengine = ioengine_find("mem"),
 	};
 
+	chase_opts = (struct chase_opts){ .stride = stride,
+					  .chase_layout = layout };
+	jobopts_attach(&job, &jobopts, &kernel_chase_opts, &chase_opts);
 	return job;
 }
 
@@ -385,7 +393,7 @@ static void test_prepare_errors(void **state)
 	walk_cycle(base, 128, 64, 2, NULL);
 	chase()->fini(&k);
 
-	job.stride = 12;
+	chase_opts.stride = 12;
 	memset(&k, 0, sizeof(k));
 	k.job = &job;
 	assert_int_equal(chase()->init(&k), -EINVAL);
@@ -424,18 +432,18 @@ static void test_validate(void **state)
 	(void)state;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
-	job.stride = 8;
+	chase_opts.stride = 8;
 	job.size = 16;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
 
-	job.stride = 12;
+	chase_opts.stride = 12;
 	job.size = 1 << 20;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:4: option 'stride': kernel=chase lays a pointer every stride bytes; stride must be a multiple of 8, got 12\n");
-	job.stride = 4;
+	chase_opts.stride = 4;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 
-	job.stride = 64;
+	chase_opts.stride = 64;
 	job.size = 127;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:4: option 'stride': kernel=chase needs at least 2 pointers, so size/stride must be at least 2; got size=127 stride=64\n");
@@ -452,7 +460,7 @@ static void test_validate(void **state)
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_non_null(strstr(msg, "ioengine=mmap maps from a file"));
 
-	job.stride = 20;		/* both at once */
+	chase_opts.stride = 20;		/* both at once */
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 2);
 }
 

@@ -21,6 +21,7 @@
 
 #include "kernels/codewalk.h"
 #include "kernels/kernel.h"
+#include "jobopts.h"
 #include "kernel_validate.h"
 
 #define PROBE	0x0123456789abcdefull
@@ -33,15 +34,21 @@ static const struct kernel_ops *codewalk(void)
 	return k;
 }
 
+/* The job's codewalk options: one job at a time is alive in these tests. */
+static struct codewalk_opts cw_opts;
+static struct jobopts jobopts;
+
 static struct job_spec make_job(uint64_t code_size, unsigned batch,
 				uint64_t loops, uint64_t seed)
 {
 	struct job_spec job = {
-		.name = "w", .where = { "t.ini", 7 }, .code_size = code_size,
-		.batch = batch, .loops = loops, .pattern_seed = seed,
-		.kernel = kernel_find("codewalk"),
+		.name = "w", .where = { "t.ini", 7 }, .loops = loops,
+		.pattern_seed = seed, .kernel = kernel_find("codewalk"),
 	};
 
+	cw_opts = (struct codewalk_opts){ .code_size = code_size,
+					  .batch = batch };
+	jobopts_attach(&job, &jobopts, &kernel_codewalk_opts, &cw_opts);
 	return job;
 }
 
@@ -181,12 +188,12 @@ static void test_validate(void **state)
 
 	(void)state;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
-	job.code_size = 4 << 20;
+	cw_opts.code_size = 4 << 20;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 0);
-	job.code_size = 63;
+	cw_opts.code_size = 63;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk needs at least one function (64 bytes), got 63\n");
-	job.code_size = (4 << 20) + 64;
+	cw_opts.code_size = (4 << 20) + 64;
 	assert_int_equal(validate(&job, msg, sizeof(msg)), 1);
 	assert_string_equal(msg, "t.ini:7: option 'code_size': kernel=codewalk has 4194304 bytes of code (65536 functions of 64 bytes), got 4194368\n");
 }

@@ -31,7 +31,9 @@
 #include <cmocka.h>
 
 #include "ioengines/blockgen.h"
+#include "ioengines/dax.h"
 #include "ioengines/ioengine.h"
+#include "jobopts.h"
 #include "scratch.h"
 
 #define KIB		1024ULL
@@ -124,11 +126,17 @@ static int remove_files(void **state)
 	return scratch_remove(fx.dir);
 }
 
+/* The job's dax options: one job at a time is alive in these tests. */
+static struct dax_opts dax_opts;
+static struct jobopts jobopts;
+
 static void job_init(struct job_spec *job, enum rw_mode rw)
 {
 	static char name[] = "test";
 
 	memset(job, 0, sizeof(*job));
+	memset(&dax_opts, 0, sizeof(dax_opts));
+	jobopts_attach(job, &jobopts, &ioengine_dax_opts, &dax_opts);
 	job->name = name;
 	job->where = (struct srcloc){ "t.ini", 3 };
 	job->numjobs = 1;
@@ -250,10 +258,10 @@ static void write_run(enum flush_kind flush, enum fence_kind fence,
 	job.offset = W_OFFSET;
 	job.size = W_SIZE;
 	job.bs = W_BS;
-	job.flush = flush;
-	job.fence = fence;
-	job.fence_scope = scope;
-	job.dax_emulate = true;
+	dax_opts.flush = flush;
+	dax_opts.fence = fence;
+	dax_opts.fence_scope = scope;
+	dax_opts.dax_emulate = true;
 	assert_int_equal(validate(&job, &text), 0);
 	assert_string_equal(text, "");
 	free(text);
@@ -341,7 +349,7 @@ static void read_run(enum rw_mode rw, uint64_t offset, uint64_t size)
 	job_init(&job, rw);
 	job.offset = offset;
 	job.size = size;
-	job.dax_emulate = true;
+	dax_opts.dax_emulate = true;
 	ioe_init(&e, &job, &gen, fx.data, want);
 	ret = job.ioengine->setup(&e);
 	if (ret)
@@ -421,8 +429,8 @@ static uint64_t load_after_put(enum flush_kind flush, uint64_t offset)
 	job.bs = 64;
 	job.size = 64;
 	job.offset = offset;
-	job.flush = flush;
-	job.dax_emulate = true;
+	dax_opts.flush = flush;
+	dax_opts.dax_emulate = true;
 	assert_int_equal(write_all(fx.write, fx.bytes, 4096), 0);
 	ioe_init(&e, &job, &gen, fx.write, 64);
 	ret = job.ioengine->setup(&e);
@@ -489,7 +497,7 @@ static void test_cpuid(void **state)
 		int ret;
 
 		job_init(&job, RW_WRITE);
-		job.flush = f;
+		dax_opts.flush = f;
 		ret = validate(&job, &text);
 		snprintf(want, sizeof(want), "this CPU has no %s (cpuid leaf",
 			 flush_names[f]);
@@ -526,27 +534,27 @@ static void test_validate(void **state)
 	assert_string_equal(text, "");
 	free(text);
 
-	job.flush = FLUSH_CLFLUSH;
+	dax_opts.flush = FLUSH_CLFLUSH;
 	expect_refused(&job, "t.ini:3: option 'flush': flush applies to writes");
 	job_init(&job, RW_RANDREAD);
-	job.fence = FENCE_SFENCE;
+	dax_opts.fence = FENCE_SFENCE;
 	expect_refused(&job, "t.ini:3: option 'fence': fence applies to writes");
 	job_init(&job, RW_READ);
-	job.nt = true;
+	dax_opts.nt = true;
 	expect_refused(&job, "t.ini:3: option 'nt': nt applies to writes");
 
 	job_init(&job, RW_WRITE);
-	job.flush = FLUSH_CLFLUSH;
-	job.fence_scope = FENCE_PER_LINE;
+	dax_opts.flush = FLUSH_CLFLUSH;
+	dax_opts.fence_scope = FENCE_PER_LINE;
 	expect_refused(&job, "option 'fence_scope': fence_scope=line fences "
 		       "after each line's flush, and needs fence=sfence and a "
 		       "flush (this job has fence=none, flush=clflush)");
-	job.flush = FLUSH_NONE;
-	job.fence = FENCE_SFENCE;
+	dax_opts.flush = FLUSH_NONE;
+	dax_opts.fence = FENCE_SFENCE;
 	expect_refused(&job, "(this job has fence=sfence, flush=none)");
 	/* A block-scoped fence with no flush orders nt stores: allowed. */
-	job.fence_scope = FENCE_PER_BLOCK;
-	job.nt = true;
+	dax_opts.fence_scope = FENCE_PER_BLOCK;
+	dax_opts.nt = true;
 	assert_int_equal(validate(&job, &text), 0);
 	free(text);
 }
@@ -564,7 +572,7 @@ static void test_setup_errors(void **state)
 	(void)state;
 	snprintf(missing, sizeof(missing), "%s/missing", fx.dir);
 	job_init(&job, RW_READ);
-	job.dax_emulate = true;
+	dax_opts.dax_emulate = true;
 	ioe_init(&e, &job, &gen, missing, 4096);
 	assert_int_equal(job.ioengine->setup(&e), -ENOENT);
 	assert_non_null(strstr(e.err, "open "));

@@ -26,6 +26,8 @@
 #include "ioengines/blockgen.h"
 #include "ioengines/filegen.h"
 #include "ioengines/ioengine.h"
+#include "ioengines/mmap.h"
+#include "jobopts.h"
 #include "scratch.h"
 
 #define KIB		1024ULL
@@ -130,11 +132,22 @@ static struct run data_run(const char *engine)
 	};
 }
 
+/* mmap's options of the jobs made below: a few are alive at once. */
+static struct mmap_held {
+	struct mmap_opts opts;
+	struct jobopts jo;
+} mmap_held[8];
+
 static void job_from_run(struct job_spec *job, const struct run *r)
 {
 	static char name[] = "test";
+	static unsigned next;
+	struct mmap_held *h = &mmap_held[next++ % 8];
 
 	memset(job, 0, sizeof(*job));
+	h->opts = (struct mmap_opts){ .populate = r->populate,
+				      .madvise = r->madvise };
+	jobopts_attach(job, &h->jo, &ioengine_mmap_opts, &h->opts);
 	job->name = name;
 	job->numjobs = 1;
 	job->ioengine = ioengine_find(r->engine);
@@ -146,8 +159,6 @@ static void job_from_run(struct job_spec *job, const struct run *r)
 	job->iodepth = r->iodepth;
 	job->direct = r->direct;
 	job->sync = r->sync;
-	job->populate = r->populate;
-	job->madvise = r->madvise;
 	job->hugepage = r->hugepage;
 	job->pattern = r->pattern;
 	job->pattern_seed = DATA_SEED;

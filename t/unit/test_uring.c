@@ -92,6 +92,7 @@
 #include "util/hist.h"
 #include "ioengines/ioengine.h"
 #include "ioengines/uring.h"
+#include "jobopts.h"
 
 #define KIB		1024ULL
 #define MIB		(1024 * KIB)
@@ -203,11 +204,27 @@ static struct run data_run(unsigned depth)
 	};
 }
 
+/* io_uring's options of the jobs made below: a few are alive at once. */
+static struct uring_held {
+	struct uring_opts opts;
+	struct jobopts jo;
+} uring_held[8];
+
+/* A job's own: job_from_run() attached it */
+static struct uring_opts *uo(const struct job_spec *job)
+{
+	return (struct uring_opts *)job_opts(job, &ioengine_io_uring_opts);
+}
+
 static void job_from_run(struct job_spec *job, const struct run *r)
 {
 	static char name[] = "test";
+	static unsigned next;
+	struct uring_held *h = &uring_held[next++ % 8];
 
 	memset(job, 0, sizeof(*job));
+	memset(h, 0, sizeof(*h));
+	jobopts_attach(job, &h->jo, &ioengine_io_uring_opts, &h->opts);
 	job->name = name;
 	job->numjobs = 1;
 	job->ioengine = ioengine_find(r->engine ? r->engine : "io_uring");
@@ -220,12 +237,12 @@ static void job_from_run(struct job_spec *job, const struct run *r)
 	job->direct = r->direct;
 	job->iodepth_batch_submit = r->batch_submit;
 	job->iodepth_batch_complete = r->batch_complete;
-	job->fixedbufs = r->fixedbufs;
-	job->registerfiles = r->registerfiles;
-	job->sqpoll = r->sqpoll;
-	job->sqpoll_cpu = -1;
-	job->ioworkers = r->ioworkers;
-	job->ordered = r->ordered;
+	uo(job)->fixedbufs = r->fixedbufs;
+	uo(job)->registerfiles = r->registerfiles;
+	uo(job)->sqpoll = r->sqpoll;
+	uo(job)->sqpoll_cpu = -1;
+	uo(job)->ioworkers = r->ioworkers;
+	uo(job)->ordered = r->ordered;
 	job->latency = r->latency;
 	job->pattern = randint_0_20;
 	job->pattern_seed = DATA_SEED;
@@ -1374,12 +1391,12 @@ static void test_validate(void **state)
 	assert_non_null(out);
 	diag_init(&d, out);
 	assert_int_equal(job.ioengine->validate(&job, &d), 0);
-	job.ioworkers = 2;
-	job.ordered = true;
-	job.sqpoll = true;
-	job.sqpoll_cpu = 0;
-	job.ioworkers_cpus = cpus;
-	job.ioworkers_cpuset[0] = 1;
+	uo(&job)->ioworkers = 2;
+	uo(&job)->ordered = true;
+	uo(&job)->sqpoll = true;
+	uo(&job)->sqpoll_cpu = 0;
+	uo(&job)->ioworkers_cpus = cpus;
+	uo(&job)->ioworkers_cpuset[0] = 1;
 	assert_int_equal(job.ioengine->validate(&job, &d), 0);
 	fclose(out);
 	free(text);
@@ -1394,25 +1411,25 @@ static void test_validate(void **state)
 	job.iodepth_batch_complete = 100;
 	expect_invalid(&job, "option 'iodepth_batch_complete': must not exceed iodepth (64)");
 	job_from_run(&job, &r);
-	job.sqpoll_cpu = 0;
+	uo(&job)->sqpoll_cpu = 0;
 	expect_invalid(&job, "option 'sqpoll_cpu': needs sqpoll=1");
-	job.sqpoll = true;
-	job.sqpoll_cpu = MEMJOB_MAX_CPUS - 1;
+	uo(&job)->sqpoll = true;
+	uo(&job)->sqpoll_cpu = MEMJOB_MAX_CPUS - 1;
 	expect_invalid(&job, "option 'sqpoll_cpu': CPU 1023 does not exist");
 	job_from_run(&job, &r);
-	job.ordered = true;
+	uo(&job)->ordered = true;
 	expect_invalid(&job, "option 'ordered': needs ioworkers > 0");
 	job_from_run(&job, &r);
-	job.ioworkers_cpus = cpus;
+	uo(&job)->ioworkers_cpus = cpus;
 	expect_invalid(&job, "option 'ioworkers_cpus': needs ioworkers > 0");
-	job.ioworkers = 1;
-	job.ioworkers_cpuset[(MEMJOB_MAX_CPUS - 1) / 64] = 1ULL << 63;
+	uo(&job)->ioworkers = 1;
+	uo(&job)->ioworkers_cpuset[(MEMJOB_MAX_CPUS - 1) / 64] = 1ULL << 63;
 	expect_invalid(&job, "option 'ioworkers_cpus': CPU 1023 in '0' does not exist");
 	job_from_run(&job, &r);
-	job.ioworkers = 65;
+	uo(&job)->ioworkers = 65;
 	expect_invalid(&job, "option 'ioworkers': each I/O thread needs an I/O in flight");
 	job_from_run(&job, &r);
-	job.ioworkers = 2;
+	uo(&job)->ioworkers = 2;
 	job.rw = RW_RANDWRITE;
 	expect_invalid(&job, "option 'ioworkers': I/O threads read ahead");
 	job.rw = RW_RANDRW;

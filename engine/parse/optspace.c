@@ -1,0 +1,195 @@
+/*
+ * optspace.c - the option space: the core table, then the options of every
+ * registered data source and kernel, each entry copied once with the group
+ * it came from.  A group's option is listed right after the option its
+ * .after names (so --cmdhelp and --dump keep a reading order that does not
+ * depend on which file declares an option), or after the group's previous
+ * option; one whose anchor is nowhere goes last.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/optspace.h"
+#include "ioengines/ioengine.h"
+#include "kernels/kernel.h"
+#include "util/value.h"
+
+#define SPACE_MAX	512
+#define GROUPS_MAX	64
+
+struct space_store {
+	struct opt_def opts[SPACE_MAX];
+	const struct opt_group *groups[GROUPS_MAX];
+	struct opt_space space;
+};
+
+static int find_in(const struct opt_def *opts, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(opts[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Insert group g's option i after the entry at position at. */
+static void insert_at(struct space_store *s, size_t at, unsigned g, size_t i)
+{
+	struct opt_space *sp = &s->space;
+
+	memmove(&s->opts[at + 2], &s->opts[at + 1],
+		(sp->count - at - 1) * sizeof(s->opts[0]));
+	s->opts[at + 1] = s->groups[g]->opts[i];
+	s->opts[at + 1].group = g;
+	sp->count++;
+}
+
+/* One round: place every option whose anchor is placed; how many were.
+ * placed[first[g] + i]: group g's option i is in the space. */
+static size_t place_round(struct space_store *s, bool *placed,
+			  const size_t *first, bool last_resort)
+{
+	struct opt_space *sp = &s->space;
+	size_t done = 0;
+
+	for (unsigned g = 1; g < sp->ngroups; g++) {
+		const struct opt_group *grp = s->groups[g];
+
+		for (size_t i = 0; i < grp->nopts; i++) {
+			const char *anchor = grp->opts[i].after;
+			int at;
+
+			if (placed[first[g] + i])
+				continue;
+			if (!anchor && i)
+				anchor = grp->opts[i - 1].name;
+			at = anchor ? find_in(s->opts, sp->count, anchor) : -1;
+			if (at < 0 && !last_resort && (anchor || i))
+				continue;
+			if (sp->count >= SPACE_MAX) {
+				fprintf(stderr, "memjob: internal error: more "
+					"than %d options\n", SPACE_MAX);
+				abort();
+			}
+			insert_at(s, at < 0 ? sp->count - 1 : (size_t)at, g,
+				  i);
+			placed[first[g] + i] = true;
+			done++;
+		}
+	}
+	return done;
+}
+
+static void add_group(struct space_store *s, const struct opt_group *g)
+{
+	if (!g || !g->nopts)
+		return;
+	if (s->space.ngroups >= GROUPS_MAX) {
+		fprintf(stderr, "memjob: internal error: more than %d option "
+			"groups\n", GROUPS_MAX);
+		abort();
+	}
+	s->groups[s->space.ngroups++] = g;
+}
+
+static void build(struct space_store *s)
+{
+	bool placed[SPACE_MAX] = { false };
+	size_t first[GROUPS_MAX] = { 0 };
+	struct opt_space *sp = &s->space;
+	size_t used = 0;
+
+	memcpy(s->opts, opt_core, opt_core_count * sizeof(s->opts[0]));
+	sp->count = opt_core_count;
+	sp->groups = s->groups;
+	s->groups[0] = NULL;
+	sp->ngroups = 1;
+	for (size_t i = 0; ioengine_registry[i]; i++)
+		add_group(s, ioengine_registry[i]->opts);
+	for (size_t i = 0; kernel_registry[i]; i++)
+		add_group(s, kernel_registry[i]->opts);
+	for (unsigned g = 1; g < sp->ngroups; g++) {
+		first[g] = used;
+		used += s->groups[g]->nopts;
+		if (used > SPACE_MAX) {
+			fprintf(stderr, "memjob: internal error: more than "
+				"%d options\n", SPACE_MAX);
+			abort();
+		}
+	}
+	while (place_round(s, placed, first, false))
+		;
+	place_round(s, placed, first, true);
+	sp->opts = s->opts;
+}
+
+const struct opt_space *opt_space(void)
+{
+	static struct space_store store;
+
+	if (!store.space.opts)
+		build(&store);
+	return &store.space;
+}
+
+int opt_index(const char *name)
+{
+	const struct opt_space *sp = opt_space();
+	int i = find_in(sp->opts, sp->count, name);
+
+	if (i >= 0 && sp->opts[i].alias)
+		return opt_index(sp->opts[i].alias);
+	return i;
+}
+
+const struct opt_def *opt_find(const char *name)
+{
+	int i = opt_index(name);
+
+	return i < 0 ? NULL : &opt_space()->opts[i];
+}
+
+const char *opt_nearest(const char *name)
+{
+	const struct opt_space *sp = opt_space();
+	struct value_near n;
+
+	value_near_init(&n, name);
+	for (size_t i = 0; i < sp->count; i++)
+		value_near_offer(&n, sp->opts[i].name);
+	return value_near_best(&n);
+}
+
+int job_init_defaults(struct job_spec *j)
+{
+	const struct opt_space *sp = opt_space();
+	char buf[256];
+	const char *why;
+
+	memset(j, 0, sizeof(*j));
+	j->baseline = -1;
+	j->space = sp;
+	j->isset = calloc(sp->count, sizeof(*j->isset));
+	j->inherited = calloc(sp->count, sizeof(*j->inherited));
+	j->locs = calloc(sp->count, sizeof(*j->locs));
+	j->gdata = calloc(sp->ngroups, sizeof(*j->gdata));
+	if (!j->isset || !j->locs || !j->inherited || !j->gdata)
+		goto fail;
+	for (unsigned g = 1; g < sp->ngroups; g++)
+		if (!(j->gdata[g] = calloc(1, sp->groups[g]->size ?
+						  sp->groups[g]->size : 1)))
+			goto fail;
+	for (size_t i = 0; i < sp->count; i++) {
+		const struct opt_def *o = &sp->opts[i];
+
+		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
+			fprintf(stderr, "memjob: internal error: default of "
+				"'%s' (%s): %s\n", o->name, o->def, why);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	job_free(j);
+	return -1;
+}

@@ -1,0 +1,26 @@
+/*
+ * dax.h - the options of ioengine=dax (flush, fence, fence_scope, nt,
+ * dax_emulate), which it declares and parses into its own struct.
+ */
+#ifndef MEMJOB_DAX_H
+#define MEMJOB_DAX_H
+
+#include <stdbool.h>
+
+#include "spec/options.h"
+
+enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
+enum fence_kind { FENCE_NONE, FENCE_SFENCE };
+enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
+
+struct dax_opts {
+	enum flush_kind flush;
+	enum fence_kind fence;
+	enum fence_scope fence_scope;
+	bool nt;
+	bool dax_emulate;
+};
+
+extern const struct opt_group ioengine_dax_opts;
+
+#endif
