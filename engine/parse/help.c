@@ -10,7 +10,7 @@
 #include "spec/options.h"
 #include "parse/optspace.h"
 #include "parse/optvalues.h"
-#include "parse/sweep.h"
+#include "parse/sweepspec.h"
 #include "util/value.h"
 
 static void default_text(const struct opt_def *o, char *buf, size_t len)
@@ -246,8 +246,8 @@ void help_dump(FILE *f, const struct jobset *js)
 				continue;
 			if (o->parse == optv_parse_sweep) {
 				for (unsigned w = 0; w < j->nsweeps; w++) {
-					sweep_format(&j->sweeps[w], have,
-						     sizeof(have));
+					sweep_format(j->space, &j->sweeps[w],
+						     have, sizeof(have));
 					fprintf(f, "sweep=%s\n", have);
 				}
 				continue;

@@ -12,7 +12,7 @@
 #include "spec/options.h"
 #include "parse/optfio.h"
 #include "parse/optvalues.h"
-#include "parse/sweep.h"
+#include "parse/sweepspec.h"
 
 #define F(field)	offsetof(struct job_spec, field)
 #define W(field)	sizeof(((struct job_spec *)0)->field)

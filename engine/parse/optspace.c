@@ -13,7 +13,6 @@
 #include "parse/optspace.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
-#include "util/value.h"
 
 #define SPACE_MAX	512
 #define GROUPS_MAX	64
@@ -134,62 +133,20 @@ const struct opt_space *opt_space(void)
 
 int opt_index(const char *name)
 {
-	const struct opt_space *sp = opt_space();
-	int i = find_in(sp->opts, sp->count, name);
-
-	if (i >= 0 && sp->opts[i].alias)
-		return opt_index(sp->opts[i].alias);
-	return i;
+	return opt_space_index(opt_space(), name);
 }
 
 const struct opt_def *opt_find(const char *name)
 {
-	int i = opt_index(name);
-
-	return i < 0 ? NULL : &opt_space()->opts[i];
+	return opt_space_find(opt_space(), name);
 }
 
 const char *opt_nearest(const char *name)
 {
-	const struct opt_space *sp = opt_space();
-	struct value_near n;
-
-	value_near_init(&n, name);
-	for (size_t i = 0; i < sp->count; i++)
-		value_near_offer(&n, sp->opts[i].name);
-	return value_near_best(&n);
+	return opt_space_nearest(opt_space(), name);
 }
 
 int job_init_defaults(struct job_spec *j)
 {
-	const struct opt_space *sp = opt_space();
-	char buf[256];
-	const char *why;
-
-	memset(j, 0, sizeof(*j));
-	j->baseline = -1;
-	j->space = sp;
-	j->isset = calloc(sp->count, sizeof(*j->isset));
-	j->inherited = calloc(sp->count, sizeof(*j->inherited));
-	j->locs = calloc(sp->count, sizeof(*j->locs));
-	j->gdata = calloc(sp->ngroups, sizeof(*j->gdata));
-	if (!j->isset || !j->locs || !j->inherited || !j->gdata)
-		goto fail;
-	for (unsigned g = 1; g < sp->ngroups; g++)
-		if (!(j->gdata[g] = calloc(1, sp->groups[g]->size ?
-						  sp->groups[g]->size : 1)))
-			goto fail;
-	for (size_t i = 0; i < sp->count; i++) {
-		const struct opt_def *o = &sp->opts[i];
-
-		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
-			fprintf(stderr, "memjob: internal error: default of "
-				"'%s' (%s): %s\n", o->name, o->def, why);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
-	job_free(j);
-	return -1;
+	return job_init_space(j, opt_space());
 }

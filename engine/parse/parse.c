@@ -14,7 +14,7 @@
 #include "spec/options.h"
 #include "parse/optspace.h"
 #include "parse/optvalues.h"
-#include "parse/sweep.h"
+#include "parse/sweepspec.h"
 #include "parse/parse.h"
 #include "parse/reader.h"
 

@@ -1,6 +1,6 @@
 /*
- * sweep.h - sweeps over option values, and the expansion of a checked
- * jobset into what actually runs.
+ * sweep.h - the expansion of a checked jobset into what actually runs
+ * (the sweep= values themselves: sweepspec.h).
  *
  * Expansion takes each segment (jobs between stonewalls) and emits one
  * copy per point of the grid its jobs' sweeps span, each job materialized
@@ -22,22 +22,7 @@
 #include "machine/cpuset.h"
 #include "machine/topology.h"
 
-#define SWEEP_MAX_VALUES	10000
 #define SWEEP_MAX_POINTS	100000
-
-/* "OPTION:v1,v2" / "OPTION:A..B:*F" / "OPTION:A..B:+S" into s, every value
- * checked against the option.  On error *why (maybe in buf). */
-int sweep_parse(const char *spec, struct sweep *s, const char **why,
-		char *buf, size_t buflen);
-void sweep_format(const struct sweep *s, char *buf, size_t len);
-/* The option sweep=: each line adds a sweep; the same option twice is an
- * error.  Its format gives the first sweep only (--dump prints each on
- * its own line). */
-int optv_parse_sweep(const struct opt_def *o, struct job_spec *j,
-		     const char *val, const char **why, char *buf,
-		     size_t buflen);
-void optv_format_sweep(const struct opt_def *o, const struct job_spec *j,
-		       char *buf, size_t len);
 
 /* Notes for the report (what was left out of a grid, and why). */
 struct sweep_notes {

@@ -3,16 +3,16 @@
  * report_row.c (the columns of a result row), groups.c (a group's totals)
  * and report_json.c (the JSON document).  Not for the rest of the engine.
  * It leaves report.h (report.c's own header) out, so that report.c
- * includes this file and not the other way round.
+ * includes this file and not the other way round: the types both need
+ * are in context.h.
  */
 #ifndef MEMJOB_REPORT_INT_H
 #define MEMJOB_REPORT_INT_H
 
+#include "report/context.h"
 #include "report/machine.h"
 #include "run/result.h"
 #include "util/row.h"
-
-struct report_ctx;			/* report.h */
 
 #define REPORT_NDERIVED		5	/* derived counter figures */
 #define REPORT_MAX_SWEEPS	64	/* swept options with a column */

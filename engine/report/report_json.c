@@ -16,7 +16,6 @@
 #include "report/interference.h"
 #include "util/jsonout.h"
 #include "report/kneereport.h"
-#include "report/report.h"
 #include "report/report_int.h"
 
 static void group_row(void *user, const struct group_total *g)

@@ -50,14 +50,31 @@ bool opt_group_has(const struct opt_group *g, const char *name)
 	return false;
 }
 
-/* The index of option name in the job's space (an alias: its target's). */
-static int space_index(const struct opt_space *sp, const char *name)
+int opt_space_index(const struct opt_space *sp, const char *name)
 {
 	for (size_t i = 0; sp && i < sp->count; i++)
 		if (!strcmp(sp->opts[i].name, name))
 			return sp->opts[i].alias ?
-				space_index(sp, sp->opts[i].alias) : (int)i;
+				opt_space_index(sp, sp->opts[i].alias) : (int)i;
 	return -1;
+}
+
+const struct opt_def *opt_space_find(const struct opt_space *sp,
+				     const char *name)
+{
+	int i = opt_space_index(sp, name);
+
+	return i < 0 ? NULL : &sp->opts[i];
+}
+
+const char *opt_space_nearest(const struct opt_space *sp, const char *name)
+{
+	struct value_near n;
+
+	value_near_init(&n, name);
+	for (size_t i = 0; sp && i < sp->count; i++)
+		value_near_offer(&n, sp->opts[i].name);
+	return value_near_best(&n);
 }
 
 static bool opt_owns_string(const struct opt_def *o)
@@ -350,6 +367,39 @@ fail:
 	return -1;
 }
 
+int job_init_space(struct job_spec *j, const struct opt_space *sp)
+{
+	char buf[256];
+	const char *why;
+
+	memset(j, 0, sizeof(*j));
+	j->baseline = -1;
+	j->space = sp;
+	j->isset = calloc(sp->count, sizeof(*j->isset));
+	j->inherited = calloc(sp->count, sizeof(*j->inherited));
+	j->locs = calloc(sp->count, sizeof(*j->locs));
+	j->gdata = calloc(sp->ngroups, sizeof(*j->gdata));
+	if (!j->isset || !j->locs || !j->inherited || !j->gdata)
+		goto fail;
+	for (unsigned g = 1; g < sp->ngroups; g++)
+		if (!(j->gdata[g] = calloc(1, sp->groups[g]->size ?
+						  sp->groups[g]->size : 1)))
+			goto fail;
+	for (size_t i = 0; i < sp->count; i++) {
+		const struct opt_def *o = &sp->opts[i];
+
+		if (o->def && opt_set(o, j, o->def, &why, buf, sizeof(buf))) {
+			fprintf(stderr, "memjob: internal error: default of "
+				"'%s' (%s): %s\n", o->name, o->def, why);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	job_free(j);
+	return -1;
+}
+
 void job_free(struct job_spec *j)
 {
 	const struct opt_space *sp = j->space;
@@ -388,7 +438,7 @@ void job_free(struct job_spec *j)
 
 const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
 {
-	int i = space_index(j->space, opt);
+	int i = opt_space_index(j->space, opt);
 
 	if (i >= 0 && j->isset && j->isset[i])
 		return &j->locs[i];
@@ -397,7 +447,7 @@ const struct srcloc *job_loc(const struct job_spec *j, const char *opt)
 
 bool job_isset(const struct job_spec *j, const char *opt)
 {
-	int i = space_index(j->space, opt);
+	int i = opt_space_index(j->space, opt);
 
 	return i >= 0 && j->isset && j->isset[i];
 }

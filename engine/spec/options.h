@@ -123,6 +123,20 @@ void *opt_aux(const struct opt_def *o, const struct job_spec *j);
 const void *job_opts(const struct job_spec *j, const struct opt_group *g);
 #define OPT_GROUP_ZEROS	1024
 
+/* Lookups in a space (NULL: an empty one).  The index of option name,
+ * -1 if unknown; an alias (fio's timeout for runtime) is the option it
+ * names. */
+int opt_space_index(const struct opt_space *sp, const char *name);
+const struct opt_def *opt_space_find(const struct opt_space *sp,
+				     const char *name);
+/* The valid option nearest to an unknown name, or NULL if none is close. */
+const char *opt_space_nearest(const struct opt_space *sp, const char *name);
+
+/* A job with every option of space sp at its default (name NULL, nothing
+ * set), each group's struct allocated; -1 (and said why when a default
+ * is refused) if not. */
+int job_init_space(struct job_spec *j, const struct opt_space *sp);
+
 /* Parse val into job j; on error *why completes "option 'x': ..." and
  * points into buf when the message had to be built. */
 int opt_set(const struct opt_def *o, struct job_spec *j, const char *val,

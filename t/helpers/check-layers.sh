@@ -52,9 +52,12 @@ bad=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Sources, and the generated ones (their includes too keep the order).
+# Sources, and the generated ones (their includes too keep the order),
+# all named from the root, however BUILDDIR was written.
 sources=$(git ls-files 'engine/*.[ch]' 'ioengines/*.[ch]'
-	  ls "$build"/gen/*.c 2>/dev/null)
+	  for f in "$build"/gen/*.c; do
+		[ -e "$f" ] && realpath -m --relative-to=. "$f"
+	  done)
 
 # resolve FILE INC: the file '#include "INC"' in FILE names, looked for
 # as the compiler does (FILE's folder, then -Iengine, then -I.)
