@@ -101,9 +101,12 @@ stacks()
 # stacks of the test it runs to LOG, before timeout(1) kills it.
 watchdog()
 {
-	local s k g
+	local s='' k g
 
-	trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	# TERM can come before s is set (a test that ends at once): with
+	# set -u the trap would then print "s: unbound variable" into the
+	# runner's own output
+	trap '[ -n "$s" ] && kill "$s" 2>/dev/null; exit 0' TERM
 	sleep "$1" &
 	s=$!
 	wait "$s"
