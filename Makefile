@@ -52,13 +52,23 @@ HELPERS := build/t/count_plain
 KERNEL_OBJS := $(filter build/engine/kernels/%.o,$(OBJS))
 HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
 
-DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d)
+DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
+	build/sqlite-batch.d
 
 .PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
 	distclean bench help unit-tests fuzz FORCE
 .DELETE_ON_ERROR:
 
-all: memjob
+# Seed 001's own experiment, run by kernel=exec (jobs/icache-sqlite.ini):
+# built where configure found sqlite3.
+PROGRAMS := $(if $(filter yes,$(HAVE_SQLITE)),memjob-sqlite-batch)
+
+all: memjob $(PROGRAMS)
+
+memjob-sqlite-batch: examples/sqlite-batch.c config.mk
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(SQLITE_CFLAGS) -MMD -MP -MF build/sqlite-batch.d \
+		-o $@ $< $(LDFLAGS) $(SQLITE_LIBS)
 
 memjob: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
@@ -133,7 +143,7 @@ $(error the unit tests need cmocka: apt-get install -y libcmocka-dev, then ./con
 endif
 endif
 
-check: memjob $(TESTS) $(HELPERS)
+check: memjob $(PROGRAMS) $(TESTS) $(HELPERS)
 	bash t/run-tests.sh
 
 bench: memjob $(HELPERS)
@@ -147,8 +157,9 @@ bench: memjob $(HELPERS)
 DATA_DIR = $(DESTDIR)$(PREFIX)/share/memjob
 COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/memjob
 
-install: memjob
+install: memjob $(PROGRAMS)
 	install -D -m 0755 memjob $(DESTDIR)$(PREFIX)/bin/memjob
+	$(if $(PROGRAMS),install -m 0755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/)
 	@mkdir -p $(DESTDIR)$(PREFIX)/share/man/man1
 	v=$$(./memjob --version | awk '{ print $$2 }'); \
 	sed "s/^\(\.TH MEMJOB 1 \"[^\"]*\" \)\"memjob [^\"]*\"/\1\"memjob $$v\"/" \
@@ -160,6 +171,7 @@ install: memjob
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/memjob \
+		$(DESTDIR)$(PREFIX)/bin/memjob-sqlite-batch \
 		$(DESTDIR)$(PREFIX)/share/man/man1/memjob.1 $(COMPLETION)
 	rm -rf $(DATA_DIR)
 
@@ -205,7 +217,7 @@ cppcheck:
 	$(CPPCHECK) --quiet --std=c11 -D_GNU_SOURCE \
 		--enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr --suppress=missingIncludeSystem \
-		-Iengine -I. engine ioengines
+		-Iengine -I. engine ioengines examples
 
 clang-tidy: $(TIDY_STAMPS)
 
@@ -286,7 +298,7 @@ man: memjob
 # ---- housekeeping ---------------------------------------------------------
 
 clean:
-	rm -rf build memjob
+	rm -rf build memjob memjob-sqlite-batch
 
 distclean: clean
 	rm -f config.mk engine/config.h
