@@ -1,7 +1,8 @@
 /*
  * footprint.c - the footprint table after a sweep of a kernel's footprint
- * (kernel=codewalk over code_size): the cost per item that grows with the
- * footprint, apart from what the smallest footprint costs.
+ * (a walk over more and more code, batch items per call): the cost per
+ * item that grows with the footprint, apart from what the smallest
+ * footprint costs.
  *
  * A kernel says which of its options sets its footprint (kernel_ops
  * footprint_opt), which level-1 cache a small one stays in, and which
