@@ -68,6 +68,16 @@ struct kernel_ops {
 	/* Options of its own (stride...), as ioengine_ops.opts. */
 	const struct opt_group *opts;
 	unsigned flags;
+	/* A KERN_ITEMS kernel whose cost per item grows with a footprint it
+	 * sets itself (codewalk's code): the option of its own that sets it,
+	 * in bytes; the kind of level-1 cache a small one stays in ('i' or
+	 * 'd', as topo_cache takes it); and the option of its own that gives
+	 * the items one call processes (NULL: one).  A sweep of that option
+	 * gets a table of the cost above its smallest point, per value of
+	 * the other swept options (report/footprint.c).  NULL: none. */
+	const char *footprint_opt;
+	char footprint_cache;
+	const char *per_call_opt;
 	/* KERN_STORES: what a write into memory (IOE_MAPPED) runs when the
 	 * job names no kernel; its impl "nt" is what dax's nt=1 runs. */
 	bool store_default;

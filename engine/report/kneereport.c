@@ -14,8 +14,8 @@
 #include "report/kneereport.h"
 #include "util/stats.h"
 
-/* The point label without its size=... item: the series it belongs to. */
-static void series_of(const char *label, char *buf, size_t len)
+void sweep_label_without(const char *label, const char *const *drop,
+			 char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -23,13 +23,28 @@ static void series_of(const char *label, char *buf, size_t len)
 	while (label && *label) {
 		const char *sp = strchr(label, ' ');
 		size_t item = sp ? (size_t)(sp - label) : strlen(label);
+		bool keep = true;
 
-		if (strncmp(label, "size=", 5) && n + item + 2 < len) {
+		for (unsigned d = 0; drop[d] && keep; d++) {
+			size_t dl = strlen(drop[d]);
+
+			keep = !(item > dl && !strncmp(label, drop[d], dl) &&
+				 label[dl] == '=');
+		}
+		if (keep && n + item + 2 < len) {
 			n += (size_t)snprintf(buf + n, len - n, "%s%.*s",
 					      n ? " " : "", (int)item, label);
 		}
 		label = sp ? sp + 1 : NULL;
 	}
+}
+
+/* The point label without its size=... item: the series it belongs to. */
+static void series_of(const char *label, char *buf, size_t len)
+{
+	static const char *const size_only[] = { "size", NULL };
+
+	sweep_label_without(label, size_only, buf, len);
 }
 
 static bool swept_size(const struct job_spec *j)
@@ -38,9 +53,7 @@ static bool swept_size(const struct job_spec *j)
 				  strstr(j->point_label, " size="));
 }
 
-/* CPU time per item, median over repeats: on a busy machine wall time
- * inflates latency and a burst would look like a knee. */
-static double cpu_ns_median(const struct results *r, unsigned idx)
+double report_ns_median(const struct results *r, unsigned idx, bool cpu)
 {
 	unsigned reps = r->plan->segments[r->plan->jobs[idx].segment].repeat;
 	double v[1000];
@@ -50,9 +63,17 @@ static double cpu_ns_median(const struct results *r, unsigned idx)
 		const struct job_result *jr = results_get(r, idx, k);
 
 		if (jr->status == RUN_OK && jr->items)
-			v[n++] = jr->cpu_ns_per_item;
+			v[n++] = cpu ? jr->cpu_ns_per_item : jr->ns_per_item;
 	}
 	return stat_summarise(v, n).median;
+}
+
+unsigned report_job_cpu(const struct plan *p, unsigned idx)
+{
+	int cpu = p->jobs[idx].spec->cpus_allowed ?
+		  cpuset_nth(p->jobs[idx].cpus, 0) : 0;
+
+	return cpu < 0 ? 0 : (unsigned)cpu;
 }
 
 static void one_series(const struct results *r, const struct topo *t,
@@ -71,7 +92,7 @@ static void one_series(const struct results *r, const struct topo *t,
 				  .item = j0->kernel->item_name,
 				  .knees = knees };
 	unsigned n = 0, nl;
-	int cpu, found;
+	int found;
 
 	if (!sizes || !ns)
 		goto out;
@@ -86,11 +107,12 @@ static void one_series(const struct results *r, const struct topo *t,
 		if (strcmp(have, want))
 			continue;
 		sizes[n] = p->jobs[i].size;
-		ns[n] = cpu_ns_median(r, i);
+		/* CPU time: on a busy machine wall time inflates latency
+		 * and a burst would look like a knee */
+		ns[n] = report_ns_median(r, i, true);
 		n++;
 	}
-	cpu = j0->cpus_allowed ? cpuset_nth(p->jobs[first].cpus, 0) : 0;
-	ks.cpu = cpu < 0 ? 0 : (unsigned)cpu;
+	ks.cpu = report_job_cpu(p, first);
 	nl = knee_levels(t, ks.cpu, levels, KNEE_MAX_LEVELS);
 	found = knee_find(sizes, ns, n, levels, nl, knees);
 	ks.n = found > 0 ? (unsigned)found : 0;

@@ -21,6 +21,17 @@ struct knee_series {
 	unsigned n;
 };
 
+/* The point label without the items of the options in drop (NULL
+ * terminated): "code_size=16k batch=8" without code_size is "batch=8". */
+void sweep_label_without(const char *label, const char *const *drop,
+			 char *buf, size_t len);
+/* Job idx's ns per item, median over its repeats that ran to the end
+ * (0 when none did): CPU time (cpu) or wall time, as ns_per_item. */
+double report_ns_median(const struct results *r, unsigned idx, bool cpu);
+/* The CPU whose caches job idx's figures are set against: the first of
+ * its cpus_allowed, or 0. */
+unsigned report_job_cpu(const struct plan *p, unsigned idx);
+
 /* Each series of each job that swept size with an items kernel. */
 void knee_series_each(const struct results *r, const struct topo *t,
 		      void (*fn)(void *user, const struct knee_series *ks),

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "util/version.h"
 #include "machine/counters.h"
+#include "report/footprint.h"
 #include "report/interference.h"
 #include "report/kneereport.h"
 #include "ioengines/ioengine.h"
@@ -448,6 +449,7 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		group_totals_each(r, normal_group, rc->out);
 		interference_table(rc->out, r);
 		knee_report(rc->out, r, rc->topo);
+		footprint_report(rc->out, r, rc->topo);
 	}
 	if (rc->formats & REPORT_CSV) {
 		struct report_table t = { .host = rc->host,
