@@ -4,8 +4,9 @@
 # exact (size / touch_stride per pass, times the repeats of a small
 # one-block pass), a store writes the byte 0 where it says and nowhere
 # else (seen in the file a psync write leaves), loads leave the data as it
-# was, the normal report gives ns per access and no GB/s, and bad options
-# are refused with exit 2 before anything runs.
+# was, the normal report gives ns per access and no GB/s, bad options are
+# refused with exit 2 before anything runs (t/broken/88-91 too, in
+# t0900), and the shipped jobs/cache-loop.ini parses and runs shrunk.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -151,6 +152,31 @@ test_expect_success '--cmdhelp and the man page list the options' '
 	"$MEMJOB" --cmdhelp=kernel >out &&
 	grep "^    touch  *one store (or load) every touch_stride bytes" out &&
 	grep -q "^\\.BI touch_stride= SIZE$" "$SRCDIR/man/memjob.1"
+'
+
+test_expect_success 'the shipped cache-loop.ini parses, as is and shrunk' '
+	env -u SIZES -u STRIDE -u OP -u RW -u RUNTIME -u REPEAT -u CPU \
+		"$MEMJOB" --parse-only "$SRCDIR/jobs/cache-loop.ini" &&
+	env -u SIZES -u STRIDE -u OP -u RW -u RUNTIME -u REPEAT -u CPU \
+		"$MEMJOB" --dump "$SRCDIR/jobs/cache-loop.ini" >dump &&
+	grep -x "sweep=size:4k,8k,16k,32k,64k,128k,256k,512k,1m,2m,4m,8m,16m,32m" dump &&
+	grep -x "kernel=touch" dump && grep -x "rw=write" dump &&
+	OP=load RW=read "$MEMJOB" --parse-only "$SRCDIR/jobs/cache-loop.ini"
+'
+
+test_expect_success 'the shipped cache-loop.ini runs shrunk' '
+	SIZES=4k,64k,1m REPEAT=2 RUNTIME=20ms "$MEMJOB" \
+		--output-format=normal,csv "$SRCDIR/jobs/cache-loop.ini" >out &&
+	host=$(hostname) &&
+	grep -E "^(host|$host)," out >out.csv &&
+	test "$(csv_rows out.csv)" = 6 &&
+	for i in 1 2 3 4 5 6; do
+		test "$(csv_col out.csv status $i)" = ok &&
+		test "$(csv_col out.csv kernel $i)" = touch &&
+		test "$(csv_col out.csv rw $i)" = write || exit 1
+	done &&
+	grep -c "ns per access median" out >n && test "$(cat n)" = 3 &&
+	! grep "GB/s median" out
 '
 
 test_done
