@@ -8,7 +8,7 @@
 # refused with exit 2 before anything runs (t/broken/88-91 too, in
 # t0900), and the shipped jobs/cache-loop.ini parses and runs shrunk.
 
-# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
 # touch_run ARGS...: one kernel=touch job on anonymous memory, CSV in
