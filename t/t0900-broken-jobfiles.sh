@@ -611,6 +611,35 @@ test_expect_success '87 preread with direct=1: the cache is bypassed' '
 		"warms the page cache, which direct=1 bypasses"
 '
 
+# ---- kernel=touch (its own options, declared in engine/kernels/touch.c) ----
+
+test_expect_success '88 kernel=touch with touch_stride larger than bs' '
+	in_fresh_dir 88 &&
+	check_refused 88-touch-stride-over-block 7 touch_stride \
+		"touch_stride=8192 is larger than the block (bs=4096)"
+'
+
+test_expect_success '89 kernel=touch with bs not a multiple of the stride' '
+	in_fresh_dir 89 &&
+	check_refused 89-touch-bs-not-multiple 5 bs \
+		"bs must be a multiple of touch_stride" \
+		"got bs=4000 touch_stride=64"
+'
+
+test_expect_success '90 kernel=touch stores into a read-only mapping' '
+	in_fresh_dir 90 &&
+	make_file data-16k 16384 &&
+	check_refused 90-touch-store-mmap-read 5 kernel \
+		"touch_op=store writes into each block" \
+		"ioengine=mmap maps a read job${SQ}s file read-only"
+'
+
+test_expect_success '91 kernel=touch loads in a write job in memory' '
+	in_fresh_dir 91 &&
+	check_refused 91-touch-load-mem-write 7 touch_op \
+		"touch_op=load stores nothing"
+'
+
 # ---- several errors --------------------------------------------------------
 
 test_expect_success '68 three bad lines: all three reported, then the count' '

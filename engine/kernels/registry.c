@@ -19,6 +19,7 @@ extern const struct kernel_ops kernel_copy_ops;
 extern const struct kernel_ops kernel_fill_ops;
 extern const struct kernel_ops kernel_triad_ops;
 extern const struct kernel_ops kernel_chase_ops;
+extern const struct kernel_ops kernel_touch_ops;
 extern const struct kernel_ops kernel_codewalk_ops;
 extern const struct kernel_ops kernel_exec_ops;
 
@@ -30,6 +31,7 @@ const struct kernel_ops *const kernel_registry[] = {
 	&kernel_fill_ops,
 	&kernel_triad_ops,
 	&kernel_chase_ops,
+	&kernel_touch_ops,
 	&kernel_codewalk_ops,
 	&kernel_exec_ops,
 	NULL,
