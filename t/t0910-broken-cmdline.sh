@@ -255,6 +255,7 @@ test_expect_success 'c27 an override before --name is checked at its place' '
 	in_fresh_dir c27 &&
 	refuses --size=64k --bs=0 --name=j &&
 	error_at "command line:2" bs "must be between 1 and 1g" "got 0" &&
+	grep -x "command line:2: option .bs.: must be between 1 and 1g, got 0" "$ERR" &&
 	errors_are 1
 '
 

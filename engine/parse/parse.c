@@ -219,11 +219,12 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 		return;
 	}
 	if (opt_set(o, j, val, &why, buf, sizeof(buf))) {
-		/* Every message quotes what it refused. */
+		/* Every message says what it refused, once: a range check
+		 * already ends in "got 0". */
 		char quoted[256], msg[1024];
 
 		snprintf(quoted, sizeof(quoted), "'%s'", val);
-		if (*val && !strstr(why, quoted) && !strstr(why, "got '"))
+		if (*val && !strstr(why, quoted) && !strstr(why, "got "))
 			snprintf(msg, sizeof(msg), "%s, got '%s'", why, val);
 		else
 			snprintf(msg, sizeof(msg), "%s", why);
