@@ -227,6 +227,13 @@ test_expect_success 'kernel=exec command=true: ok, judged by its elapsed time' '
 	awk -v e="$e" -v m="$m" "BEGIN { d = e / 1e9 - m; exit !(d < 1e-5 && d > -1e-5 && m > 0) }"
 '
 
+test_expect_success 'a program'"'"'s header names the kernel, not blocks or a size it has not got' '
+	"$MEMJOB" --output-format=normal --name=e --kernel=exec \
+		--command=true >out &&
+	grep -x "e: group 0, 1 thread: kernel=exec (a program: its own run is timed)" out &&
+	! grep "^e:.*bs=" out
+'
+
 test_expect_success 'a program that exits 3 fails the job, and memjob exits 1' '
 	expect_exit 1 "$MEMJOB" --output-format=normal,csv --name=e \
 		--kernel=exec --command="exit 3" --name=m --size=64k >out &&

@@ -297,9 +297,16 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	if (io_threads)
 		fprintf(f, " + %u I/O thread%s", io_threads,
 			io_threads == 1 ? "" : "s");
-	fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
-		j->ioengine->name, report_rw(j), bs, size, j->kernel->name,
-		j->kernel->impls ? "/" : "", report_impl(pj));
+	/* A program (kernel=exec) has no data source, blocks or size:
+	 * printing them would describe nothing it did. */
+	if (j->kernel->flags & KERN_PROGRAM)
+		fprintf(f, ": kernel=%s (a program: its own run is timed)\n",
+			j->kernel->name);
+	else
+		fprintf(f, ": ioengine=%s rw=%s bs=%s size=%s kernel=%s%s%s\n",
+			j->ioengine->name, report_rw(j), bs, size,
+			j->kernel->name, j->kernel->impls ? "/" : "",
+			report_impl(pj));
 	if (r->where && r->where[idx])
 		fprintf(f, "  file on %s\n", r->where[idx]);
 	for (unsigned k = 0; k < reps; k++) {
