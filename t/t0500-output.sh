@@ -320,4 +320,12 @@ test_expect_success 'the group line counts the bytes of the data jobs only' '
 	grep -E "^group 0, run 1: 3 jobs, 6 threads: 1.95 MiB in [0-9.]+ s: [0-9.]+ GB/s$" labels.out
 '
 
+test_expect_success 'MEMJOB_SYSROOT: the header says the counters come from the test root' '
+	mkdir -p root/proc &&
+	MEMJOB_SYSROOT=$PWD/root "$MEMJOB" --name=a --size=64k >root.out &&
+	grep -x "note: MEMJOB_SYSROOT=$PWD/root: /proc and /sys counters (meminfo, vmstat, hugepages, cpuinfo) are read below it, not from this machine" root.out &&
+	"$MEMJOB" --name=a --size=64k >plain.out &&
+	! grep MEMJOB_SYSROOT plain.out
+'
+
 test_done

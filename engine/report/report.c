@@ -4,6 +4,7 @@
  * report_json.c.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -56,6 +57,13 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		machine_id_print(rc->out, rc->machine);
 	if (f->have_info)
 		sysstat_info_print(&f->info, rc->out);
+	/* A test root stands in for this machine's counters: say so, or
+	 * frozen meminfo and vmstat would pass for measurements. */
+	if (getenv("MEMJOB_SYSROOT"))
+		fprintf(rc->out, "note: MEMJOB_SYSROOT=%s: /proc and /sys "
+			"counters (meminfo, vmstat, hugepages, cpuinfo) are "
+			"read below it, not from this machine\n",
+			getenv("MEMJOB_SYSROOT"));
 	if (rc->topo) {
 		char line[768];
 
