@@ -20,8 +20,17 @@
 struct space_store {
 	struct opt_def opts[SPACE_MAX];
 	const struct opt_group *groups[GROUPS_MAX];
+	unsigned short by_name[SPACE_MAX];
 	struct opt_space space;
 };
+
+static int by_name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct opt_def *opts = arg;
+
+	return strcmp(opts[*(const unsigned short *)a].name,
+		      opts[*(const unsigned short *)b].name);
+}
 
 static int find_in(const struct opt_def *opts, size_t n, const char *name)
 {
@@ -120,6 +129,11 @@ static void build(struct space_store *s)
 		;
 	place_round(s, placed, first, true);
 	sp->opts = s->opts;
+	for (size_t i = 0; i < sp->count; i++)
+		s->by_name[i] = (unsigned short)i;
+	qsort_r(s->by_name, sp->count, sizeof(s->by_name[0]), by_name_cmp,
+		s->opts);
+	sp->by_name = s->by_name;
 }
 
 const struct opt_space *opt_space(void)

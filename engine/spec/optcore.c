@@ -50,13 +50,41 @@ bool opt_group_has(const struct opt_group *g, const char *name)
 	return false;
 }
 
+/* The entry called name, by binary search where the space is sorted. */
+static int space_lookup(const struct opt_space *sp, const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!sp)
+		return -1;
+	if (!sp->by_name) {
+		for (size_t i = 0; i < sp->count; i++)
+			if (!strcmp(sp->opts[i].name, name))
+				return (int)i;
+		return -1;
+	}
+	hi = sp->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(sp->opts[sp->by_name[mid]].name, name);
+
+		if (!c)
+			return sp->by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 int opt_space_index(const struct opt_space *sp, const char *name)
 {
-	for (size_t i = 0; sp && i < sp->count; i++)
-		if (!strcmp(sp->opts[i].name, name))
-			return sp->opts[i].alias ?
-				opt_space_index(sp, sp->opts[i].alias) : (int)i;
-	return -1;
+	int i = space_lookup(sp, name);
+
+	if (i >= 0 && sp->opts[i].alias)
+		return opt_space_index(sp, sp->opts[i].alias);
+	return i;
 }
 
 const struct opt_def *opt_space_find(const struct opt_space *sp,

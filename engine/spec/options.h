@@ -99,6 +99,10 @@ struct opt_space {
 	size_t count;
 	const struct opt_group *const *groups;	/* [0] NULL: the core */
 	unsigned ngroups;
+	/* opts' indices in strcmp order of their names, for lookups by
+	 * name (a check asks hundreds of times per job); NULL: search
+	 * opts in turn */
+	const unsigned short *by_name;
 };
 
 /* fio's knob for fio's own overhead: accepted, changes nothing in memjob;
