@@ -290,15 +290,38 @@ test_expect_success 'a chase gives accesses per second and ns per access, no GB/
 	! grep -E "GB/s|ops/s|bytes" chase.block
 '
 
-test_expect_success 'its CSV columns keep their values: gbps is bytes / elapsed still' '
-	for r in 1 2 3 4; do
-		test "$(csv_col labels.csv job $r)" = chase || continue
+test_expect_success 'in CSV a chase and a program have no rate: gbps and ops_per_s empty' '
+	n=0 &&
+	for r in 1 2 3 4 5 6; do
+		case $(csv_col labels.csv job $r) in
+		chase|prog) ;;
+		*) continue ;;
+		esac
+		n=$((n + 1)) &&
+		test "$(csv_col labels.csv status $r)" = ok &&
+		test -z "$(csv_col labels.csv gbps $r)" &&
+		test -z "$(csv_col labels.csv ops_per_s $r)" || return 1
+		test "$(csv_col labels.csv job $r)" = prog && continue
+		test "$(csv_col labels.csv bytes $r)" -gt 0 &&
+		csv_col labels.csv ns_per_item $r | grep -Ex "[0-9]+\.[0-9]+" ||
+		return 1
+	done &&
+	test $n = 4
+'
+
+test_expect_success 'a count keeps its rates in CSV: gbps is bytes / elapsed' '
+	n=0 &&
+	for r in 1 2 3 4 5 6; do
+		test "$(csv_col labels.csv job $r)" = count || continue
+		n=$((n + 1)) &&
 		b=$(csv_col labels.csv bytes $r) && e=$(csv_col labels.csv elapsed_ns $r) &&
 		g=$(csv_col labels.csv gbps $r) &&
 		test "$b" -gt 0 &&
-		near "$g" "$(awk -v b="$b" -v e="$e" "BEGIN { print b / e }")" 0.001 ||
+		near "$g" "$(awk -v b="$b" -v e="$e" "BEGIN { print b / e }")" 0.001 &&
+		csv_col labels.csv ops_per_s $r | grep -Ex "[0-9]+\.[0-9]+" ||
 		return 1
-	done
+	done &&
+	test $n = 2
 '
 
 test_expect_success 'a program gives its time only' '

@@ -44,7 +44,7 @@ test_expect_success BLOCKDEV,ROOT 'preread=1 after a cold start: the job reads n
 		dev=$(csv_col out.csv dev_read_kb) &&
 		info=$(csv_col out.csv source_info) &&
 		echo "try $try: pgpgin $got KiB, device read $dev KiB; $info" &&
-		echo "$info" | grep -E "^preread 67108864 bytes in [0-9.]+ s; started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$" ||
+		echo "$info" | grep -E "^preread 64 MiB in [0-9.]+ s; started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$" ||
 			return 1
 		if test "$got" -lt $((64 * 1024 / 10)) &&
 		   test "$dev" -lt $((64 * 1024 / 10)); then
@@ -59,7 +59,7 @@ test_expect_success 'preread reads the job range: offset and size' '
 		--filename=part.dat --size=3m --offset=1m --preread=1 \
 		--kernel=count >out.csv &&
 	test "$(csv_col out.csv status)" = ok &&
-	csv_col out.csv source_info | grep -E "^preread 3145728 bytes in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\); started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$"
+	csv_col out.csv source_info | grep -E "^preread 3 MiB in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\); started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$"
 '
 
 test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '

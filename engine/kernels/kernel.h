@@ -43,8 +43,8 @@ struct kstate {
 				   wait, so none are opened */
 #define KERN_NO_GBPS	0x100	/* moves no data whose rate it measures (a
 				   latency chase, a code walk, a program):
-				   the normal report gives its time and
-				   items, never GB/s or ops/s */
+				   no report gives it GB/s or ops/s (see
+				   kernel_measures_rate()) */
 
 /* What program() is given and gives back. */
 struct program_run {
@@ -97,6 +97,20 @@ struct kernel_ops {
 	 * purpose), -1 with pr->err set otherwise. */
 	int (*program)(struct kstate *k, struct program_run *pr);
 };
+
+/*
+ * The figures a kernel's runs measure, which every report format (normal,
+ * CSV, JSON) prints, and no others: always the elapsed time and CPU
+ * time; ns per item and items per second where it counts items
+ * (KERN_ITEMS); bytes and blocks per second (GB/s, ops/s) only where the
+ * bytes it is given are a rate it measures, which kernel_measures_rate()
+ * says.  Where a figure is not measured, CSV leaves its cell empty and
+ * JSON gives null.
+ */
+static inline bool kernel_measures_rate(const struct kernel_ops *k)
+{
+	return !(k->flags & KERN_NO_GBPS);
+}
 
 extern const struct kernel_ops *const kernel_registry[];
 const struct kernel_ops *kernel_find(const char *name);

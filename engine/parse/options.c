@@ -515,7 +515,11 @@ const struct opt_def opt_core[] = {
 	  .off = F(sample_log), .arg = "FILE",
 	  .help = "Where the sample_interval rows go (default JOB.samples.csv "
 		  "in the current directory).  An existing file is refused "
-		  "unless overwrite=1." },
+		  "unless overwrite=1.  Columns: job, repeat, point; t_s and "
+		  "interval_s in seconds; job_bytes, and job_mbps in 10^6 "
+		  "bytes per second (GB/s x 1000); then the system counters "
+		  "as the CSV report's columns of those names (KiB for *_kb, "
+		  "pages for nr_dirtied and nr_written)." },
 
 	/* Safety */
 	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,

@@ -19,8 +19,8 @@ void group_totals_each(const struct results *r,
 		for (unsigned i = 0; i < p->njobs; i++)
 			if (p->jobs[i].group == g) {
 				t.jobs++;
-				t.data_jobs += !(p->jobs[i].spec->kernel->flags &
-						 KERN_NO_GBPS);
+				t.data_jobs += kernel_measures_rate(
+					p->jobs[i].spec->kernel);
 				t.threads += p->jobs[i].spec->numjobs;
 				t.repeats =
 					p->segments[p->jobs[i].segment].repeat;
@@ -39,8 +39,8 @@ void group_totals_each(const struct results *r,
 				jr = results_get(r, i, t.repeat);
 				if (!jr->end_ns)
 					continue;
-				if (!(p->jobs[i].spec->kernel->flags &
-				      KERN_NO_GBPS))
+				if (kernel_measures_rate(
+					    p->jobs[i].spec->kernel))
 					t.bytes += jr->bytes;
 				if (jr->start_ns < start)
 					start = jr->start_ns;

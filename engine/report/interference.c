@@ -133,15 +133,21 @@ static double aggressor_gbps(const struct results *r, unsigned idx)
 	return stat_summarise(v, n).median;
 }
 
-static unsigned aggressor_threads(const struct results *r, unsigned idx)
+/* The aggressors' threads that ran with loaded victim idx; *rate: whether
+ * each of them measures a rate, so that their GB/s is one. */
+static unsigned aggressor_threads(const struct results *r, unsigned idx,
+				  bool *rate)
 {
 	const struct plan *p = r->plan;
 	const struct segment *sg = &p->segments[p->jobs[idx].segment];
 	unsigned t = 0;
 
+	*rate = true;
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
-		if (p->jobs[i].spec->role == ROLE_AGGRESSOR)
+		if (p->jobs[i].spec->role == ROLE_AGGRESSOR) {
 			t += p->jobs[i].spec->numjobs;
+			*rate &= kernel_measures_rate(p->jobs[i].spec->kernel);
+		}
 	return t;
 }
 
@@ -202,8 +208,10 @@ static void victim_lines(const struct results *r, const char *name,
 			l.slowdown_pct = slowdown_pct(l.alone.median,
 						      l.loaded.median,
 						      l.m.lower_is_better);
-		l.aggressor_threads = aggressor_threads(r, i);
-		l.aggressor_gbps = aggressor_gbps(r, i);
+		l.aggressor_threads = aggressor_threads(r, i,
+							&l.aggressor_rate);
+		if (l.aggressor_rate)
+			l.aggressor_gbps = aggressor_gbps(r, i);
 		l.emulated = point_emulated(r, i);
 		fn(user, &l);
 	}
@@ -258,10 +266,12 @@ static void print_line(void *user, const struct interference_line *l)
 		 l->loaded.min, l->loaded.max);
 	snprintf(sb, sizeof(sb), "%+.2f (%+.2f..%+.2f)", l->slowdown_pct,
 		 l->slowdown.min, l->slowdown.max);
-	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s, %.2f GB/s%s\n",
+	fprintf(f, "  %-32s %-24s %-24s %-22s %u thread%s",
 		l->point ? l->point : "-", ab, lb, sb, l->aggressor_threads,
-		l->aggressor_threads == 1 ? "" : "s", l->aggressor_gbps,
-		l->emulated ? "  EMULATED" : "");
+		l->aggressor_threads == 1 ? "" : "s");
+	if (l->aggressor_rate)
+		fprintf(f, ", %.2f GB/s", l->aggressor_gbps);
+	fprintf(f, "%s\n", l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
 }
@@ -338,7 +348,10 @@ void interference_row(struct row_emitter *e,
 			row_absent(e, none[i]);
 	}
 	row_u64(e, "aggressor_threads", l->aggressor_threads);
-	row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	if (l->aggressor_rate)
+		row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+	else
+		row_absent(e, "aggressor_gbps");
 	row_u64(e, "emulated", l->emulated);
 	char verdict[96];
 

@@ -63,7 +63,10 @@ struct interference_line {
 	struct stat_summary slowdown;	/* of each loaded run */
 	struct interval ci;		/* of the slowdown, alone vs loaded */
 	unsigned aggressor_threads;
-	double aggressor_gbps;		/* median of their summed GB/s */
+	bool aggressor_rate;		/* every aggressor measures a rate
+					   (kernel_measures_rate()) */
+	double aggressor_gbps;		/* median of their summed GB/s,
+					   where aggressor_rate */
 	bool emulated;			/* a job of the point (or of its
 					   baseline) ran in emulation */
 };

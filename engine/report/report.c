@@ -105,7 +105,7 @@ static void normal_amount(FILE *f, const struct job_result *jr)
 	const struct kernel_ops *k = jr->pj->spec->kernel;
 	char rate[32], amount[32], units[48];
 
-	if (!(k->flags & KERN_NO_GBPS)) {
+	if (kernel_measures_rate(k)) {
 		human_rate(jr->ops_per_s, rate, sizeof(rate));
 		fprintf(f, " %s in %.3f s: %.3f GB/s, %s ops/s\n",
 			value_format_bytes((double)jr->bytes, amount,
@@ -252,7 +252,7 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			fprintf(f, "    clone %u", c);
 			if (t->cpu >= 0)
 				fprintf(f, " (cpu %d)", t->cpu);
-			if (!(j->kernel->flags & KERN_NO_GBPS))
+			if (kernel_measures_rate(j->kernel))
 				fprintf(f, ": %s, %.3f GB/s,",
 					value_format_bytes((double)t->bytes,
 							   rb, sizeof(rb)),
@@ -339,7 +339,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		struct stat_summary t = stat_summarise(secs, n);
 
 		fprintf(f, "  over %u run%s: ", n, n == 1 ? "" : "s");
-		if (!(j->kernel->flags & KERN_NO_GBPS))
+		if (kernel_measures_rate(j->kernel))
 			fprintf(f, "GB/s median %.3f (min %.3f, max %.3f); ",
 				g.median, g.min, g.max);
 		if (j->kernel->flags & KERN_ITEMS) {

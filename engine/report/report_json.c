@@ -26,9 +26,16 @@ static void group_row(void *user, const struct group_total *g)
 	row_u64(e, "repeat", g->repeat + 1);
 	row_u64(e, "jobs", g->jobs);
 	row_u64(e, "threads", g->threads);
-	row_u64(e, "bytes", g->bytes);
+	/* the bytes of the jobs that measure a rate: none, null */
+	if (g->data_jobs)
+		row_u64(e, "bytes", g->bytes);
+	else
+		row_absent(e, "bytes");
 	row_u64(e, "elapsed_ns", g->elapsed_ns);
-	row_fixed(e, "gbps", g->gbps, 6);
+	if (g->data_jobs)
+		row_fixed(e, "gbps", g->gbps, 6);
+	else
+		row_absent(e, "gbps");
 	row_end(e);
 }
 

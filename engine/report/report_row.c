@@ -418,8 +418,12 @@ static void fill_fixed(struct cell *c, const char *host,
 	C(bytes) = cell_u64(jr->bytes);
 	C(ops) = cell_u64(jr->ops);
 	C(elapsed_ns) = cell_u64(jr->elapsed_ns);
-	C(gbps) = cell_fixed(jr->gbps, 6);
-	C(ops_per_s) = cell_fixed(jr->ops_per_s, 3);
+	/* only the rates the kernel measures (kernel_measures_rate()), and
+	 * only over a measured time: empty, never a made-up 0 */
+	if (kernel_measures_rate(j->kernel) && jr->elapsed_ns) {
+		C(gbps) = cell_fixed(jr->gbps, 6);
+		C(ops_per_s) = cell_fixed(jr->ops_per_s, 3);
+	}
 	C(usr_ns) = cell_u64(jr->usr_ns);
 	C(sys_ns) = cell_u64(jr->sys_ns);
 	C(minflt) = cell_u64(jr->minflt);

@@ -26,6 +26,7 @@
 #include "run/firsttouch.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
+#include "util/value.h"
 
 #define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
 
@@ -252,10 +253,14 @@ static void tell_info(struct thread_result *out, const struct ioe *io,
 		      bool pre, uint64_t pre_bytes, uint64_t pre_ns,
 		      const char *extra)
 {
-	if (pre)
+	char size[32];
+
+	if (pre)	/* sizes in binary units, as everywhere in the report */
 		snprintf(out->info, sizeof(out->info),
-			 "%s%spreread %" PRIu64 " bytes in %.3f s%s%s",
-			 io->info, io->info[0] ? "; " : "", pre_bytes,
+			 "%s%spreread %s in %.3f s%s%s",
+			 io->info, io->info[0] ? "; " : "",
+			 value_format_bytes((double)pre_bytes, size,
+					    sizeof(size)),
 			 (double)pre_ns / 1e9, extra[0] ? "; " : "", extra);
 	else
 		snprintf(out->info, sizeof(out->info), "%s%s%s", io->info,
