@@ -40,10 +40,11 @@ verdict()
 	csv_get run.csv verdict job=v phase=loaded | sort -u
 }
 
-# significant: the verdict on stdin claims an effect.
+# significant [WORDS]: the verdict on stdin claims an effect, of the
+# kind WORDS says (an extended regex; slower or faster by default).
 significant()
 {
-	grep -Eq "^(slower|faster) by [0-9.]+% \(95% CI "
+	grep -Eq "^(${1:-slower|faster}) by [0-9.]+% \(95% CI "
 }
 
 # runs MODE N: N runs' verdicts, one a line, into verdicts-MODE.
@@ -59,13 +60,14 @@ runs()
 	done
 }
 
-# significant_count FILE: how many of the verdicts in FILE claim an effect.
+# significant_count FILE [WORDS]: how many of the verdicts in FILE claim
+# an effect (of that kind).
 significant_count()
 {
 	local n=0 v
 
 	while IFS= read -r v; do
-		! printf "%s\n" "$v" | significant || n=$((n + 1))
+		! printf "%s\n" "$v" | significant "${2:-}" || n=$((n + 1))
 	done <"$1"
 	echo "$n"
 }
@@ -80,10 +82,10 @@ test_expect_success 'the null aggressor sleeps: it moves one block a run' '
 	test "$(csv_get null.csv verdict job=v phase=loaded | wc -l)" = 4
 '
 
-test_expect_success TIMING 'a writer on the victim CPU: significant in 10 runs of 10' '
+test_expect_success TIMING 'a writer on the victim CPU: found slower in 10 runs of 10' '
 	runs load 10 &&
-	n=$(significant_count verdicts-load) &&
-	echo "large effect: significant in $n of 10 runs" | tee -a "$TEST_TMP/figures" &&
+	n=$(significant_count verdicts-load slower) &&
+	echo "large effect: found slower in $n of 10 runs" | tee -a "$TEST_TMP/figures" &&
 	cat verdicts-load &&
 	test "$n" = 10
 '
