@@ -568,7 +568,7 @@ static void check_memory_limit(struct plan *p, struct diag *d)
 	total = meminfo_bytes("MemTotal:");
 	if (total && any->memory_limit >= total) {
 		value_format_size(any->memory_limit, n1, sizeof(n1));
-		value_format_size(total, n2, sizeof(n2));
+		value_format_bytes((double)total, n2, sizeof(n2));
 		diag_error(d, job_loc(any, "memory_limit"), "memory_limit",
 			   "%s is not below this machine's memory (%s), so it "
 			   "would limit nothing", n1, n2);
