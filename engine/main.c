@@ -21,6 +21,7 @@
 #include "util/version.h"
 #include "run/exec.h"
 #include "machine/isa.h"
+#include "machine/memcg.h"
 #include "parse/help.h"
 #include "report/machine.h"
 #include "spec/options.h"
@@ -370,6 +371,15 @@ static bool interrupted_early(void)
 	return true;
 }
 
+/* Does a job of the plan ask for memory_limit? */
+static bool memory_limited(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++)
+		if (p->jobs[i].spec->memory_limit)
+			return true;
+	return false;
+}
+
 static int run(struct cmdline *cl, struct jobset *js,
 	       const struct sweep_notes *notes, const struct topo *topo,
 	       const struct machine_id *machine, struct diag *d)
@@ -430,6 +440,20 @@ static int run(struct cmdline *cl, struct jobset *js,
 	if (interrupted_early()) {
 		status = EXIT_JOBFAIL;
 		goto out_results;
+	}
+	if (memory_limited(&plan)) {
+		static struct memcg mcg;	/* PATH_MAX twice */
+		char err[1024];
+
+		/* plan_build found it; it may be gone since */
+		if (memcg_locate(&mcg, err, sizeof(err))) {
+			fprintf(stderr, "memjob: memory_limit: %s; nothing was "
+				"run\n", err);
+			status = EXIT_JOBFAIL;
+			goto out_results;
+		}
+		x.memcg = &mcg;
+		rc.memcg = &mcg;
 	}
 	report_header(&rc, &plan);
 	status = exec_run(&x) ? EXIT_JOBFAIL : EXIT_RAN;

@@ -640,6 +640,31 @@ test_expect_success '91 kernel=touch loads in a write job in memory' '
 		"touch_op=load stores nothing"
 '
 
+test_expect_success '103 memory_limit with a unit that is none' '
+	in_fresh_dir 103 &&
+	check_refused 103-memory-limit-unit 4 memory_limit \
+		"expected a size" "got ${SQ}64q${SQ}"
+'
+
+test_expect_success '104 memory_limit below what memjob itself needs' '
+	in_fresh_dir 104 &&
+	check_refused 104-memory-limit-small 4 memory_limit \
+		"must be 0 (no limit) or at least 16m" "got 1m"
+'
+
+test_expect_success '105 two limits for jobs that run together' '
+	in_fresh_dir 105 &&
+	check_refused 105-memory-limit-differ 9 memory_limit \
+		"${SQ}b${SQ} (128m) runs at the same time as ${SQ}a${SQ} (64m)" \
+		"share one memory cgroup"
+'
+
+test_expect_success '106 a limit as large as the machine' '
+	in_fresh_dir 106 &&
+	check_refused 106-memory-limit-over-ram 4 memory_limit \
+		"1p is not below this machine${SQ}s memory" "would limit nothing"
+'
+
 # ---- several errors --------------------------------------------------------
 
 test_expect_success '68 three bad lines: all three reported, then the count' '

@@ -15,6 +15,7 @@
 #include "machine/cpuset.h"
 #include "parse/fiocompat.h"
 #include "machine/sizeexpr.h"
+#include "machine/memcg.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
@@ -468,6 +469,14 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 			   "dropping the page cache needs root (memjob runs as "
 			   "uid %u); invalidate=1 drops one file's pages "
 			   "without it", (unsigned)geteuid());
+	if (j->memory_limit && j->memory_limit < MEMCG_MIN_LIMIT) {
+		char got[32];
+
+		value_format_size(j->memory_limit, got, sizeof(got));
+		diag_error(d, job_loc(j, "memory_limit"), "memory_limit",
+			   "must be 0 (no limit) or at least 16m: memjob's "
+			   "own threads are charged to it too, got %s", got);
+	}
 	if (RW_IS_MIXED(j->rw) && !(e->flags & IOE_MIXED)) {
 		char can[128];
 

@@ -503,6 +503,29 @@ const struct opt_def opt_core[] = {
 		  "the whole page cache, dentries and inodes (writes 3 to "
 		  "/proc/sys/vm/drop_caches).  Needs root; refused at parse "
 		  "time otherwise.  invalidate=1 is the per-file way." },
+	{ .name = "memory_limit", .type = OPT_SIZE, .cat = CAT_RUN,
+	  .off = F(memory_limit), .def = "0", .min = 0, .max = UINT64_MAX,
+	  .arg = "SIZE",
+	  .help = "Run the jobs in a memory cgroup that memjob makes, limited "
+		  "to SIZE (0: no limit; else at least 16 MiB): their memory "
+		  "and the page cache they fill are charged to it, so a file "
+		  "larger than SIZE is read from the device again, as on a "
+		  "machine with that much memory (seed 002 ran with 2, 4 and "
+		  "8 GB).  The jobs that run at the same time share the "
+		  "cgroup and must have the same limit (set it in [global]); "
+		  "between stonewall groups and sweep points it may change "
+		  "(sweep=memory_limit:256m,1g).  cgroup v1: a child of "
+		  "memjob's memory cgroup, memory.limit_in_bytes; v2: a child "
+		  "beside memjob's own cgroup (below the parent that enables "
+		  "the memory controller for it) or below it, memory.max.  "
+		  "The whole process moves into it before the files are made "
+		  "and back out at the end, when the cgroup is removed (also "
+		  "after SIGINT or SIGTERM); the header names it.  Needs "
+		  "write access to the cgroup tree (root); where memjob may "
+		  "not make one (no cgroup file system with the memory "
+		  "controller, the controller not enabled for this subtree, "
+		  "a read-only tree as in many containers) the job is "
+		  "refused before any job starts, with the reason." },
 	{ .name = "sample_interval", .type = OPT_TIME, .cat = CAT_RUN,
 	  .off = F(sample_us), .def = "0", .min = 0, .max = NOLIMIT,
 	  .arg = "TIME",

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ioengines/ioengine.h"
+#include "machine/memcg.h"
 #include "parse/check.h"
 #include "spec/options.h"
 #include "parse/optspace.h"
@@ -390,16 +391,19 @@ static void check_disk(struct plan *p, struct diag *d)
 	free(fs);
 }
 
-static uint64_t mem_available(void)
+/* A line of /proc/meminfo in bytes ("MemAvailable:"); 0: unknown. */
+static uint64_t meminfo_bytes(const char *key)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[256];
 	unsigned long long kb = 0;
+	size_t n = strlen(key);
 
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		if (!strncmp(line, key, n) &&
+		    sscanf(line + n, " %llu kB", &kb) == 1)
 			break;
 	fclose(f);
 	return kb * 1024;
@@ -408,7 +412,7 @@ static uint64_t mem_available(void)
 /* Free memory: what the jobs of each segment allocate at once. */
 static void check_memory(struct plan *p, struct diag *d)
 {
-	uint64_t avail = mem_available();
+	uint64_t avail = meminfo_bytes("MemAvailable:");
 
 	if (!avail)
 		return;
@@ -523,6 +527,59 @@ static void check_hugepages(struct plan *p, struct diag *d)
 	}
 }
 
+/*
+ * memory_limit: the jobs of a segment run in one process, in the one
+ * memory cgroup of the run, so they must agree on its limit; a limit as
+ * large as the machine limits nothing; and the machine must let memjob
+ * make the cgroup (engine/machine/memcg.c says why not).
+ */
+static void check_memory_limit(struct plan *p, struct diag *d)
+{
+	const struct job_spec *any = NULL;
+	struct memcg m;
+	uint64_t total;
+	char err[1024], n1[32], n2[32];
+
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		const struct segment *sg = &p->segments[s];
+		const struct job_spec *first = p->jobs[sg->first].spec;
+
+		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+			const struct job_spec *j = p->jobs[i].spec;
+
+			if (j->memory_limit == first->memory_limit) {
+				if (j->memory_limit && !any)
+					any = j;
+				continue;
+			}
+			value_format_size(j->memory_limit, n1, sizeof(n1));
+			value_format_size(first->memory_limit, n2, sizeof(n2));
+			diag_error(d, job_loc(j, "memory_limit"),
+				   "memory_limit", "'%s' (%s) runs at the same "
+				   "time as '%s' (%s): the jobs that run "
+				   "together share one memory cgroup and need "
+				   "the same limit (set it in [global])",
+				   j->name, n1, first->name, n2);
+			return;
+		}
+	}
+	if (!any)
+		return;
+	total = meminfo_bytes("MemTotal:");
+	if (total && any->memory_limit >= total) {
+		value_format_size(any->memory_limit, n1, sizeof(n1));
+		value_format_bytes((double)total, n2, sizeof(n2));
+		diag_error(d, job_loc(any, "memory_limit"), "memory_limit",
+			   "%s is not below this machine's memory (%s), so it "
+			   "would limit nothing", n1, n2);
+		return;
+	}
+	if (memcg_locate(&m, err, sizeof(err)))
+		diag_error(d, job_loc(any, "memory_limit"), "memory_limit",
+			   "memjob cannot give the run a memory cgroup here: "
+			   "%s", err);
+}
+
 static int add_segment(struct plan *p, unsigned first, unsigned repeat)
 {
 	struct segment *n = realloc(p->segments,
@@ -629,6 +686,8 @@ unsigned plan_build(const struct jobset *js, const struct topo *t,
 		check_memory(p, d);
 	if (d->errors == before)
 		check_hugepages(p, d);
+	if (d->errors == before)
+		check_memory_limit(p, d);
 	return d->errors - before;
 }
 

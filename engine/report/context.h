@@ -38,6 +38,7 @@ struct report_ctx {
 	const struct sweep_notes *notes;	/* printed with the report */
 	const struct sysstat *ss;		/* for the run header */
 	const struct topo *topo;		/* for the knees, or NULL */
+	const struct memcg *memcg;		/* memory_limit's, or NULL */
 	struct report_facts facts;		/* report_header fills it */
 	const char *stopped_by;			/* "SIGINT", or NULL */
 };

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "util/version.h"
 #include "machine/counters.h"
+#include "machine/memcg.h"
 #include "report/footprint.h"
 #include "report/interference.h"
 #include "report/kneereport.h"
@@ -30,6 +31,36 @@ static void result_text(const struct job_spec *j, uint64_t v, char *buf,
 		snprintf(buf, len, "%" PRId64, (int64_t)v);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* "memory limit 64 MiB (cgroup v1 DIR)": the run's, or each segment's
+ * range when they differ (sweep=memory_limit; "none" for segments
+ * without one). */
+static void memory_limit_line(FILE *out, const struct memcg *m,
+			      const struct plan *p)
+{
+	uint64_t lo = 0, hi = 0;
+	bool none = false;
+	char a[32], b[32];
+
+	for (unsigned s = 0; s < p->nsegments; s++) {
+		uint64_t v = p->jobs[p->segments[s].first].spec->memory_limit;
+
+		none |= !v;
+		if (v && (!lo || v < lo))
+			lo = v;
+		if (v > hi)
+			hi = v;
+	}
+	value_format_bytes((double)lo, a, sizeof(a));
+	value_format_bytes((double)hi, b, sizeof(b));
+	if (lo == hi && !none)
+		fprintf(out, "memory limit %s", a);
+	else
+		fprintf(out, "memory limit per point, %s%s%s%s", a,
+			lo == hi ? "" : " to ", lo == hi ? "" : b,
+			none ? " or none" : "");
+	fprintf(out, " (cgroup v%d %s)\n", m->version, m->dir);
 }
 
 void report_header(struct report_ctx *rc, const struct plan *p)
@@ -70,6 +101,8 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		topo_summary(rc->topo, line, sizeof(line));
 		fprintf(rc->out, "%s\n", line);
 	}
+	if (rc->memcg)
+		memory_limit_line(rc->out, rc->memcg, p);
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
 		fprintf(rc->out, "note: %s\n", rc->notes->text[i]);
 }

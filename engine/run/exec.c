@@ -18,6 +18,7 @@
 #include "run/busguard.h"
 #include "run/exec.h"
 #include "ioengines/filegen.h"
+#include "machine/memcg.h"
 #include "run/isolate.h"
 #include "run/progress.h"
 #include "run/worker.h"
@@ -126,6 +127,7 @@ static int create_files(struct exec_ctx *x)
 void exec_cleanup(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
+	char err[1024];
 
 	for (unsigned i = 0; i < x->ncreated; i++) {
 		const struct file_to_create *c = &p->creates[i];
@@ -148,6 +150,8 @@ void exec_cleanup(struct exec_ctx *x)
 	}
 	free(x->created);
 	free(x->created_ids);
+	if (x->memcg && memcg_close(x->memcg, err, sizeof(err)))
+		fprintf(stderr, "memjob: memory_limit: %s\n", err);
 	x->created = NULL;
 	x->created_ids = NULL;
 	x->ncreated = 0;
@@ -320,6 +324,30 @@ static int drop_caches(struct exec_ctx *x, const struct segment *sg)
 	return 0;
 }
 
+/* memory_limit: the process moves into the run's cgroup before the files
+ * are made, so that their pages are charged to it too. */
+static int open_memcg(struct exec_ctx *x)
+{
+	char err[1024];
+
+	if (!x->memcg || !memcg_open(x->memcg, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "memjob: memory_limit: %s\n", err);
+	return -1;
+}
+
+/* Each segment's limit (they agree within a segment: plan.c). */
+static int limit_memory(struct exec_ctx *x, const struct segment *sg)
+{
+	uint64_t limit = x->plan->jobs[sg->first].spec->memory_limit;
+	char err[1024];
+
+	if (!x->memcg || !memcg_set_limit(x->memcg, limit, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "memjob: memory_limit: %s\n", err);
+	return -1;
+}
+
 static uint64_t min_sample_interval(const struct plan *p,
 				    const struct segment *sg)
 {
@@ -483,7 +511,7 @@ int exec_run(struct exec_ctx *x)
 	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
 			   (uint64_t)ts.tv_nsec;
 	find_devices(x);
-	if (create_files(x) || open_samples(x))
+	if (open_memcg(x) || create_files(x) || open_samples(x))
 		ret = 1;
 	for (unsigned s = 0, e; s < p->nsegments && !ret; s = e) {
 		unsigned reps = 0;
@@ -500,6 +528,10 @@ int exec_run(struct exec_ctx *x)
 					break;
 				if (r >= sg->repeat)
 					continue;
+				if (limit_memory(x, sg)) {
+					ret = 1;
+					break;
+				}
 				if (run_segment(x, sg, r, isolated))
 					ret = 1;
 				/* not after the plan's last run */

@@ -20,6 +20,8 @@
 #include "run/result.h"
 #include "machine/sysstat.h"
 
+struct memcg;
+
 struct exec_ctx {
 	const struct plan *plan;
 	struct results *res;
@@ -33,6 +35,8 @@ struct exec_ctx {
 	unsigned ncreated;
 	struct sysstat *ss;		/* system counters, or NULL */
 	FILE **samples;			/* per job: its sample log, or NULL */
+	struct memcg *memcg;		/* memory_limit's cgroup (located, not
+					 * made yet), or NULL */
 };
 
 /* The signal that wakes a job's thread blocked in a system call once the
@@ -41,7 +45,8 @@ struct exec_ctx {
 
 /* 0 when every job ran to completion, 1 when one failed or was stopped. */
 int exec_run(struct exec_ctx *x);
-/* Remove the files this run created, except those of keep_files jobs. */
+/* Remove the files this run created, except those of keep_files jobs,
+ * and the run's memory cgroup. */
 void exec_cleanup(struct exec_ctx *x);
 
 #endif

@@ -165,6 +165,7 @@ struct job_spec {
 
 	/* System counters */
 	bool drop_caches;
+	uint64_t memory_limit;		/* the run's memory cgroup; 0 = none */
 	uint64_t sample_us;		/* sample_interval; 0 = none */
 	char *sample_log;		/* where its rows go */
 

@@ -1,0 +1,44 @@
+/*
+ * memcg.h - the memory cgroup a run with memory_limit runs in: found,
+ * made, limited, left and removed here, for cgroup v2 and v1 alike.
+ *
+ * The page cache a process fills is charged to its memory cgroup, so a
+ * limit on the cgroup bounds the cache as a smaller machine's memory
+ * would: that is how a file "past RAM" is reached on a large machine.
+ */
+#ifndef MEMJOB_MEMCG_H
+#define MEMJOB_MEMCG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The smallest limit accepted: memjob's own threads are charged too. */
+#define MEMCG_MIN_LIMIT	(16ull << 20)
+
+struct memcg {
+	int version;		/* 1 or 2 */
+	char dir[PATH_MAX];	/* the cgroup memjob makes for the run */
+	char home[PATH_MAX];	/* the one the process was in: back there */
+	bool made;		/* dir exists, made by memjob */
+	bool moved;		/* the process is in dir */
+	uint64_t limit;		/* what the cgroup holds now; 0: none */
+};
+
+/* Where this process's run cgroup would go (m->dir, not made) and where
+ * the process is (m->home), or -1 with the reason memjob may not make
+ * one (no cgroup file system with the memory controller, the controller
+ * not enabled for this subtree, the tree not writable). */
+int memcg_locate(struct memcg *m, char *err, size_t len);
+/* Make m->dir, without a limit yet, and move the whole process (all its
+ * threads; the threads and programs it starts later follow) into it. */
+int memcg_open(struct memcg *m, char *err, size_t len);
+/* Limit the cgroup to bytes (0: no limit); the kernel reclaims what is
+ * over it at once. */
+int memcg_set_limit(struct memcg *m, uint64_t bytes, char *err, size_t len);
+/* Move the process back home and remove the cgroup; -1 with the reason
+ * when either fails (the rest is still tried). */
+int memcg_close(struct memcg *m, char *err, size_t len);
+
+#endif
