@@ -118,6 +118,20 @@ test_expect_success MEMCG 'SIGTERM during the run: the cgroup is removed all the
 	test ! -e "$dir"
 '
 
+test_expect_success MEMCG 'a cgroup left by a killed run with the same PID is taken over' '
+	"$MEMJOB" --name=j --ioengine=mem --size=1m --memory_limit=32m >one.txt &&
+	base=$(sed -nE "s/^memory limit 32 MiB \(cgroup v[12] (\/.*)\/memjob-[0-9]+\)$/\1/p" one.txt) &&
+	test -n "$base" &&
+	# exec keeps the shell'"'"'s PID: memjob finds memjob-PID already there,
+	# empty, as SIGKILL leaves it
+	BASE=$base sh -c '"'"'mkdir "$BASE/memjob-$$" && echo "$BASE/memjob-$$" >left &&
+		exec "$MEMJOB" --name=j --ioengine=mem --size=1m \
+			--memory_limit=32m'"'"' >out.txt &&
+	left=$(cat left) &&
+	grep -F "memory limit 32 MiB (cgroup v" out.txt | grep -F "$left)" &&
+	test ! -e "$left"
+'
+
 test_expect_success UNSHARE 'a read-only cgroup tree: refused before any job starts, with the reason' '
 	rc=0 &&
 	unshare -m sh -c "

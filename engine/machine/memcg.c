@@ -212,7 +212,11 @@ int memcg_open(struct memcg *m, char *err, size_t len)
 {
 	char pid[32];
 
-	if (mkdir(m->dir, 0755))
+	/* One of the same name is left by an earlier memjob with this
+	 * PID that was killed (SIGKILL runs no cleanup): rmdir removes it
+	 * only if no process is left in it, which is then the case. */
+	if (mkdir(m->dir, 0755) && (errno != EEXIST || rmdir(m->dir) ||
+				    mkdir(m->dir, 0755)))
 		FAIL("cannot make the cgroup %s: %s", m->dir, strerror(errno));
 	m->made = true;
 	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
