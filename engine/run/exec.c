@@ -455,7 +455,7 @@ int exec_run(struct exec_ctx *x)
 	x->files.progress = x->progress;
 	if (!order || files_create_all(&x->files, x->stop) || open_samples(x))
 		ret = 1;
-	for (unsigned k = 0; k < n && !atomic_load(x->stop); k++) {
+	for (unsigned k = 0; order && k < n && !atomic_load(x->stop); k++) {
 		const struct segment *sg = &p->segments[order[k].seg];
 		struct isolate_wait w;
 

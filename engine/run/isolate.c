@@ -121,7 +121,7 @@ static void after_run(struct created_files *cf, unsigned ci, const char *path,
 	const struct segment *sg = &p->segments[order[pos].seg];
 	const char *name = writer_of(p, sg, path);
 	unsigned k;
-	struct use u;
+	struct use u = { false, false, false };
 
 	for (k = pos + 1; k < n; k++) {
 		/* the same segment again (its next repeat) counts too */
