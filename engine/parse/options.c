@@ -261,14 +261,61 @@ const struct opt_def opt_core[] = {
 		  "mapped elsewhere may stay.  Needs a file." },
 	{ .name = "isolate_phases", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(isolate_phases), .def = "1", .arg = "BOOL",
-	  .help = "Before the next run (stonewall group, sweep point or "
-		  "repeat), fsync the job's files, which waits for their "
-		  "writeback, so that what this run left dirty does not slow "
-		  "the next (and a next job's invalidate=1 can drop all their "
-		  "pages, which it cannot while they are dirty).  Each file "
-		  "job's source_info says the Dirty and Writeback levels "
-		  "(/proc/meminfo) it started from.  0: carry over on purpose; "
-		  "the next run's source_info says it was not isolated." },
+	  .help = "Isolate the runs (stonewall groups, sweep points, "
+		  "repeats) of file jobs from each other.  After a run, fsync "
+		  "the job's files, which waits for their writeback, so that "
+		  "what this run left dirty does not slow the next (and a "
+		  "next job's invalidate=1 can drop all their pages, which it "
+		  "cannot while they are dirty).  Then a file that memjob "
+		  "created is deleted at once when no later run uses it "
+		  "(unless keep_files=1), which frees its pages for the runs "
+		  "after it.  A file the run wrote is deleted and created "
+		  "again, as before the first run, when the next run that "
+		  "uses it is the same job's: its next sweep point or repeat "
+		  "starts from a fresh file, as an iozone user deletes the "
+		  "file between runs.  When the next run that uses it is "
+		  "another job's (a section naming the same filename: write, "
+		  "then rewrite or read it), the file is kept: that is the "
+		  "scenario reusing it on purpose, and that job's source_info "
+		  "says whose file it reuses.  A file memjob did not create "
+		  "is never deleted.  Before each later run, memjob waits for "
+		  "the machine's Dirty + Writeback to fall to isolate_dirty "
+		  "(see there).  Each file job's source_info and the CSV "
+		  "columns start_dirty_kb, start_writeback_kb, isolated and "
+		  "isolate_wait_ms say the Dirty and Writeback levels "
+		  "(/proc/meminfo) it started from.  0: carry over on purpose "
+		  "(no sync, no deletion, no wait); the next run's "
+		  "source_info says it was not isolated." },
+	{ .name = "isolate_dirty", .type = OPT_SIZE, .cat = CAT_SOURCE,
+	  .off = F(isolate_dirty), .def = "64m", .min = 0, .max = NOLIMIT,
+	  .arg = "SIZE",
+	  .help = "With isolate_phases=1, before each run of a file job but "
+		  "the first, wait until the machine's Dirty + Writeback "
+		  "(/proc/meminfo, every process's pages) is at most this, or "
+		  "at most what it was before the first run when that was "
+		  "higher, for at most isolate_wait; 0: do not wait.  The "
+		  "fsync of the previous run's files takes out the job's own "
+		  "dirty pages, but not those of other processes, which the "
+		  "kernel writes back on its own once they are older than "
+		  "vm.dirty_expire_centisecs (30 s by default).  memjob waits "
+		  "rather than syncing the whole file system: a syncfs would "
+		  "make the run wait for, and hurry, every other writer on "
+		  "the file system, on a shared machine too.  The wait makes "
+		  "every point of a sweep such as dirty-cliff start from the "
+		  "same level as the first, well below the background "
+		  "threshold (vm.dirty_background_ratio, GiBs on most "
+		  "machines), so that where a point starts does not move its "
+		  "cliff.  The first run starts from the machine as memjob "
+		  "finds it (nothing of memjob's comes before it).  The "
+		  "report says how long a wait took, and when the level was "
+		  "not reached in time." },
+	{ .name = "isolate_wait", .type = OPT_TIME, .cat = CAT_SOURCE,
+	  .off = F(isolate_wait_us), .def = "40s", .min = 0, .max = NOLIMIT,
+	  .arg = "TIME",
+	  .help = "The longest isolate_dirty waits before a run (40 s: the "
+		  "kernel's 30 s dirty_expire_centisecs plus two of its 5 s "
+		  "writeback wake-ups).  When the level is not reached, the "
+		  "run starts anyway and its report says so." },
 	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(preread), .def = "0", .arg = "BOOL",
 	  .help = "Read the job's range of its file (offset, size) once "

@@ -41,7 +41,8 @@
 	X(machine_type) X(slurm_job_id) X(slurm_array_job_id)		\
 	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)		\
 	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
-	X(ci_level_pct) X(verdict)
+	X(ci_level_pct) X(verdict) X(start_dirty_kb) X(start_writeback_kb)	\
+	X(isolated) X(isolate_wait_ms)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -459,6 +460,14 @@ static void fill_fixed(struct cell *c, const char *host,
 	if (jr->items && jr->end_ns)
 		C(cpu_ns_per_item) = cell_fixed(jr->cpu_ns_per_item, 3);
 	C(write_bytes) = cell_u64(jr->write_bytes);
+	if (jr->start.have) {	/* a file job's start (isolate.c) */
+		C(start_dirty_kb) = cell_u64(jr->start.dirty / 1024);
+		C(start_writeback_kb) = cell_u64(jr->start.writeback / 1024);
+		C(isolated) = cell_u64(jr->start.isolated);
+		if (jr->start.waited)
+			C(isolate_wait_ms) = cell_fixed(
+				(double)jr->start.wait_ns / 1e6, 1);
+	}
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

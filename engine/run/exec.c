@@ -17,7 +17,6 @@
 
 #include "run/busguard.h"
 #include "run/exec.h"
-#include "ioengines/filegen.h"
 #include "machine/memcg.h"
 #include "run/isolate.h"
 #include "run/progress.h"
@@ -86,75 +85,13 @@ static void join_all(atomic_int *stop, const pthread_t *tids,
 		}
 }
 
-static int create_files(struct exec_ctx *x)
-{
-	const struct plan *p = x->plan;
-
-	x->created = calloc(p->ncreates ? p->ncreates : 1, sizeof(char *));
-	x->created_ids = calloc(p->ncreates ? p->ncreates : 1,
-				sizeof(*x->created_ids));
-	if (!x->created || !x->created_ids)
-		return -1;
-	for (unsigned i = 0; i < p->ncreates; i++) {
-		const struct file_to_create *c = &p->creates[i];
-		char err[512], sz[32], pat[64];
-		int ret;
-
-		if (atomic_load(x->stop))
-			return -1;
-		if (x->progress) {
-			value_format_size(c->size, sz, sizeof(sz));
-			pattern_format(&c->pattern, pat, sizeof(pat));
-			fprintf(x->progress, "memjob: creating '%s' (%s, "
-				"pattern %s)\n", c->path, sz, pat);
-		}
-		ret = c->sparse ? filegen_create_sparse(c->path, c->size, err,
-							sizeof(err))
-				: filegen_create(c->path, c->size, &c->pattern,
-						 c->seed, err, sizeof(err));
-		if (ret)	/* > 0: made, with a note */
-			fprintf(stderr, "memjob: job '%s': %s\n", c->by->name,
-				err);
-		if (ret < 0)
-			return -1;
-		if (!stat(c->path, &x->created_ids[x->ncreated].st))
-			x->created_ids[x->ncreated].known = true;
-		x->created[x->ncreated++] = c->path;
-	}
-	return 0;
-}
-
 void exec_cleanup(struct exec_ctx *x)
 {
-	const struct plan *p = x->plan;
 	char err[1024];
 
-	for (unsigned i = 0; i < x->ncreated; i++) {
-		const struct file_to_create *c = &p->creates[i];
-		const struct created_id *id = &x->created_ids[i];
-		struct stat st;
-
-		if (c->by->keep_files)
-			continue;
-		/* Another process put a file of its own there: not ours. */
-		if (id->known && !lstat(c->path, &st) &&
-		    (st.st_dev != id->st.st_dev || st.st_ino != id->st.st_ino)) {
-			fprintf(stderr, "memjob: '%s' was replaced while the "
-				"jobs ran; the new file is left as it is\n",
-				c->path);
-			continue;
-		}
-		if (unlink(c->path) && errno != ENOENT)
-			fprintf(stderr, "memjob: cannot remove '%s': %s\n",
-				c->path, strerror(errno));
-	}
-	free(x->created);
-	free(x->created_ids);
+	files_cleanup(&x->files);
 	if (x->memcg && memcg_close(x->memcg, err, sizeof(err)))
 		fprintf(stderr, "memjob: memory_limit: %s\n", err);
-	x->created = NULL;
-	x->created_ids = NULL;
-	x->ncreated = 0;
 }
 
 /* ---- system counters around a segment ---- */
@@ -363,7 +300,8 @@ static uint64_t min_sample_interval(const struct plan *p,
 }
 
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
-		       unsigned repeat, bool isolated)
+		       unsigned repeat, bool isolated,
+		       const struct isolate_wait *iw)
 {
 	const struct plan *p = x->plan;
 	struct exec_shared sh;
@@ -474,7 +412,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		join_all(x->stop, tids, started);
 		progress_stop(pg);
-		isolate_note(x->res, sg, repeat, &lv, isolated);
+		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw);
 		if (sampler)
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);
@@ -497,10 +435,40 @@ out_free:
 	return ret;
 }
 
+/* The runs in the order they run: a block of segments repeat by repeat
+ * (plan.h), each segment once per repeat.  *n gets their number. */
+static struct run_ref *run_order(const struct plan *p, unsigned *n)
+{
+	unsigned total = 0, k = 0;
+	struct run_ref *o;
+
+	for (unsigned s = 0; s < p->nsegments; s++)
+		total += p->segments[s].repeat;
+	o = calloc(total ? total : 1, sizeof(*o));
+	if (!o)
+		return NULL;
+	for (unsigned s = 0, e; s < p->nsegments; s = e) {
+		unsigned reps = 0;
+
+		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
+			if (p->segments[e].repeat > reps)
+				reps = p->segments[e].repeat;
+		for (unsigned r = 0; r < reps; r++)
+			for (unsigned g = s; g < e; g++)
+				if (r < p->segments[g].repeat)
+					o[k++] = (struct run_ref){ g, r };
+	}
+	*n = k;
+	return o;
+}
+
 int exec_run(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
 	bool isolated = true;		/* the first run: nothing before it */
+	struct run_ref *order;
+	uint64_t first = 0;		/* Dirty + Writeback before it */
+	unsigned n = 0;
 	int ret = 0;
 
 	struct timespec ts;
@@ -511,35 +479,44 @@ int exec_run(struct exec_ctx *x)
 	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
 			   (uint64_t)ts.tv_nsec;
 	find_devices(x);
-	if (open_memcg(x) || create_files(x) || open_samples(x))
+	order = run_order(p, &n);
+	x->files.plan = p;
+	x->files.progress = x->progress;
+	/* the cgroup first: the files' pages are charged to it */
+	if (!order || open_memcg(x) || files_create_all(&x->files, x->stop) ||
+	    open_samples(x))
 		ret = 1;
-	for (unsigned s = 0, e; s < p->nsegments && !ret; s = e) {
-		unsigned reps = 0;
+	for (unsigned k = 0; order && k < n && !atomic_load(x->stop); k++) {
+		const struct segment *sg = &p->segments[order[k].seg];
+		struct isolate_wait w;
 
-		/* a block, repeat by repeat (plan.h) */
-		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
-			if (p->segments[e].repeat > reps)
-				reps = p->segments[e].repeat;
-		for (unsigned r = 0; r < reps && !atomic_load(x->stop); r++)
-			for (unsigned k = s; k < e; k++) {
-				const struct segment *sg = &p->segments[k];
+		/* a failure ends the run at the end of its block */
+		if (ret && (!k || sg->block !=
+			    p->segments[order[k - 1].seg].block))
+			break;
+		if (!k) {	/* the machine as memjob found it */
+			struct dirty_level lv = dirty_level_now();
 
-				if (atomic_load(x->stop))
-					break;
-				if (r >= sg->repeat)
-					continue;
-				if (limit_memory(x, sg)) {
-					ret = 1;
-					break;
-				}
-				if (run_segment(x, sg, r, isolated))
-					ret = 1;
-				/* not after the plan's last run */
-				if (e < p->nsegments || r + 1 < reps ||
-				    k + 1 < e)
-					isolated = isolate_after(p, sg);
-			}
+			first = lv.dirty + lv.writeback;
+			w = (struct isolate_wait){ false, false, 0, 0 };
+		} else
+			w = isolate_wait_level(p, sg, isolated, first,
+					       x->stop);
+		if (atomic_load(x->stop))
+			break;
+		if (limit_memory(x, sg)) {
+			ret = 1;
+			break;
+		}
+		if (run_segment(x, sg, order[k].repeat, isolated, &w))
+			ret = 1;
+		/* not after the plan's last run, nor when stopped */
+		if (k + 1 < n && !atomic_load(x->stop)) {
+			isolated = isolate_after(p, sg);
+			isolate_files(&x->files, order, n, k);
+		}
 	}
+	free(order);
 	close_samples(x);
 	results_summarise(x->res);
 	for (unsigned j = 0; j < p->njobs; j++)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "plan/plan.h"
+#include "run/files.h"
 #include "run/result.h"
 #include "machine/sysstat.h"
 
@@ -27,12 +28,7 @@ struct exec_ctx {
 	struct results *res;
 	atomic_int *stop;		/* nonzero: stop now (the signal number) */
 	FILE *progress;			/* the progress line's, or NULL */
-	char **created;			/* files this run created */
-	struct created_id {		/* ... and which they were: another */
-		struct stat st;		/* process may replace one */
-		bool known;
-	} *created_ids;
-	unsigned ncreated;
+	struct created_files files;	/* the files this run created */
 	struct sysstat *ss;		/* system counters, or NULL */
 	FILE **samples;			/* per job: its sample log, or NULL */
 	struct memcg *memcg;		/* memory_limit's cgroup (located, not

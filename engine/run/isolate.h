@@ -2,20 +2,29 @@
  * isolate.h - phase isolation: what one run (a stonewall group, a sweep
  * point, a repeat) leaves in the page cache must not slow the next.
  *
- * Before each run but the first, memjob fsyncs the files the previous
- * run's jobs used (fsync waits for their writeback), so that a next job
- * with invalidate=1 really drops them (only clean pages can be dropped);
- * a job with isolate_phases=0 opts out.
- * Each file job's source_info then says the system's Dirty and Writeback
- * (/proc/meminfo) at its release, and whether it was isolated.
+ * After each run but the last, memjob fsyncs the files the run's jobs
+ * used (fsync waits for their writeback), so that a next job with
+ * invalidate=1 really drops them (only clean pages can be dropped), and
+ * deletes the files memjob created that the run wrote: at once when no
+ * later run uses them, deleted and created afresh when the next run that
+ * uses one is the same job's (its next point or repeat), kept when it is
+ * another job's (the scenario reuses the file on purpose).  Before each
+ * run but the first, memjob waits (bounded) for the machine's Dirty +
+ * Writeback to fall to isolate_dirty (or back to where it was before the
+ * first run), so that every point starts from the same level.  A job
+ * with isolate_phases=0 opts out of all of it.
+ * Each file job's result then holds the system's Dirty and Writeback
+ * (/proc/meminfo) at its release, the wait, and whether it was isolated.
  */
 #ifndef MEMJOB_ISOLATE_H
 #define MEMJOB_ISOLATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "run/files.h"
 #include "run/result.h"
 
 struct dirty_level {
@@ -23,15 +32,44 @@ struct dirty_level {
 	uint64_t dirty, writeback;	/* bytes */
 };
 
-/* Sync the files of segment sg's jobs that say isolate_phases=1; returns false when one of its file jobs opted
- * out, so the next run is not isolated. */
+/* One run of the plan, in the order exec_run runs them. */
+struct run_ref {
+	unsigned seg, repeat;
+};
+
+/* What waiting for isolate_dirty before a run came to. */
+struct isolate_wait {
+	bool asked, reached;
+	uint64_t ns;
+	uint64_t level;			/* waited for Dirty + Writeback <= */
+};
+
+/* Sync the files of segment sg's jobs that say isolate_phases=1; returns
+ * false when one of its file jobs opted out, so the next run is not
+ * isolated. */
 bool isolate_after(const struct plan *p, const struct segment *sg);
+/* After isolate_after of run order[pos]: delete (and where its own job
+ * uses it next, create afresh) the files memjob created that the run
+ * wrote, as isolate_phases says. */
+void isolate_files(struct created_files *cf, const struct run_ref *order,
+		   unsigned n, unsigned pos);
+/* Before a run of segment sg but the first (isolated: the run before it
+ * was): wait for the machine's Dirty + Writeback to fall to its file
+ * jobs' isolate_dirty, or to first (the level before the first run) when
+ * that is higher, for at most their isolate_wait, or until *stop. */
+struct isolate_wait isolate_wait_level(const struct plan *p,
+				       const struct segment *sg,
+				       bool isolated, uint64_t first,
+				       atomic_int *stop);
 /* The system's Dirty and Writeback now. */
 struct dirty_level dirty_level_now(void);
-/* Append to the source_info of segment sg's file jobs (repeat) the level
- * they started from and whether the run was isolated. */
-void isolate_note(struct results *r, const struct segment *sg,
+/* Record in segment sg's file jobs' results (repeat) the level they
+ * started from, the wait before it and whether the run was isolated, and
+ * say it in their source_info, with what isolate_files did to their
+ * files ("a fresh file", or kept from the job that wrote it). */
+void isolate_note(struct results *r, const struct created_files *cf,
+		  const struct segment *sg,
 		  unsigned repeat, const struct dirty_level *lv,
-		  bool isolated);
+		  bool isolated, const struct isolate_wait *w);
 
 #endif

@@ -40,6 +40,17 @@ struct thread_result {
 	char err[512];
 };
 
+/* How a file job's run started (isolate.c): the machine's dirty pages at
+ * its release, and the isolation before it. */
+struct phase_start {
+	bool have;			/* a file job, and meminfo was read */
+	bool isolated;			/* the previous run's files synced */
+	bool waited;			/* isolate_dirty asked for a wait */
+	bool reached;			/* ... and the level came in time */
+	uint64_t dirty, writeback;	/* bytes, at the release */
+	uint64_t wait_ns;		/* spent waiting for the level */
+};
+
 struct job_result {
 	const struct planned_job *pj;
 	unsigned repeat;		/* 0-based */
@@ -63,6 +74,7 @@ struct job_result {
 	 * that ran together share them). */
 	bool have_sys;
 	struct sysstat_delta sys;
+	struct phase_start start;
 };
 
 struct results {

@@ -116,6 +116,8 @@ struct job_spec {
 	enum hugepage_mode hugepage;
 	bool invalidate;
 	bool isolate_phases;		/* sync its files before the next run */
+	uint64_t isolate_dirty;		/* wait for Dirty + Writeback <= this */
+	uint64_t isolate_wait_us;	/* ... at most this long */
 	bool preread;
 	enum first_touch_mode first_touch;
 	struct pattern pattern;
