@@ -205,6 +205,7 @@ static void victim_lines(const struct results *r, const char *name,
 		l.aggressor_threads = aggressor_threads(r, i);
 		l.aggressor_gbps = aggressor_gbps(r, i);
 		l.emulated = point_emulated(r, i);
+		l.noise = noise_of_point(r, i, (unsigned)j->baseline);
 		fn(user, &l);
 	}
 }
@@ -264,6 +265,7 @@ static void print_line(void *user, const struct interference_line *l)
 		l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
+	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct);
 }
 
 /* Under the table: what EMULATED means, once, when a line carries it. */
@@ -343,5 +345,32 @@ void interference_row(struct row_emitter *e,
 	char verdict[96];
 
 	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
+	noise_cells(e, &l->noise);
+	verdict[0] = '\0';
+	if (l->have)
+		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
+				    verdict, sizeof(verdict));
+	row_str(e, "noise_warning", verdict);
 	row_end(e);
+}
+
+static void count_noise(void *user, const struct interference_line *l)
+{
+	struct noise_count *c = user;
+	char warn[256];
+
+	c->points++;
+	if (!l->have)
+		return;
+	noise_point_warning(&l->noise, &l->ci, l->slowdown_pct, warn,
+			    sizeof(warn));
+	if (warn[0])
+		c->warned++;
+}
+
+void interference_noise_count(const struct results *r,
+			      struct noise_count *c)
+{
+	*c = (struct noise_count){ 0 };
+	interference_each(r, count_noise, c);
 }

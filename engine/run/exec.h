@@ -32,6 +32,7 @@ struct exec_ctx {
 	} *created_ids;
 	unsigned ncreated;
 	struct sysstat *ss;		/* system counters, or NULL */
+	const char *root;		/* MEMJOB_SYSROOT, or NULL for "/" */
 	FILE **samples;			/* per job: its sample log, or NULL */
 };
 
