@@ -346,11 +346,12 @@ void interference_row(struct row_emitter *e,
 
 	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
 	noise_cells(e, &l->noise);
-	verdict[0] = '\0';
+	char warn[256] = "";
+
 	if (l->have)
-		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
-				    verdict, sizeof(verdict));
-	row_str(e, "noise_warning", verdict);
+		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct, warn,
+				    sizeof(warn));
+	row_str(e, "noise_warning", warn);
 	row_end(e);
 }
 
