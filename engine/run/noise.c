@@ -5,7 +5,8 @@
  * for a thread not bound to one, every CPU the process may run on; the
  * steal of those CPUs between the release and the join is the job's.  The
  * run's figure sums the segments' ticks over the union of their jobs'
- * CPUs, so that jobs sharing a CPU do not count it twice.
+ * CPUs, so that jobs sharing a CPU do not count it twice, and the waits
+ * of every run but the loaded ones of interference segments.
  */
 #include "run/noise.h"
 
@@ -78,7 +79,9 @@ void noise_seg_end(struct noise_seg *ns, const char *root,
 				hostnoise_add_wait(n, tr->wait_ns,
 						   tr->wait_span_ns);
 		}
-		if (n->have_wait)
+		/* loaded, the wait is the aggressors' doing: the effect
+		 * measured, not the host's noise */
+		if (n->have_wait && p->jobs[i].spec->phase != PHASE_LOADED)
 			hostnoise_add_wait(&seg, n->wait_ns, n->span_ns);
 	}
 	hostnoise_merge(&r->noise, &seg);
