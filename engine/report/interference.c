@@ -265,7 +265,9 @@ static void print_line(void *user, const struct interference_line *l)
 		l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
-	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct);
+	/* NOISE-PRECISION HOOK: 0 until precision= is merged, then the
+	 * point's target half-width (0 when it has none) */
+	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct, 0);
 }
 
 /* Under the table: what EMULATED means, once, when a line carries it. */
@@ -349,7 +351,8 @@ void interference_row(struct row_emitter *e,
 	char warn[256] = "";
 
 	if (l->have)
-		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct, warn,
+		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
+				    0 /* NOISE-PRECISION HOOK */, warn,
 				    sizeof(warn));
 	row_str(e, "noise_warning", warn);
 	row_end(e);
@@ -363,8 +366,8 @@ static void count_noise(void *user, const struct interference_line *l)
 	c->points++;
 	if (!l->have)
 		return;
-	noise_point_warning(&l->noise, &l->ci, l->slowdown_pct, warn,
-			    sizeof(warn));
+	noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
+			    0 /* NOISE-PRECISION HOOK */, warn, sizeof(warn));
 	if (warn[0])
 		c->warned++;
 }

@@ -39,20 +39,22 @@ struct hostnoise noise_of_point(const struct results *r, unsigned loaded,
 }
 
 /*
- * The half-width the point's slowdown claims: its interval's.  Hook for
- * precision=: where a point asked for a target half-width, compare the
- * noise with that target instead (what the user wanted to resolve).
+ * The half-width the point's slowdown claims to resolve: the one
+ * precision= asked for where there is one (what the user wants to tell
+ * apart, even where the budget ran out before the interval got there),
+ * else its interval's.
  */
-static double claimed_half_width(const struct interval *ci)
+static double claimed_half_width(const struct interval *ci, double target)
 {
-	return (ci->hi - ci->lo) / 2;
+	return target > 0 ? target : (ci->hi - ci->lo) / 2;
 }
 
 void noise_point_warning(const struct hostnoise *n, const struct interval *ci,
-			 double slowdown_pct, char *buf, size_t len)
+			 double slowdown_pct, double target, char *buf,
+			 size_t len)
 {
-	if (ci->status == INTERVAL_OK)
-		hostnoise_warning(n, claimed_half_width(ci), ci->est,
+	if (ci->status == INTERVAL_OK || target > 0)
+		hostnoise_warning(n, claimed_half_width(ci, target), ci->est,
 				  ci->lo > 0 || ci->hi < 0, "the victim's",
 				  buf, len);
 	else	/* no interval: the effect itself is the scale */
@@ -89,14 +91,15 @@ void noise_run_header(FILE *f, const struct results *r,
 }
 
 void noise_point_lines(FILE *f, const struct hostnoise *n,
-		       const struct interval *ci, double slowdown_pct)
+		       const struct interval *ci, double slowdown_pct,
+		       double target)
 {
 	char d[256], warn[256];
 
 	hostnoise_describe(n, d, sizeof(d));
 	fprintf(f, "  %-32s host, victim's CPUs (wait: alone runs): %s\n", "",
 		d);
-	noise_point_warning(n, ci, slowdown_pct, warn, sizeof(warn));
+	noise_point_warning(n, ci, slowdown_pct, target, warn, sizeof(warn));
 	if (warn[0])
 		fprintf(f, "  %-32s WARNING: %s\n", "", warn);
 }

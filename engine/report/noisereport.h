@@ -19,11 +19,15 @@
  */
 struct hostnoise noise_of_point(const struct results *r, unsigned loaded,
 				unsigned alone);
-/* A point's warning ("" when its noise is smaller than its precision),
- * from its noise, its slowdown's interval and its slowdown of the medians
- * (the scale where there is no interval). */
+/*
+ * A point's warning ("" when its noise is smaller than its precision),
+ * from its noise, its slowdown's interval, its slowdown of the medians
+ * (the scale where there is no interval) and the half-width precision=
+ * asked for (0: none; then the interval's own half-width is the scale).
+ */
 void noise_point_warning(const struct hostnoise *n, const struct interval *ci,
-			 double slowdown_pct, char *buf, size_t len);
+			 double slowdown_pct, double target, char *buf,
+			 size_t len);
 /* "    host: steal ..." under a job run's figures. */
 void noise_run_line(FILE *f, const struct job_result *jr);
 /* How many interference points warned (interference_noise_count). */
@@ -35,7 +39,8 @@ void noise_run_header(FILE *f, const struct results *r,
 		      const struct noise_count *c);
 /* Under a point of the interference table: its figures and warning. */
 void noise_point_lines(FILE *f, const struct hostnoise *n,
-		       const struct interval *ci, double slowdown_pct);
+		       const struct interval *ci, double slowdown_pct,
+		       double target);
 /* host_steal_pct, host_wait_pct, host_cpu_mhz: absent where unknown. */
 void noise_cells(struct row_emitter *e, const struct hostnoise *n);
 /* The run's figures as a row (the JSON "host_noise"), then row_end. */

@@ -422,7 +422,8 @@ static void fill_noise(struct cell *c, const struct results *r,
 	slow = slowdown_pct(base, metric_median(r, idx),
 			    job_metric(jr).lower_is_better);
 	n = noise_of_point(r, idx, (unsigned)j->baseline);
-	noise_point_warning(&n, &ci, slow, warn, len);
+	noise_point_warning(&n, &ci, slow, 0 /* NOISE-PRECISION HOOK */, warn,
+			    len);
 	if (warn[0])
 		C(noise_warning) = cell_str(warn);
 }
