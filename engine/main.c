@@ -426,6 +426,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 		char err[256];
 		const char *root = getenv("MEMJOB_SYSROOT");
 
+		x.root = root;
 		if (!sysstat_init(&ss, root ? root : "/", err, sizeof(err))) {
 			x.ss = &ss;
 			res.ss = &ss;

@@ -213,6 +213,7 @@ static void victim_lines(const struct results *r, const char *name,
 		if (l.aggressor_rate)
 			l.aggressor_gbps = aggressor_gbps(r, i);
 		l.emulated = point_emulated(r, i);
+		l.noise = noise_of_point(r, i, (unsigned)j->baseline);
 		fn(user, &l);
 	}
 }
@@ -274,6 +275,9 @@ static void print_line(void *user, const struct interference_line *l)
 	fprintf(f, "%s\n", l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
+	/* NOISE-PRECISION HOOK: 0 until precision= is merged, then the
+	 * point's target half-width (0 when it has none) */
+	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct, 0);
 }
 
 /* Under the table: what EMULATED means, once, when a line carries it. */
@@ -356,5 +360,34 @@ void interference_row(struct row_emitter *e,
 	char verdict[96];
 
 	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
+	noise_cells(e, &l->noise);
+	char warn[256] = "";
+
+	if (l->have)
+		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
+				    0 /* NOISE-PRECISION HOOK */, warn,
+				    sizeof(warn));
+	row_str(e, "noise_warning", warn);
 	row_end(e);
+}
+
+static void count_noise(void *user, const struct interference_line *l)
+{
+	struct noise_count *c = user;
+	char warn[256];
+
+	c->points++;
+	if (!l->have)
+		return;
+	noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
+			    0 /* NOISE-PRECISION HOOK */, warn, sizeof(warn));
+	if (warn[0])
+		c->warned++;
+}
+
+void interference_noise_count(const struct results *r,
+			      struct noise_count *c)
+{
+	*c = (struct noise_count){ 0 };
+	interference_each(r, count_noise, c);
 }

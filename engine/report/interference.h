@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "util/interval.h"
+#include "report/noisereport.h"
 #include "run/result.h"
 #include "util/row.h"
 #include "util/stats.h"
@@ -69,6 +70,7 @@ struct interference_line {
 					   where aggressor_rate */
 	bool emulated;			/* a job of the point (or of its
 					   baseline) ran in emulation */
+	struct hostnoise noise;		/* noisereport.h: noise_of_point */
 };
 
 /* Each line, victim by victim in plan order. */
@@ -82,5 +84,8 @@ void interference_table(FILE *f, const struct results *r);
  * failed. */
 void interference_row(struct row_emitter *e,
 		      const struct interference_line *l);
+/* How many points there are, and how many warn of the host's noise. */
+void interference_noise_count(const struct results *r,
+			      struct noise_count *c);
 
 #endif

@@ -16,6 +16,7 @@
 #include "report/footprint.h"
 #include "report/interference.h"
 #include "report/kneereport.h"
+#include "report/noisereport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/report.h"
@@ -237,6 +238,7 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
 		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
 		jr->minflt, jr->majflt, jr->vcsw, jr->ivcsw);
+	noise_run_line(f, jr);
 	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {
 		char v[32];
 
@@ -487,11 +489,14 @@ void report_separate(FILE *f, unsigned formats, unsigned fmt)
 int report_results(const struct report_ctx *rc, const struct results *r)
 {
 	const struct plan *p = r->plan;
+	struct noise_count nc = { 0 };
 	int ret = 0;
 
 	if (rc->formats & REPORT_NORMAL) {
 		fputs("units: sizes in KiB, MiB, GiB (2^10, 2^20, 2^30 bytes); "
 		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
+		interference_noise_count(r, &nc);
+		noise_run_header(rc->out, r, &nc);
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
 		group_totals_each(r, normal_group, rc->out);

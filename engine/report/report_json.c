@@ -16,6 +16,7 @@
 #include "report/interference.h"
 #include "util/jsonout.h"
 #include "report/kneereport.h"
+#include "report/noisereport.h"
 #include "report/report_int.h"
 
 static void group_row(void *user, const struct group_total *g)
@@ -82,6 +83,18 @@ static json_t *system_facts(const struct report_facts *f)
 	return json_emitter_take(&je);
 }
 
+/* The run's noise (noisereport.h): one object. */
+static json_t *host_noise(const struct results *r)
+{
+	struct json_emitter je;
+	struct noise_count c = { 0 };
+
+	interference_noise_count(r, &c);
+	json_emitter_init(&je, NULL);
+	noise_run_row(&je.base, r, &c);
+	return json_emitter_take(&je);
+}
+
 static json_t *notes(const struct sweep_notes *n)
 {
 	json_t *a = json_array();
@@ -105,6 +118,7 @@ int report_json(const struct report_ctx *rc, const struct results *r)
 	if (!d.obj)
 		return -1;
 	json_doc_put(&d, "system", system_facts(&rc->facts));
+	json_doc_put(&d, "host_noise", host_noise(r));
 	json_doc_put(&d, "notes", notes(rc->notes));
 	json_doc_put(&d, "stopped_by", rc->stopped_by
 				       ? json_text(rc->stopped_by) : json_null());

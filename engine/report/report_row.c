@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "report/interference.h"
+#include "report/noisereport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
@@ -42,7 +43,8 @@
 	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)		\
 	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
 	X(ci_level_pct) X(verdict) X(start_dirty_kb) X(start_writeback_kb)	\
-	X(isolated) X(isolate_wait_ms)
+	X(isolated) X(isolate_wait_ms) X(host_steal_pct) X(host_wait_pct)	\
+	X(host_cpu_mhz) X(noise_warning)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -80,7 +82,7 @@ const char *const *report_csv_leading_columns(void)
 	X(metric_name) X(file_system) X(dev) X(cpu_model) X(cpu_topology)	\
 	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
 	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
-	X(slurm_procid) X(slurm_nodename) X(verdict)
+	X(slurm_procid) X(slurm_nodename) X(verdict) X(noise_warning)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -398,6 +400,35 @@ static void fill_interval(struct cell *c, const struct results *r,
 		interval_cells(&fc.base, &iv, verdict, len);
 }
 
+/* The run's host noise; for a loaded victim, its point's warning (the
+ * interference table's, from the same figures) in warn[len]. */
+static void fill_noise(struct cell *c, const struct results *r,
+		       const struct job_result *jr, char *warn, size_t len)
+{
+	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
+	const struct job_spec *j = jr->pj->spec;
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	struct interval ci;
+	struct hostnoise n;
+	double base, slow;
+
+	warn[0] = '\0';
+	if (jr->status != RUN_NOT_RUN)
+		noise_cells(&fc.base, &jr->noise);
+	if (!row_interval(r, jr, &ci))
+		return;
+	base = metric_median(r, (unsigned)j->baseline);
+	if (base <= 0)
+		return;
+	slow = slowdown_pct(base, metric_median(r, idx),
+			    job_metric(jr).lower_is_better);
+	n = noise_of_point(r, idx, (unsigned)j->baseline);
+	noise_point_warning(&n, &ci, slow, 0 /* NOISE-PRECISION HOOK */, warn,
+			    len);
+	if (warn[0])
+		C(noise_warning) = cell_str(warn);
+}
+
 static void fill_fixed(struct cell *c, const char *host,
 		       const struct results *r, const struct job_result *jr)
 {
@@ -475,9 +506,10 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 		       const struct results *r, const struct job_result *jr)
 {
 	struct cell fixed[NFIXED] = { 0 };	/* all absent */
-	char verdict[96];
+	char verdict[96], warn[256];
 
 	fill_fixed(fixed, host, r, jr);
+	fill_noise(fixed, r, jr, warn, sizeof(warn));
 	fill_machine(fixed, m);
 	fill_interval(fixed, r, jr, verdict, sizeof(verdict));
 	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)

@@ -19,6 +19,7 @@
 #include "run/exec.h"
 #include "machine/memcg.h"
 #include "run/isolate.h"
+#include "run/noise.h"
 #include "run/progress.h"
 #include "run/worker.h"
 #include "util/value.h"
@@ -321,6 +322,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		goto out_free;
 	}
 	sh.stop = x->stop;
+	sh.root = x->root ? x->root : "";
 	atomic_init(&sh.victims_left, 0);
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(x->res, i, repeat);
@@ -388,6 +390,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		uint64_t sample_us = min_sample_interval(p, sg);
 		struct sampling sm = { x, sg, repeat, NULL };
 		struct dirty_level lv;
+		struct noise_seg ns;
 		bool have;
 
 		/* The system's counters count from the release: what the
@@ -396,6 +399,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		wait_ready(&sh, tids, started);
 		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
+		noise_seg_begin(&ns, sh.root, x->res, sg, repeat);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
 			if (sm.last_bytes)
@@ -417,6 +421,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);
 		have = have && !sysstat_snap(x->ss, &after);
+		noise_seg_end(&ns, sh.root, x->res, sg, repeat);
 		for (unsigned i = sg->first; have && i < sg->first + sg->count;
 		     i++) {
 			struct job_result *jr = results_get(x->res, i, repeat);

@@ -30,6 +30,7 @@ struct exec_ctx {
 	FILE *progress;			/* the progress line's, or NULL */
 	struct created_files files;	/* the files this run created */
 	struct sysstat *ss;		/* system counters, or NULL */
+	const char *root;		/* MEMJOB_SYSROOT, or NULL for "/" */
 	FILE **samples;			/* per job: its sample log, or NULL */
 	struct memcg *memcg;		/* memory_limit's cgroup (located, not
 					 * made yet), or NULL */

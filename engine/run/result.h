@@ -17,6 +17,7 @@
 #include "util/hist.h"
 #include "plan/plan.h"
 #include "machine/sysstat.h"
+#include "machine/hostnoise.h"
 
 enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
 
@@ -30,6 +31,9 @@ struct thread_result {
 	uint64_t result;		/* the kernel's, over all the data */
 	uint64_t items;			/* KERN_ITEMS kernels: measured items */
 	int cpu;			/* bound CPU, or -1 when not one */
+	/* run-queue wait over wait_span_ns (hostnoise.h), when readable */
+	bool have_wait;
+	uint64_t wait_ns, wait_span_ns;
 	bool emulated;			/* the source ran in emulation */
 	struct hist *lat;		/* per-I/O latency, or NULL */
 	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
@@ -75,6 +79,7 @@ struct job_result {
 	bool have_sys;
 	struct sysstat_delta sys;
 	struct phase_start start;
+	struct hostnoise noise;		/* on the job's CPUs, this run */
 };
 
 struct results {
@@ -86,6 +91,7 @@ struct results {
 	const struct sysstat *ss;
 	int *devidx;			/* per job: its device, or -1 */
 	char **where;			/* per job: "ext4 on /dev/vda (vda) at /" */
+	struct hostnoise noise;		/* over every job run (exec_run) */
 };
 
 int results_init(struct results *r, const struct plan *p);

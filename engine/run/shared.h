@@ -25,6 +25,7 @@ struct exec_shared {
 	struct job_sync *sync;		/* one per job of the plan */
 	atomic_int *stop;
 	atomic_uint victims_left;
+	const char *root;		/* the system's root (hostnoise.h) */
 };
 
 /* CLOCK_REALTIME ms from now: the deadline of a timed wait. */

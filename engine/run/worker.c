@@ -22,6 +22,7 @@
 
 #include "run/busguard.h"
 #include "machine/counters.h"
+#include "machine/hostnoise.h"
 #include "run/worker.h"
 #include "run/firsttouch.h"
 #include "ioengines/ioengine.h"
@@ -319,6 +320,22 @@ struct meter {
 	const struct kstate *ks;
 	struct counters *ctr;		/* perf counters, or NULL */
 };
+
+/* The run-queue wait since the thread began its passes (hostnoise.h):
+ * read again, outside the measured window, and kept only if both reads
+ * worked. */
+static void wait_end(const char *root, struct thread_result *out)
+{
+	uint64_t w1;
+
+	if (!out->have_wait || hostnoise_thread_wait(root, &w1) ||
+	    w1 < out->wait_ns) {
+		out->have_wait = false;
+		return;
+	}
+	out->wait_ns = w1 - out->wait_ns;
+	out->wait_span_ns = now_ns() - out->wait_span_ns;
+}
 
 static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 			struct thread_result *out)
@@ -728,12 +745,15 @@ setup_done:
 		out->status = RUN_INTERRUPTED;
 		goto out;
 	}
+	out->have_wait = !hostnoise_thread_wait(w->sh->root, &out->wait_ns);
+	out->wait_span_ns = now_ns();
 	if (j->kernel->flags & KERN_PROGRAM)
 		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
 			    out);
 	else
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);
+	wait_end(w->sh->root, out);
 	out->result = ks.result;
 	/* what the source saw while running, after what it chose at setup */
 	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
