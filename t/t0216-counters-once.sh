@@ -25,7 +25,7 @@ traced()
 	strace -ff -e trace=perf_event_open -o "$run.d/st" "$MEMJOB" \
 		--output-format=csv --name=t --size=4k "$@" >"$run.csv" &&
 	test "$(csv_col "$run.csv" status)" = ok &&
-	cat "$run.d"/st.* | grep "^perf_event_open(" >"$run.calls" || :
+	{ cat "$run.d"/st.* | grep "^perf_event_open(" || :; } >"$run.calls"
 }
 
 # failures FILE: the failed calls of FILE, one "type config errno mode" a
