@@ -339,8 +339,7 @@ static int uring_alloc_bufs(struct ioe *e, struct uring_priv *p)
 	}
 	p->bufs = start;
 	p->bufs_len = len;
-	for (size_t off = 0; off < len; off += BUF_ALIGN)
-		p->bufs[off] = 0;
+	ioe_fault_in(p->bufs, len);
 	return 0;
 }
 

@@ -64,6 +64,14 @@ void *ioe_priv_alloc(struct ioe *e, size_t size)
 	return p;
 }
 
+void ioe_fault_in(void *buf, size_t len)
+{
+	volatile unsigned char *b = buf;
+
+	for (size_t off = 0; off < len; off += 4096)
+		b[off] = 0;
+}
+
 int ioe_put_nothing(struct ioe *e, struct io_unit *u)
 {
 	(void)e;

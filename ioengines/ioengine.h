@@ -157,6 +157,11 @@ int ioe_file_size(int fd, uint64_t *size);
 /* The source's state: size zeroed bytes, set as e->priv; NULL, after
  * ioe_error(), when there is no memory (setup() then returns -ENOMEM). */
 void *ioe_priv_alloc(struct ioe *e, size_t size);
+/* Fault an I/O buffer in now, one store per 4 KiB page, by the job's
+ * thread (its NUMA policy): the first pass then times the I/O, not the
+ * first touch of its buffers.  For buffers whose content is not yet
+ * meaningful (a read's): the stores write zeros. */
+void ioe_fault_in(void *buf, size_t len);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
 /* The job's file opened for its rw (O_RDWR when it writes), with

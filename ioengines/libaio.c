@@ -441,6 +441,8 @@ static int libaio_setup(struct ioe *e)
 		if (write)
 			pattern_fill(&job->pattern, job->pattern_seed, 0, buf,
 				     job->bs);
+		else
+			ioe_fault_in(buf, p->bufsize);
 		slot_free(p, s);
 	}
 	p->fd = ioe_open_job_file(e);

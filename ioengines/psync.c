@@ -90,6 +90,8 @@ static int psync_setup(struct ioe *e)
 	p->buf = buf;
 	if (write)
 		pattern_fill(&job->pattern, job->pattern_seed, 0, p->buf, p->bs);
+	else
+		ioe_fault_in(p->buf, p->bs);
 	p->fd = ioe_open_job_file(e);
 	if (p->fd < 0) {
 		ret = p->fd;

@@ -330,9 +330,10 @@ const struct opt_def opt_core[] = {
 		  "from user space goes.  untimed: every page is read (mem: "
 		  "rewritten) once before the clock starts, so the passes "
 		  "measure memory that is already mapped.  phase: the same, "
-		  "and the touch is measured as its own phase, reported in "
-		  "source_info (\"first touch of 1 GiB: 0.612 s at 1.75 "
-		  "GB/s\", with its page faults and CPU time).  "
+		  "and the touch is measured as its own phase, reported on a "
+		  "line of its own and in source_info (\"first touch of 1 "
+		  "GiB: 0.612 s, 1.75 GB/s\", with its page faults and CPU "
+		  "time), and in the touch_ columns of CSV and JSON.  "
 		  "timed: no touch, the first pass pays for it.  auto (the "
 		  "default): untimed where the source put the data in memory "
 		  "before the job (mem, which reads its file with pread; mmap "
@@ -341,7 +342,9 @@ const struct opt_def opt_core[] = {
 		  "the kernel (a pread fill, MAP_POPULATE), a virtual machine "
 		  "with shadow page tables can charge each page's first "
 		  "user-space touch like a fault, although the guest counts "
-		  "none.  source_info says which was done." },
+		  "none.  source_info and the first_touch column say which "
+		  "was done, and the report's \"timed:\" line (CSV: "
+		  "timed_passes) how many passes the clock ran over." },
 	{ .name = "pattern", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
 	  .off = F(pattern), .def = "zero",
 	  .arg = "zero|byte:N|randint:LO-HI",

@@ -272,6 +272,8 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			hist_percentile(&jr->lat, 99) / 1e3,
 			hist_percentile(&jr->lat, 99.9) / 1e3,
 			jr->lat.max / 1e3, jr->lat.count);
+	first_touch_report(f, &jr->touch, jr->bytes,
+			   jr->pj->size * j->numjobs);
 	if (jr->ncounters)
 		normal_counters(f, jr);
 	if (jr->info && jr->info[0])

@@ -44,7 +44,9 @@
 	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
 	X(ci_level_pct) X(verdict) X(start_dirty_kb) X(start_writeback_kb)	\
 	X(isolated) X(isolate_wait_ms) X(host_steal_pct) X(host_wait_pct)	\
-	X(host_cpu_mhz) X(noise_warning)
+	X(host_cpu_mhz) X(noise_warning) X(first_touch) X(timed_passes)	\
+	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
+	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -82,7 +84,8 @@ const char *const *report_csv_leading_columns(void)
 	X(metric_name) X(file_system) X(dev) X(cpu_model) X(cpu_topology)	\
 	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
 	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
-	X(slurm_procid) X(slurm_nodename) X(verdict) X(noise_warning)
+	X(slurm_procid) X(slurm_nodename) X(verdict) X(noise_warning)	\
+	X(first_touch)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -429,6 +432,31 @@ static void fill_noise(struct cell *c, const struct results *r,
 		C(noise_warning) = cell_str(warn);
 }
 
+/* first_touch=: what was done, the passes timed, and with phase the
+ * touch's own figures; absent for a source that maps no region. */
+static void fill_touch(struct cell *c, const struct job_result *jr)
+{
+	const struct touch_result *t = &jr->touch;
+	const struct touch_figures *f = &t->fig;
+	uint64_t all = jr->pj->size * jr->pj->spec->numjobs;
+
+	if (t->mode == TOUCH_AUTO)
+		return;
+	C(first_touch) = cell_str(first_touch_name(t->mode));
+	if (jr->end_ns && all)
+		C(timed_passes) = cell_sig((double)jr->bytes / (double)all, 6);
+	if (t->mode != TOUCH_PHASE)
+		return;
+	C(touch_bytes) = cell_u64(f->bytes);
+	C(touch_ns) = cell_u64(f->ns);
+	if (f->ns)
+		C(touch_gbps) = cell_fixed((double)f->bytes / (double)f->ns, 6);
+	C(touch_minflt) = cell_u64(f->minflt);
+	C(touch_majflt) = cell_u64(f->majflt);
+	C(touch_usr_ns) = cell_u64(f->usr_ns);
+	C(touch_sys_ns) = cell_u64(f->sys_ns);
+}
+
 static void fill_fixed(struct cell *c, const char *host,
 		       const struct results *r, const struct job_result *jr)
 {
@@ -499,6 +527,7 @@ static void fill_fixed(struct cell *c, const char *host,
 			C(isolate_wait_ms) = cell_fixed(
 				(double)jr->start.wait_ns / 1e6, 1);
 	}
+	fill_touch(c, jr);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

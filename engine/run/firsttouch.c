@@ -72,3 +72,57 @@ void first_touch_describe(enum first_touch_mode mode,
 		break;
 	}
 }
+
+const char *first_touch_name(enum first_touch_mode mode)
+{
+	switch (mode) {
+	case TOUCH_UNTIMED:
+		return "untimed";
+	case TOUCH_TIMED:
+		return "timed";
+	case TOUCH_PHASE:
+		return "phase";
+	default:
+		return NULL;
+	}
+}
+
+void first_touch_merge(struct touch_result *into,
+		       const struct touch_result *from)
+{
+	struct touch_figures *a = &into->fig;
+	const struct touch_figures *b = &from->fig;
+
+	if (into->mode == TOUCH_AUTO)
+		into->mode = from->mode;
+	a->bytes += b->bytes;
+	a->ns = b->ns > a->ns ? b->ns : a->ns;
+	a->usr_ns += b->usr_ns;
+	a->sys_ns += b->sys_ns;
+	a->minflt += b->minflt;
+	a->majflt += b->majflt;
+}
+
+void first_touch_report(FILE *f, const struct touch_result *t,
+			uint64_t bytes, uint64_t size_all)
+{
+	const struct touch_figures *g = &t->fig;
+	double passes = size_all ? (double)bytes / (double)size_all : 0;
+	char sz[32];
+
+	if (t->mode == TOUCH_AUTO)
+		return;
+	fprintf(f, "    timed: %.4g pass%s over the data, %s\n", passes,
+		passes == 1 ? "" : "es", t->mode == TOUCH_TIMED ?
+		"the first touch of each page in the first" :
+		"after the first touch (not timed with them)");
+	if (t->mode != TOUCH_PHASE)
+		return;
+	value_format_bytes((double)g->bytes, sz, sizeof(sz));
+	fprintf(f, "    first touch of %s: %.3f s, %.2f GB/s; faults %llu "
+		"minor, %llu major; cpu usr %.3f s, sys %.3f s (its own "
+		"phase)\n", sz, (double)g->ns / 1e9,
+		g->ns ? (double)g->bytes / (double)g->ns : 0.0,
+		(unsigned long long)g->minflt, (unsigned long long)g->majflt,
+		(double)g->usr_ns / 1e9, (double)g->sys_ns / 1e9);
+}

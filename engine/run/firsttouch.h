@@ -9,12 +9,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spec/job.h"
 
 /* The touch as a phase: its bytes, wall time, CPU time and faults. */
 struct touch_figures {
 	uint64_t bytes, ns, sys_ns, usr_ns, minflt, majflt;
+};
+
+/* What a run did with the first touch: mode is TOUCH_AUTO where the
+ * source maps no region (nothing to touch), else the resolved mode; fig
+ * holds figures with TOUCH_PHASE only. */
+struct touch_result {
+	enum first_touch_mode mode;
+	struct touch_figures fig;
 };
 
 /* What first_touch=auto means for a source that did (resident) or did
@@ -30,5 +39,18 @@ void first_touch(void *p, size_t len, bool store);
 void first_touch_describe(enum first_touch_mode mode,
 			  const struct touch_figures *f, char *buf,
 			  size_t len);
+
+/* "untimed", "timed", "phase"; NULL for TOUCH_AUTO (no region). */
+const char *first_touch_name(enum first_touch_mode mode);
+/* Add a clone's touch into into (bytes, faults and CPU time add; the
+ * wall time is the longest, the clones touching side by side). */
+void first_touch_merge(struct touch_result *into,
+		       const struct touch_result *from);
+/* The normal report's lines for a run of passes (bytes of them over
+ * size bytes per clone): which passes were timed, and with
+ * first_touch=phase the touch's own figures.  Nothing for a source
+ * that maps no region. */
+void first_touch_report(FILE *f, const struct touch_result *t,
+			uint64_t bytes, uint64_t size_all);
 
 #endif

@@ -95,6 +95,7 @@ static void summarise_job(struct job_result *jr)
 		jr->emulated |= t->emulated;
 		if (t->lat)
 			hist_merge(&jr->lat, t->lat);
+		first_touch_merge(&jr->touch, &t->touch);
 		if (!jr->info[0])
 			jr->info = t->info;
 	}

@@ -18,6 +18,7 @@
 #include "plan/plan.h"
 #include "machine/sysstat.h"
 #include "machine/hostnoise.h"
+#include "run/firsttouch.h"
 
 enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
 
@@ -39,6 +40,7 @@ struct thread_result {
 	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
 	struct counter_value counters[COUNTERS_MAX];
 	unsigned ncounters;
+	struct touch_result touch;	/* first_touch=: what was done */
 	char info[384];			/* what the source chose at setup,
 					   and the preread */
 	char err[512];
@@ -72,6 +74,7 @@ struct job_result {
 	bool emulated;
 	struct hist lat;		/* merged over clones */
 	const char *info;		/* the first clone's */
+	struct touch_result touch;	/* merged over clones */
 	struct counter_value counters[COUNTERS_MAX];	/* merged */
 	unsigned ncounters;
 	/* System counters over the job's segment (system-wide: the jobs

@@ -286,7 +286,7 @@ static void tell_variant(const struct job_spec *j, const struct kstate *ks,
  * the release (untimed, phase), or leave it to the first pass (timed);
  * what was done is added to extra for source_info. */
 static void touch_region(const struct job_spec *j, const struct ioe *io,
-			 char *extra, size_t len)
+			 char *extra, size_t len, struct touch_result *t)
 {
 	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
 							 io->resident);
@@ -311,6 +311,9 @@ static void touch_region(const struct job_spec *j, const struct ioe *io,
 		n += 2;
 	}
 	first_touch_describe(mode, &f, extra + n, len - n);
+	t->mode = mode;
+	if (mode == TOUCH_PHASE)
+		t->fig = f;
 }
 
 struct meter {
@@ -730,7 +733,7 @@ void *worker_main(void *arg)
 		}
 	}
 	if (io.region)
-		touch_region(j, &io, extra, sizeof(extra));
+		touch_region(j, &io, extra, sizeof(extra), &out->touch);
 	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	if (out->status == RUN_OK && busguard_tripped())
