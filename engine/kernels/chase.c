@@ -347,7 +347,10 @@ const struct opt_group kernel_chase_opts =
 const struct kernel_ops kernel_chase_ops = {
 	.opts = &kernel_chase_opts,
 	.name = "chase",
-	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",
+	.help = "dependent pointer chase over the region (stride, chase_layout): "
+		"ns per access; a small region is chased several whole cycles "
+		"per pass, so that the engine's work between blocks stays "
+		"negligible",
 	.item_name = "access",
 	.flags = KERN_REGION | KERN_ITEMS | KERN_NO_GBPS,
 	.validate = chase_validate,
