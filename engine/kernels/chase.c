@@ -42,8 +42,24 @@
 
 _Static_assert(sizeof(void *) <= CHASE_MIN_STRIDE, "a pointer must fit a slot");
 
+/*
+ * How many whole cycles a pass makes (mult).  The engine spends ~20-50 ns
+ * per block between two calls of run() (get, put, the clock every MiB,
+ * bookkeeping): nothing beside a chase in memory, but 5% of a 16 KiB L1
+ * chase done in one 4 KiB block (64 steps of ~1.4 ns).  So a region
+ * small enough is chased several whole cycles per pass: at least
+ * CHASE_MIN steps a pass and CHASE_CALL_MIN a call, which keeps the
+ * engine's share of an L1 chase near 0.1% whatever bs is; the steps a
+ * call makes for its block stay a plain loop of dependent loads.  A
+ * region large enough that CHASE_CALL_MIN would make its pass longer
+ * than CHASE_PASS_MAX steps gets no more than that (its loads cost tens
+ * of ns, so the engine's share is small already).
+ */
+#define CHASE_MIN	8192
+#define CHASE_CALL_MIN	16384
+#define CHASE_PASS_MAX	((size_t)1 << 22)
+
 /* cur stays the first member: t/unit/test_chase.c reads it. */
-#define CHASE_MIN	8192	/* slots below which a pass is several cycles */
 
 struct chase {
 	void **cur;			/* where the next run() goes on */
@@ -220,6 +236,23 @@ static int chase_init(struct kstate *k)
 	return 0;
 }
 
+size_t chase_cycles_per_pass(size_t slots, uint64_t per_block)
+{
+	size_t mult = (CHASE_MIN + slots - 1) / slots;
+	size_t call, most;
+
+	if (per_block == 0)
+		per_block = 1;
+	call = per_block >= CHASE_CALL_MIN ? 1 :
+	       (size_t)((CHASE_CALL_MIN + per_block - 1) / per_block);
+	if (call <= mult)
+		return mult;
+	most = CHASE_PASS_MAX / slots;
+	if (most < mult)
+		most = mult;
+	return call < most ? call : most;
+}
+
 /*
  * floor(len / stride) slots from the first 8-byte boundary of the region
  * (a mapping always starts on one); the chase starts at slot 0.
@@ -246,18 +279,18 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
 		lay_random(base, n, c->stride, k->job->pattern_seed);
 	}
 	c->cur = (void **)base;
-	/* A region of fewer than CHASE_MIN slots is chased several whole
-	 * cycles per pass: the engine spends ~20 ns per block (get, put,
-	 * bookkeeping), which would be 5% of a 16 KiB L1 chase. */
-	c->mult = (CHASE_MIN + n - 1) / n;
+	c->mult = chase_cycles_per_pass(n, k->job->bs / c->stride);
 	return 0;
 }
 
 /*
  * The hot loop: unrolled by 8 to spend less on the counter, but still one
  * chain (each load's address is the previous load's value), so neither
- * the compiler nor the CPU can overlap two steps.  The end of the chain
- * goes back into the state, so the loads cannot be dropped.
+ * the compiler nor the CPU can overlap two steps.  Nothing else is in it:
+ * the clock is read by the engine between blocks, and the steps of a
+ * block are counted before and added after.  The end of the chain goes
+ * back into the state, so the loads cannot be dropped.  objdump -d
+ * chase_run: eight "mov (%rcx),%rcx", a sub and a jne.
  */
 
 static void chase_run(struct kstate *k, void *buf, size_t len)
@@ -314,7 +347,10 @@ const struct opt_group kernel_chase_opts =
 const struct kernel_ops kernel_chase_ops = {
 	.opts = &kernel_chase_opts,
 	.name = "chase",
-	.help = "dependent pointer chase over the region (stride, chase_layout): ns per access",
+	.help = "dependent pointer chase over the region (stride, chase_layout): "
+		"ns per access; a small region is chased several whole cycles "
+		"per pass, so that the engine's work between blocks stays "
+		"negligible",
 	.item_name = "access",
 	.flags = KERN_REGION | KERN_ITEMS | KERN_NO_GBPS,
 	.validate = chase_validate,

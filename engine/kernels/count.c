@@ -210,17 +210,21 @@ static uint64_t count_avx2(const int32_t *p, size_t n, int32_t v)
 	while (n - i >= 32) {
 		size_t left = (n - i) / 32 * 32;
 		size_t stop = i + (left < COUNT_CHUNK ? left : COUNT_CHUNK);
-		__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+		/* The accumulators subtract as generic vectors of int32:
+		 * with _mm256_sub_epi32 GCC 12 put each difference in the
+		 * compare's register and copied it back, 4 vmovdqa a step. */
+		count_vec32 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
 
 		for (; i < stop; i += 32) {
 			const __m256i *q = (const __m256i *)(p + i);
 
-			a0 = _mm256_sub_epi32(a0, _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 0), vv));
-			a1 = _mm256_sub_epi32(a1, _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), vv));
-			a2 = _mm256_sub_epi32(a2, _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 2), vv));
-			a3 = _mm256_sub_epi32(a3, _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 3), vv));
+			a0 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 0), vv);
+			a1 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), vv);
+			a2 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 2), vv);
+			a3 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 3), vv);
 		}
-		c += hsum256(a0) + hsum256(a1) + hsum256(a2) + hsum256(a3);
+		c += hsum256((__m256i)a0) + hsum256((__m256i)a1) +
+		     hsum256((__m256i)a2) + hsum256((__m256i)a3);
 	}
 	return c + count_tail(p + i, n - i, v);
 }

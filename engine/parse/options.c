@@ -418,11 +418,13 @@ const struct opt_def opt_core[] = {
 		  "width by name: sse2, avx2, avx512 (refused when the CPU "
 		  "lacks it).  fill: plain or nt (non-temporal stores). "
 		  "Default: the first one listed.  count unrolled and simd, "
-		  "sum, fill plain and triad plain are compiled once per "
-		  "vector level (AVX-512, AVX2, and SSE2 or the compiler's "
-		  "baseline) and run the widest the CPU has, or the one the "
-		  "environment variable MEMJOB_ISA names (avx512, avx2, sse2); "
-		  "copy uses the C library's memcpy, which picks its own.  "
+		  "sum, copy, fill plain and triad plain are compiled once "
+		  "per vector level (AVX-512, AVX2, and SSE2 or the "
+		  "compiler's baseline) and run the widest the CPU has, or "
+		  "the lower one the environment variable MEMJOB_ISA names "
+		  "(avx512, avx2, sse2), e.g. to compare widths; every level "
+		  "gives the same results.  fill nt and triad nt use 16-byte "
+		  "streaming stores at every level.  "
 		  "source_info says which ran (\"count/unrolled: avx2\"), "
 		  "and --version which level this CPU gets." },
 	{ .name = "value", .type = OPT_INT, .cat = CAT_KERNEL,

@@ -28,6 +28,8 @@
 #	      "multichase -m SIZE -s STRIDE" (random layout, hugepage none
 #	      rows) and the table shows its figure beside the others; unset,
 #	      that column is skipped and the reason printed
+#	MULTICHASE_SRC: instead, a local copy of multichase's source tree,
+#	      which the script builds (make) in its temporary directory
 #	CLOCK [wall]: wall compares memjob's ns_per_item (elapsed time per
 #	      access: the figure memjob reports) with the plain chase's wall
 #	      clock; cpu compares CPU time per access instead (memjob's
@@ -138,10 +140,18 @@ esac
 bench_pin "$CPU"
 
 bench_tmp
-"$CC" -std=gnu11 -O3 -march=native -o "$tmp/chase_plain" "$here/chase_plain.c" ||
-	die "cannot build $here/chase_plain.c with $CC -O3 -march=native"
+bench_cc chase_plain "-O3 -march=native"
+MULTICHASE_SRC=${MULTICHASE_SRC:-}
+if [ -z "$MULTICHASE" ] && [ -n "$MULTICHASE_SRC" ]; then
+	[ -f "$MULTICHASE_SRC/Makefile" ] ||
+		die "MULTICHASE_SRC=$MULTICHASE_SRC: no multichase source tree (Makefile) there"
+	cp -R "$MULTICHASE_SRC" "$tmp/multichase" &&
+		make -s -C "$tmp/multichase" >"$tmp/mc-build.log" 2>&1 ||
+		die "cannot build multichase from $MULTICHASE_SRC: $(tail -3 "$tmp/mc-build.log")"
+	MULTICHASE=$tmp/multichase/multichase
+fi
 if [ -z "$MULTICHASE" ]; then
-	echo "multichase: skipped (set MULTICHASE=/path/to/multichase, built from a local copy; nothing is fetched)"
+	echo "multichase: skipped (set MULTICHASE=/path/to/multichase, or MULTICHASE_SRC= a local copy of its source to build; nothing is fetched)"
 elif ! [ -x "$MULTICHASE" ]; then
 	die "MULTICHASE=$MULTICHASE: not an executable"
 fi
@@ -206,8 +216,7 @@ run_row() {
 	ns=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$field=//p")
 	[ -n "$ns" ] || die "chase_plain printed no $field: $out"
 	echo "$ns" >>"$tmp/ref.$id"
-	awk -v a="$3" -v b="$ns" 'BEGIN { printf "%.4f\n", (b > 0 ? a / b : 0) }' \
-		>>"$tmp/ratio.$id"
+	bench_ratio "$3" "$ns" >>"$tmp/ratio.$id"
 
 	# multichase: its last number is ns per access (random, 4 KiB pages)
 	if [ -n "$MULTICHASE" ] && [ "$layout" = random ] && [ "$hp" = none ]; then

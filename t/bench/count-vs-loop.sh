@@ -68,9 +68,7 @@ size_bytes=$(to_bytes "$SIZE") || die "SIZE=$SIZE: not a size"
 bs_bytes=$(to_bytes "$BS") || die "BS=$BS: not a size"
 bench_pin "$CPU"
 bench_tmp
-# shellcheck disable=SC2086 # CFLAGS_REF: several flags
-"$CC" -std=gnu11 $CFLAGS_REF -o "$tmp/count_loop" "$here/count_loop.c" ||
-	die "cannot build $here/count_loop.c with $CC $CFLAGS_REF"
+bench_cc count_loop "$CFLAGS_REF"
 
 echo "memjob kernels vs count_loop.c ($CC $CFLAGS_REF): size=$SIZE bs=$BS" \
 	"loops=$LOOPS rounds=$ROUNDS cpu=${CPU:-any} clock=$CLOCK"
@@ -122,8 +120,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		ref=$(echo "$out" | tr ' ' '\n' | sed -n "s/^$field=//p")
 		echo "$mj" >>"$tmp/mj.$k"
 		echo "$ref" >>"$tmp/ref.$k"
-		awk -v a="$mj" -v b="$ref" 'BEGIN { printf "%.4f\n", (b > 0 ? a / b : 0) }' \
-			>>"$tmp/ratio.$k"
+		bench_ratio "$mj" "$ref" >>"$tmp/ratio.$k"
 	done
 	r=$((r + 1))
 done

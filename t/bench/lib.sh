@@ -113,6 +113,8 @@ bench_check() {
 	fi
 	[ "$ROUNDS" -ge 1 ] 2>/dev/null ||
 		die "ROUNDS=$ROUNDS: not a positive number"
+	[ "$ROUNDS" -ge 5 ] ||
+		echo "$BENCH: ROUNDS=$ROUNDS: a verdict wants at least 5 alternating rounds" >&2
 }
 
 # bench_pin CPU: sets pin to the command prefix that runs a program on
@@ -135,10 +137,18 @@ bench_tmp() {
 	trap 'exit 130' INT TERM
 }
 
-# bench_cc NAME OPT: build the reference $here/NAME.c into $tmp/NAME with
-# $CC -std=gnu11 OPT (after bench_tmp).
+# bench_cc NAME FLAGS: build the reference $here/NAME.c into $tmp/NAME with
+# $CC -std=gnu11 FLAGS (several, split at spaces; after bench_tmp).
 bench_cc() {
-	# shellcheck disable=SC2154 # here: set by the script that sources this
-	"$CC" -std=gnu11 "$2" -o "$tmp/$1" "$here/$1.c" ||
+	# shellcheck disable=SC2154,SC2086 # here: set by the script that
+	# sources this; $2: several flags
+	"$CC" -std=gnu11 $2 -o "$tmp/$1" "$here/$1.c" ||
 		die "cannot build $here/$1.c with $CC $2"
+}
+
+# bench_ratio A B: A / B to 4 places (0 when B is not positive), the
+# figure of one round; the table gives the median of the rounds' ratios
+# and their spread.
+bench_ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", (b > 0 ? a / b : 0) }'
 }

@@ -330,6 +330,26 @@ static void test_seed(void **state)
 	free(b);
 }
 
+/*
+ * Small regions are chased whole extra cycles per pass: at least 8192
+ * steps a pass and 16384 a call, unless that makes a pass longer than
+ * 2^22 steps; a large region is chased once a pass.
+ */
+static void test_cycles_per_pass(void **state)
+{
+	(void)state;
+	assert_int_equal(chase_cycles_per_pass(256, 256), 64);	/* 16k, bs=16k */
+	assert_int_equal(chase_cycles_per_pass(256, 64), 256);	/* 16k, bs=4k */
+	assert_int_equal(chase_cycles_per_pass(4096, 4096), 4);	/* 256k */
+	assert_int_equal(chase_cycles_per_pass(4096, 16384), 2);	/* 8192 */
+	assert_int_equal(chase_cycles_per_pass(2, 0), 16384);
+	assert_int_equal(chase_cycles_per_pass(3, 8), 2731);
+	/* 8 MiB in 4 KiB blocks: held to 2^22 steps a pass */
+	assert_int_equal(chase_cycles_per_pass(131072, 64), 32);
+	assert_int_equal(chase_cycles_per_pass((size_t)1 << 24, 64), 1);
+	assert_int_equal(chase_cycles_per_pass((size_t)1 << 24, 16384), 1);
+}
+
 /* Where n steps along the chain from p lead. */
 static void *follow(void *p, size_t n)
 {
@@ -343,8 +363,9 @@ static void test_run(void **state)
 	static const size_t lens[] = { 640, 1000, 64, 10, 0, 7 * 64, 8 * 64,
 				       9 * 64, 4096, 100000 };
 	const size_t stride = 64, len = 64 * PAGE, n = len / stride;
-	/* a region under 8192 slots is chased whole extra cycles per pass */
-	const size_t mult = (8192 + n - 1) / n;
+	/* 4096 slots chased in blocks of 64 steps: 256 cycles a pass, so
+	 * that a call makes 16384 steps (chase_cycles_per_pass) */
+	const size_t mult = 256;
 	struct job_spec job = make_job(stride, CHASE_RANDOM, 3);
 	char *base = region_alloc(len);
 	char block[16] = { 0 };
@@ -485,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_cycle_page),
 		cmocka_unit_test(test_page_runs),
 		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_cycles_per_pass),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_prepare_errors),
 		cmocka_unit_test(test_unaligned_region),

@@ -529,6 +529,60 @@ static void test_copy_write(void **state)
 	free(block);
 }
 
+/*
+ * Every length around the vector widths (16, 32, 64 bytes, four of them
+ * a step) and the tail, from and into every alignment: the bytes of the
+ * block and nothing else, whichever level runs.
+ */
+static void test_copy_lengths_alignments(void **state)
+{
+	static const size_t big[] = { 1000, 4095, 4096, 4097, 65536 + 77 };
+	const struct kernel_ops *ops = kernel("copy");
+	struct job_spec job = { .rw = RW_READ, .bs = 65536 + 128 };
+	struct kstate k = { .job = &job };
+	unsigned char *src = malloc(65536 + 256);
+	size_t off, len, b;
+
+	(void)state;
+	assert_non_null(src);
+	fill_rand(src, (65536 + 256) / 4, INT32_MIN, INT32_MAX, 5);
+	assert_int_equal(ops->init(&k), 0);
+	for (off = 0; off < 8; off++) {
+		for (len = 0; len <= 300; len++) {
+			memset(k.priv, GUARD, k.priv_len);
+			ops->run(&k, src + off, len);
+			assert_memory_equal(k.priv, src + off, len);
+			assert_int_equal(((unsigned char *)k.priv)[len], GUARD);
+		}
+		for (b = 0; b < sizeof(big) / sizeof(big[0]); b++) {
+			memset(k.priv, GUARD, k.priv_len);
+			ops->run(&k, src + off, big[b]);
+			assert_memory_equal(k.priv, src + off, big[b]);
+			assert_int_equal(((unsigned char *)k.priv)[big[b]], GUARD);
+		}
+	}
+	ops->fini(&k);
+
+	job.rw = RW_WRITE;		/* into a block at every alignment */
+	job.pattern.kind = PATTERN_RANDINT;
+	job.pattern.lo = -5;
+	job.pattern.hi = 1000000;
+	job.pattern_seed = 9;
+	job.bs = 4096;
+	assert_int_equal(ops->init(&k), 0);
+	for (off = 0; off < 8; off++)
+		for (len = 0; len <= 4096; len += len < 300 ? 1 : 191) {
+			memset(src, GUARD, 4096 + 16);
+			ops->run(&k, src + off, len);
+			assert_memory_equal(src + off, k.priv, len);
+			assert_int_equal(src[off + len], GUARD);
+			if (off)
+				assert_int_equal(src[off - 1], GUARD);
+		}
+	ops->fini(&k);
+	free(src);
+}
+
 static void test_copy_bad_bs(void **state)
 {
 	struct job_spec job = { .rw = RW_READ, .bs = 0 };
@@ -603,6 +657,8 @@ static void test_variant(void **state)
 	assert_string_equal(kernel("sum")->variant(&k), level);
 	k.impl = impl_index(f, "plain");
 	assert_string_equal(f->variant(&k), level);
+	k.impl = 0;
+	assert_string_equal(kernel("copy")->variant(&k), level);
 #ifdef __x86_64__
 	k.impl = impl_index(c, "simd");
 	assert_string_equal(c->variant(&k), level);
@@ -626,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_fill),
 		cmocka_unit_test(test_copy_read),
 		cmocka_unit_test(test_copy_write),
+		cmocka_unit_test(test_copy_lengths_alignments),
 		cmocka_unit_test(test_copy_bad_bs),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_validate),

@@ -1,0 +1,129 @@
+#!/bin/bash
+# t0840-isa-variants.sh - the kernels built per vector level give the same
+# results at every level: each level this CPU has (--version lists them)
+# is forced with MEMJOB_ISA over the same data, and count (unrolled,
+# simd), sum, fill and copy must agree with the baseline level and with
+# the independent oracle; --version and source_info name the level that
+# ran, and count's simple loop stays scalar at every level.
+
+# shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
+. t/lib.sh
+
+# The levels --version says this CPU has, widest first.
+levels=$("$MEMJOB" --version | sed -n 's/.*(this CPU has:\(.*\))$/\1/p')
+
+test_expect_success '--version names the level the kernels run: the widest the CPU has' '
+	test -n "'"$levels"'" &&
+	widest=$(echo '"$levels"' | cut -d" " -f1) &&
+	"$MEMJOB" --version | grep " kernels: $widest (this CPU has:"
+'
+
+# 4 MiB + 52 bytes of integers -50..50: the last block of every bs is
+# short, and bs=4100 is a multiple of 4 but of no vector width, so the
+# tails of every loop run.
+test_expect_success 'setup: data with tails, and the baseline results' '
+	"$MEMJOB" --output-format=csv --name=mk --ioengine=psync \
+		--filename="$TEST_TMP/data" --size=4194356 \
+		--pattern=randint:-50-50 --keep_files=1 >mk.csv &&
+	test "$(csv_col mk.csv status)" = ok &&
+	"$COUNT_PLAIN" "$TEST_TMP/data" -7 >count.want &&
+	test "$(cat count.want)" -gt 0
+'
+
+# run_level LEVEL: every kernel at LEVEL, results into LEVEL.*
+run_level()
+{
+	level=$1
+	for impl in unrolled simd simple; do
+		for bs in 4096 4100 1m; do
+			MEMJOB_ISA=$level "$MEMJOB" --output-format=csv --name=c \
+				--ioengine=mem --filename="$TEST_TMP/data" \
+				--kernel=count --impl="$impl" --value=-7 --bs="$bs" \
+				>c.csv || return 1
+			test "$(csv_col c.csv status)" = ok || return 1
+			echo "$impl $bs $(csv_col c.csv result)" >>"$level.count"
+			csv_col c.csv source_info >>"$level.info"
+		done
+	done
+	for bs in 4096 4100; do
+		MEMJOB_ISA=$level "$MEMJOB" --output-format=csv --name=s \
+			--ioengine=mem --filename="$TEST_TMP/data" --kernel=sum \
+			--bs="$bs" >s.csv || return 1
+		test "$(csv_col s.csv status)" = ok || return 1
+		echo "$bs $(csv_col s.csv result)" >>"$level.sum"
+		csv_col s.csv source_info >>"$level.info"
+	done
+	# fill and copy write what they made: the files must be the same
+	# (the unit tests check copy's bytes at each level; here a write job
+	# would hold the same pattern had copy done nothing)
+	for k in "fill --value=-123456789" "copy --pattern=randint:0-1000000"; do
+		name=${k%% *}
+		# shellcheck disable=SC2086 # $k: the kernel and its option
+		MEMJOB_ISA=$level "$MEMJOB" --output-format=csv --name=w \
+			--ioengine=psync --rw=write --bs=4100 --size=1027052 \
+			--filename="$TEST_TMP/$level.$name" --keep_files=1 \
+			--kernel=$k >w.csv || return 1
+		test "$(csv_col w.csv status)" = ok || return 1
+		csv_col w.csv source_info >>"$level.info"
+	done
+}
+
+# The baseline (the last listed) first: the others are compared with it.
+base=''
+order=''
+for level in $levels; do
+	base=$level
+	order="$level $order"
+done
+
+for level in $order; do
+	test_expect_success "MEMJOB_ISA=$level: --version and source_info name it" '
+		MEMJOB_ISA='"$level"' "$MEMJOB" --version |
+			grep " kernels: '"$level"' (this CPU has:" &&
+		run_level '"$level"' &&
+		grep -c "^count/unrolled: '"$level"';" '"$level"'.info >n &&
+		test "$(cat n)" = 3 &&
+		grep -c "^count/simd: '"$level"';" '"$level"'.info >n &&
+		test "$(cat n)" = 3 &&
+		grep -c "^count/simple: scalar;" '"$level"'.info >n &&
+		test "$(cat n)" = 3 &&
+		grep -c "^sum: '"$level"';" '"$level"'.info >n &&
+		test "$(cat n)" = 2 &&
+		grep "^fill/plain: '"$level"'" '"$level"'.info &&
+		grep "^copy: '"$level"'" '"$level"'.info
+	'
+	test_expect_success "MEMJOB_ISA=$level: count agrees with the oracle, every impl and bs" '
+		awk -v want="$(cat count.want)" "\$3 != want { bad = 1; print }
+			END { exit bad || NR != 9 }" '"$level"'.count
+	'
+	test_expect_success "MEMJOB_ISA=$level: the same sum, fill and copy as $base" '
+		test_cmp '"$base"'.sum '"$level"'.sum &&
+		cmp "$TEST_TMP/'"$base"'.fill" "$TEST_TMP/'"$level"'.fill" &&
+		cmp "$TEST_TMP/'"$base"'.copy" "$TEST_TMP/'"$level"'.copy"
+	'
+done
+
+if [ "$(uname -m)" = x86_64 ]; then
+	for level in avx512 avx2; do
+		case " $levels " in
+		*" $level "*) ;;
+		*) test_skip "MEMJOB_ISA=$level: the kernels at that level" \
+			"this CPU does not have it (--version lists:$levels)" ;;
+		esac
+	done
+fi
+
+test_expect_success 'the baseline fill stored the value in every word' '
+	test "$(wc -c <"$TEST_TMP/'"$base"'.fill")" = 1027052 &&
+	od -An -v -td4 -w4 "$TEST_TMP/'"$base"'.fill" | tr -d " " |
+		sort -u >words &&
+	test "$(cat words)" = -123456789
+'
+
+test_expect_success 'the sum is the sum of the integers (awk over od)' '
+	od -An -v -td4 -w4 "$TEST_TMP/data" |
+		awk "{ s += \$1 } END { printf \"%d\n\", s }" >want.sum &&
+	test "$(sed -n "1s/^4096 //p" '"$base"'.sum)" = "$(cat want.sum)"
+'
+
+test_done
