@@ -97,10 +97,13 @@ test_expect_success 'the normal report prints the verdict under its point' '
 		grep -E "^ +(slower by|faster by|no effect found)"
 '
 
-test_expect_success 'JSON: the interference objects end with the interval' '
+test_expect_success 'JSON: the interference objects end with the interval, then precision=' '
 	run 4 four.json json &&
-	jq -r ".interference[0] | keys_unsorted | .[-5:] | join(\" \")" four.json >actual &&
+	jq -r ".interference[0] | keys_unsorted | .[-9:-4] | join(\" \")" four.json >actual &&
 	echo "slowdown_est_pct slowdown_ci_lo_pct slowdown_ci_hi_pct ci_level_pct verdict" >expect &&
+	test_cmp expect actual &&
+	jq -r ".interference[0] | keys_unsorted | .[-4:] | join(\" \")" four.json >actual &&
+	echo "precision_pct precision_status precision_half_width_pct precision_pairs" >expect &&
 	test_cmp expect actual &&
 	jq -e ".interference[0].verdict | test(\"^(slower|faster|no effect)\")" four.json &&
 	jq -e "[.results[] | select(.phase == \"loaded\" and .job == \"v\") | .verdict] | unique | length == 1" four.json

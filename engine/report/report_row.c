@@ -41,7 +41,8 @@
 	X(machine_type) X(slurm_job_id) X(slurm_array_job_id)		\
 	X(slurm_array_task_id) X(slurm_procid) X(slurm_nodename)		\
 	X(slowdown_est_pct) X(slowdown_ci_lo_pct) X(slowdown_ci_hi_pct)	\
-	X(ci_level_pct) X(verdict)
+	X(ci_level_pct) X(verdict) X(precision_pct) X(precision_status)	\
+	X(precision_half_width_pct) X(precision_pairs)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -393,8 +394,11 @@ static void fill_interval(struct cell *c, const struct results *r,
 	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
 	struct interval iv;
 
-	if (row_interval(r, jr, &iv))
+	if (row_interval(r, jr, &iv)) {
 		interval_cells(&fc.base, &iv, verdict, len);
+		precision_cells(&fc.base,
+				&r->prec[jr->pj - r->plan->jobs]);
+	}
 }
 
 static void fill_fixed(struct cell *c, const char *host,
@@ -488,7 +492,7 @@ void report_rows(struct row_emitter *e, const void *arg)
 	const struct plan *p = t->r->plan;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
-		unsigned reps = p->segments[p->jobs[i].segment].repeat;
+		unsigned reps = results_repeats(t->r, i);
 
 		for (unsigned k = 0; k < reps; k++)
 			report_row(e, &t->cols, t->host, t->machine, t->r,

@@ -20,6 +20,7 @@
 #include "ioengines/filegen.h"
 #include "run/isolate.h"
 #include "run/progress.h"
+#include "run/rounds.h"
 #include "run/worker.h"
 #include "util/value.h"
 
@@ -438,7 +439,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		}
 		struct progress_where where = {
 			(unsigned)(sg - p->segments), p->nsegments,
-			repeat, sg->repeat,
+			repeat, repeat < sg->repeat ? sg->repeat : repeat + 1,
 		};
 		struct progress *pg;
 
@@ -486,33 +487,38 @@ int exec_run(struct exec_ctx *x)
 	if (create_files(x) || open_samples(x))
 		ret = 1;
 	for (unsigned s = 0, e; s < p->nsegments && !ret; s = e) {
-		unsigned reps = 0;
+		struct rounds b;
 
-		/* a block, repeat by repeat (plan.h) */
+		/* a block, repeat by repeat (plan.h), then precision='s
+		 * rounds (rounds.h) */
 		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
-			if (p->segments[e].repeat > reps)
-				reps = p->segments[e].repeat;
-		for (unsigned r = 0; r < reps && !atomic_load(x->stop); r++)
+			;
+		rounds_begin(&b, x->res, s, e);
+		for (unsigned r = 0; rounds_next(&b, r, atomic_load(x->stop));
+		     r++) {
 			for (unsigned k = s; k < e; k++) {
 				const struct segment *sg = &p->segments[k];
 
 				if (atomic_load(x->stop))
 					break;
-				if (r >= sg->repeat)
+				if (!rounds_runs(&b, k, r))
 					continue;
 				if (run_segment(x, sg, r, isolated))
 					ret = 1;
+				rounds_ran(&b, k, r);
 				/* not after the plan's last run */
-				if (e < p->nsegments || r + 1 < reps ||
+				if (e < p->nsegments || rounds_open(&b, r) ||
 				    k + 1 < e)
 					isolated = isolate_after(p, sg);
 			}
+			rounds_judge(&b, r);
+		}
+		rounds_finish(&b);
 	}
 	close_samples(x);
 	results_summarise(x->res);
 	for (unsigned j = 0; j < p->njobs; j++)
-		for (unsigned r = 0; r < p->segments[p->jobs[j].segment].repeat;
-		     r++)
+		for (unsigned r = 0; r < results_repeats(x->res, j); r++)
 			if (results_get(x->res, j, r)->status != RUN_OK)
 				ret = 1;
 	return ret;
