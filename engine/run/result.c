@@ -35,7 +35,7 @@ int results_init(struct results *r, const struct plan *p)
 	for (unsigned s = 0; s < p->nsegments; s++)
 		if (p->segments[s].repeat > n)
 			n = p->segments[s].repeat;
-	r->runs = calloc(p->njobs ? p->njobs : 1, sizeof(*r->runs));
+	r->runs = calloc(p->njobs ? p->njobs : 1, sizeof(struct job_result *));
 	r->repeats = calloc(p->nsegments ? p->nsegments : 1,
 			    sizeof(*r->repeats));
 	r->prec = calloc(p->njobs ? p->njobs : 1, sizeof(*r->prec));

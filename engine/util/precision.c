@@ -59,8 +59,7 @@ void precision_describe(const struct precision_point *pt, char *buf,
 		[PRECISION_REACHED] = "reached ",
 		[PRECISION_BUDGET] = "budget spent: ",
 		[PRECISION_CAP] = "round limit hit: ",
-		[PRECISION_STOPPED] = "stopped early (interrupted or a run "
-				      "failed): ",
+		[PRECISION_STOPPED] = "stopped early (interrupted or a run failed): ",
 	};
 	char width[48];
 
