@@ -97,10 +97,13 @@ test_expect_success 'the normal report prints the verdict under its point' '
 		grep -E "^ +(slower by|faster by|no effect found)"
 '
 
-test_expect_success 'JSON: the interval follows the interference figures' '
+test_expect_success 'JSON: the interval follows the interference figures; precision= has its keys' '
 	run 4 four.json json &&
 	jq -r ".interference[0] | keys_unsorted | index(\"emulated\") as \$i | .[\$i + 1:\$i + 6] | join(\" \")" four.json >actual &&
 	echo "slowdown_est_pct slowdown_ci_lo_pct slowdown_ci_hi_pct ci_level_pct verdict" >expect &&
+	test_cmp expect actual &&
+	jq -r ".interference[0] | keys_unsorted | index(\"precision_pct\") as \$i | .[\$i:\$i + 4] | join(\" \")" four.json >actual &&
+	echo "precision_pct precision_status precision_half_width_pct precision_pairs" >expect &&
 	test_cmp expect actual &&
 	jq -e ".interference[0].verdict | test(\"^(slower|faster|no effect)\")" four.json &&
 	jq -e "[.results[] | select(.phase == \"loaded\" and .job == \"v\") | .verdict] | unique | length == 1" four.json

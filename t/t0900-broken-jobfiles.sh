@@ -640,6 +640,29 @@ test_expect_success '91 kernel=touch loads in a write job in memory' '
 		"touch_op=load stores nothing"
 '
 
+# ---- precision= (a victim's slowdown interval) ------------------------------
+
+test_expect_success '92 precision below 0' '
+	in_fresh_dir 92 &&
+	check_refused 92-precision-negative 7 precision \
+		"expected a half-width above 0% and below 100%, such as 1% (or off)" \
+		"got ${SQ}-1%${SQ}"
+'
+
+test_expect_success '93 precision on a job that is no victim' '
+	in_fresh_dir 93 &&
+	check_refused 93-precision-plain-job 3 precision \
+		"narrows the interval of a victim${SQ}s slowdown" \
+		"job ${SQ}plain${SQ} is no victim or aggressor (role=none)"
+'
+
+test_expect_success '94 precision differs between a victim and its aggressor' '
+	in_fresh_dir 94 &&
+	check_refused 94-precision-differs 12 precision \
+		"job ${SQ}a${SQ} runs at the same time as job ${SQ}v${SQ}" \
+		"take the same precision and precision_budget"
+'
+
 test_expect_success '103 memory_limit with a unit that is none' '
 	in_fresh_dir 103 &&
 	check_refused 103-memory-limit-unit 4 memory_limit \

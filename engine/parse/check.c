@@ -504,6 +504,12 @@ static void check_job(struct jobset *js, size_t idx, const struct topo *t,
 	struct job_cpus jc;	/* the plan resolves them again */
 
 	check_one(j, &jc, t, d);
+	if (j->precision_pct > 0 && j->role == ROLE_NONE)
+		diag_error(d, job_loc(j, "precision"), "precision", "narrows "
+			   "the interval of a victim's slowdown, and job '%s' "
+			   "is no victim or aggressor (role=none); set it in "
+			   "the sections of a victim and its aggressors",
+			   j->name);
 	if (j->wait_for) {
 		if (!strcmp(j->wait_for, j->name))
 			diag_error(d, job_loc(j, "wait_for"), "wait_for",

@@ -477,7 +477,37 @@ const struct opt_def opt_core[] = {
 	  .help = "Run the job this many times; the report gives the median "
 		  "with min and max, and CSV a row per repeat.  Jobs that run "
 		  "at the same time are repeated together, so they must have "
-		  "the same repeat." },
+		  "the same repeat.  With precision, the least number of "
+		  "repeats." },
+	{ .name = "precision", .type = OPT_CUSTOM, .cat = CAT_RUN,
+	  .off = F(precision_pct), .def = "off", .arg = "PCT|off",
+	  .parse = optv_parse_precision, .format = optv_format_precision,
+	  .help = "For a victim's slowdowns: the half-width, in percentage "
+		  "points, that each point's 95% interval should narrow to "
+		  "(precision=1% asks for +-1%; off: repeat alone decides). "
+		  "After its repeat runs, memjob goes on alternating the "
+		  "victim alone and loaded, one round at a time, for the "
+		  "points whose interval is still wider, and stops when every "
+		  "point is that narrow or when the next round would end past "
+		  "precision_budget (the time of the last round tells); at "
+		  "most 1000 rounds.  A point that has reached its target "
+		  "runs no more; the victim's alone runs go on while any "
+		  "point does, and a point's interval uses only the alone "
+		  "runs of its own rounds.  The report says per point which "
+		  "happened (\"reached +-0.9% after 12 pairs\", \"budget spent: "
+		  "+-2.7% after 30 pairs (asked +-1%)\").  Set it on the "
+		  "victim and its aggressors alike (in [global]); a job that "
+		  "is neither is refused, since it has no interval to narrow." },
+	{ .name = "precision_budget", .type = OPT_TIME, .cat = CAT_RUN,
+	  .off = F(precision_budget_us), .def = "60s", .min = 1,
+	  .max = NOLIMIT, .arg = "TIME",
+	  .help = "With precision: the time a victim's block of runs (its "
+		  "alone runs and all its points, the repeat runs included) "
+		  "may take before memjob stops adding rounds.  One budget "
+		  "for the whole sweep, not one per point: the rounds go to "
+		  "the points still too wide, so the points that are quick to "
+		  "narrow leave the time to the others.  The repeat runs "
+		  "always run, whatever their time." },
 
 	/* Interference and sweeps */
 	{ .name = "role", .type = OPT_ENUM, .cat = CAT_RUN, .off = F(role),

@@ -247,6 +247,45 @@ void optv_format_size_expr(const struct opt_def *o, const struct job_spec *j,
 		value_format_size(j->size, buf, len);
 }
 
+/* A half-width of a slowdown's interval, in percentage points: above 0
+ * (no interval is exact) and below 100 (a slowdown of -100% is the
+ * floor, so +-100% says nothing). */
+int optv_parse_precision(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf,
+			 size_t buflen)
+{
+	char *end;
+	double v;
+
+	(void)o;
+	(void)buf;
+	(void)buflen;
+	if (!strcmp(val, "off")) {
+		j->precision_pct = 0;
+		return 0;
+	}
+	v = strtod(val, &end);
+	if (end != val && *end == '%')
+		end++;
+	if (end == val || *end || !(v > 0 && v < 100)) {
+		*why = "expected a half-width above 0% and below 100%, such as "
+		       "1% (or off)";
+		return -1;
+	}
+	j->precision_pct = v;
+	return 0;
+}
+
+void optv_format_precision(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len)
+{
+	(void)o;
+	if (j->precision_pct > 0)
+		snprintf(buf, len, "%g%%", j->precision_pct);
+	else
+		snprintf(buf, len, "off");
+}
+
 _Static_assert(sizeof(((struct job_spec *)0)->perf_ids) /
 	       sizeof(unsigned) >= COUNTERS_MAX, "perf_ids too small");
 

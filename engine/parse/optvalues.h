@@ -34,6 +34,12 @@ int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
 		    size_t buflen);
 void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
 		      char *buf, size_t len);
+/* precision=: a half-width in % (1%, 0.5), or off. */
+int optv_parse_precision(const struct opt_def *o, struct job_spec *j,
+			 const char *val, const char **why, char *buf,
+			 size_t buflen);
+void optv_format_precision(const struct opt_def *o, const struct job_spec *j,
+			   char *buf, size_t len);
 void optv_format_mempolicy(const struct opt_def *o, const struct job_spec *j,
 			   char *buf, size_t len);
 void optv_format_pattern(const struct opt_def *o, const struct job_spec *j,

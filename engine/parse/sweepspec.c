@@ -13,7 +13,7 @@
 
 static const char *const not_sweepable[] = {
 	"name", "sweep", "role", "stonewall", "new_group", "wait_for",
-	"repeat", NULL
+	"repeat", "precision", "precision_budget", NULL
 };
 
 static int add_value(struct sweep *s, const char *text, size_t len)

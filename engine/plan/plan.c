@@ -580,6 +580,22 @@ static void check_memory_limit(struct plan *p, struct diag *d)
 			   "%s", err);
 }
 
+/* Jobs that run together are repeated together, and so stop together:
+ * one target and one budget for them. */
+static void check_same_precision(const struct job_spec *j,
+				 const struct job_spec *first, struct diag *d)
+{
+	const char *o = j->precision_pct != first->precision_pct ?
+			"precision" : j->precision_budget_us !=
+			first->precision_budget_us ? "precision_budget" : NULL;
+
+	if (o)
+		diag_error(d, job_loc(j, o), o, "job '%s' runs at the same "
+			   "time as job '%s' and is repeated with it, so they "
+			   "take the same precision and precision_budget (set "
+			   "them in [global])", j->name, first->name);
+}
+
 static int add_segment(struct plan *p, unsigned first, unsigned repeat)
 {
 	struct segment *n = realloc(p->segments,
@@ -659,6 +675,8 @@ unsigned plan_build(const struct jobset *js, const struct topo *t,
 				   "with stonewall)", j->name,
 				   js->jobs[sg->first].name, j->repeat,
 				   sg->repeat);
+		if (sg->count)
+			check_same_precision(j, &js->jobs[sg->first], d);
 		sg->count++;
 		/* the nearest earlier job of that name: sweeps repeat names */
 		if (j->wait_for)

@@ -22,8 +22,7 @@ void group_totals_each(const struct results *r,
 				t.data_jobs += kernel_measures_rate(
 					p->jobs[i].spec->kernel);
 				t.threads += p->jobs[i].spec->numjobs;
-				t.repeats =
-					p->segments[p->jobs[i].segment].repeat;
+				t.repeats = results_repeats(r, i);
 			}
 		if (t.jobs < 2)
 			continue;

@@ -5,60 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/interference.h"
 #include "kernels/kernel.h"
+#include "report/interference.h"
 #include "util/stats.h"
 
-struct metric job_metric(const struct job_result *jr)
-{
-	const struct job_spec *j = jr->pj->spec;
-	struct metric m;
 
-	if ((j->kernel->flags & KERN_PROGRAM) &&
-	    !(j->kernel->flags & KERN_ITEMS)) {
-		m.name = "elapsed_s";
-		snprintf(m.label, sizeof(m.label), "seconds");
-		m.value = jr->elapsed_ns / 1e9;
-		m.lower_is_better = true;
-	} else if (j->kernel->flags & KERN_ITEMS) {
-		m.name = "ns_per_item";
-		snprintf(m.label, sizeof(m.label), "ns per %s",
-			 j->kernel->item_name ? j->kernel->item_name : "item");
-		m.value = jr->ns_per_item;
-		m.lower_is_better = true;
-	} else {
-		m.name = "gbps";
-		snprintf(m.label, sizeof(m.label), "GB/s");
-		m.value = jr->gbps;
-		m.lower_is_better = false;
-	}
-	return m;
+/* The half-width a point asked for (precision=), 0 when it asked none:
+ * the host noise warning weighs the noise against it (noisereport.h). */
+static double prec_target(const struct interference_line *l)
+{
+	return l->prec.state != PRECISION_OFF ? l->prec.target : 0;
 }
-
-static unsigned runs_of(const struct results *r, unsigned idx)
+double metric_median(const struct results *r, unsigned idx, unsigned n)
 {
-	return r->plan->segments[r->plan->jobs[idx].segment].repeat;
-}
+	double v[PRECISION_MAX_ROUNDS];
 
-/* The metric of each OK repeat of job idx into v; returns how many. */
-static unsigned metric_values(const struct results *r, unsigned idx,
-			      double *v, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned k = 0; k < runs_of(r, idx) && n < max; k++) {
-		const struct job_result *jr = results_get(r, idx, k);
-
-		if (jr->status == RUN_OK)
-			v[n++] = job_metric(jr).value;
-	}
-	return n;
-}
-
-double metric_median(const struct results *r, unsigned idx)
-{
-	double v[1000];
-	unsigned n = metric_values(r, idx, v, 1000);
+	n = results_metric_values(r, idx, n, v, PRECISION_MAX_ROUNDS);
 
 	return stat_summarise(v, n).median;
 }
@@ -82,7 +44,9 @@ bool row_slowdown(const struct results *r, const struct job_result *jr,
 	    j->baseline < 0 || jr->status != RUN_OK)
 		return false;
 	m = job_metric(jr);
-	*baseline = metric_median(r, (unsigned)j->baseline);
+	*baseline = metric_median(r, (unsigned)j->baseline,
+				  results_repeats(r, (unsigned)(jr->pj -
+							       r->plan->jobs)));
 	if (*baseline <= 0)
 		return false;
 	*slowdown = slowdown_pct(*baseline, m.value, m.lower_is_better);
@@ -92,19 +56,9 @@ bool row_slowdown(const struct results *r, const struct job_result *jr,
 bool row_interval(const struct results *r, const struct job_result *jr,
 		  struct interval *iv)
 {
-	const struct job_spec *j = jr->pj->spec;
-	double alone[1000], loaded[1000];
-	unsigned na, nl;
-
-	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
-	    j->baseline < 0 || jr->status != RUN_OK)
-		return false;
-	na = metric_values(r, (unsigned)j->baseline, alone, 1000);
-	nl = metric_values(r, (unsigned)(jr->pj - r->plan->jobs), loaded,
-			   1000);
-	*iv = interval_slowdown(alone, na, loaded, nl,
-				job_metric(jr).lower_is_better);
-	return true;
+	return jr->status == RUN_OK &&
+	       results_point_interval(r, (unsigned)(jr->pj - r->plan->jobs),
+				      iv);
 }
 
 void slowdown_verdict(const struct interval *iv, char *buf, size_t len)
@@ -119,10 +73,11 @@ static double aggressor_gbps(const struct results *r, unsigned idx)
 	const struct plan *p = r->plan;
 	unsigned seg = p->jobs[idx].segment;
 	const struct segment *sg = &p->segments[seg];
-	double v[1000];
+	double v[PRECISION_MAX_ROUNDS];
 	unsigned n = 0;
 
-	for (unsigned k = 0; k < sg->repeat && n < 1000; k++) {
+	for (unsigned k = 0; k < results_repeats(r, idx) &&
+	     n < PRECISION_MAX_ROUNDS; k++) {
 		double sum = 0;
 
 		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
@@ -160,12 +115,12 @@ static bool point_emulated(const struct results *r, unsigned idx)
 	const struct segment *sg = &p->segments[p->jobs[idx].segment];
 	int base = p->jobs[idx].spec->baseline;
 
-	for (unsigned k = 0; k < sg->repeat; k++)
+	for (unsigned k = 0; k < results_repeats(r, idx); k++)
 		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
 			if (results_get(r, i, k)->emulated)
 				return true;
 	if (base >= 0)
-		for (unsigned k = 0; k < runs_of(r, (unsigned)base); k++)
+		for (unsigned k = 0; k < results_repeats(r, idx); k++)
 			if (results_get(r, (unsigned)base, k)->emulated)
 				return true;
 	return false;
@@ -182,9 +137,10 @@ static void victim_lines(const struct results *r, const char *name,
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job_spec *j = p->jobs[i].spec;
-		double alone[1000], loaded[1000], slow[1000];
+		double alone[PRECISION_MAX_ROUNDS], loaded[PRECISION_MAX_ROUNDS];
+		double slow[PRECISION_MAX_ROUNDS];
 		struct interference_line l = { .victim = name };
-		unsigned na, nl;
+		unsigned na, nl, n = results_repeats(r, i);
 
 		if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
 		    strcmp(j->name, name) || j->baseline < 0)
@@ -193,10 +149,13 @@ static void victim_lines(const struct results *r, const char *name,
 		l.point = j->point_label;
 		l.first = first;
 		first = false;
-		na = metric_values(r, (unsigned)j->baseline, alone, 1000);
-		nl = metric_values(r, i, loaded, 1000);
-		l.ci = interval_slowdown(alone, na, loaded, nl,
-					 l.m.lower_is_better);
+		/* the alone runs of its own rounds (precision=) */
+		na = results_metric_values(r, (unsigned)j->baseline, n,
+					   alone, PRECISION_MAX_ROUNDS);
+		nl = results_metric_values(r, i, n, loaded,
+					   PRECISION_MAX_ROUNDS);
+		results_point_interval(r, i, &l.ci);
+		l.prec = r->prec[i];
 		l.alone = stat_summarise(alone, na);
 		l.loaded = stat_summarise(loaded, nl);
 		for (unsigned k = 0; k < nl; k++)
@@ -275,9 +234,12 @@ static void print_line(void *user, const struct interference_line *l)
 	fprintf(f, "%s\n", l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
-	/* NOISE-PRECISION HOOK: 0 until precision= is merged, then the
-	 * point's target half-width (0 when it has none) */
-	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct, 0);
+	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct,
+			  prec_target(l));
+	if (l->prec.state != PRECISION_OFF) {
+		precision_describe(&l->prec, verdict, sizeof(verdict));
+		fprintf(f, "  %-32s precision: %s\n", "", verdict);
+	}
 }
 
 /* Under the table: what EMULATED means, once, when a line carries it. */
@@ -324,6 +286,26 @@ void interval_cells(struct row_emitter *e, const struct interval *iv,
 	}
 }
 
+void precision_cells(struct row_emitter *e, const struct precision_point *pt)
+{
+	const char *status = precision_state_name(pt->state);
+
+	if (!status) {
+		row_absent(e, "precision_pct");
+		row_absent(e, "precision_status");
+		row_absent(e, "precision_half_width_pct");
+		row_absent(e, "precision_pairs");
+		return;
+	}
+	row_sig(e, "precision_pct", pt->target, 6);
+	row_str(e, "precision_status", status);
+	if (pt->have_width)
+		row_fixed(e, "precision_half_width_pct", pt->half_width, 4);
+	else
+		row_absent(e, "precision_half_width_pct");
+	row_u64(e, "precision_pairs", pt->pairs);
+}
+
 void interference_row(struct row_emitter *e,
 		      const struct interference_line *l)
 {
@@ -360,14 +342,14 @@ void interference_row(struct row_emitter *e,
 	char verdict[96];
 
 	interval_cells(e, l->have ? &l->ci : NULL, verdict, sizeof(verdict));
-	noise_cells(e, &l->noise);
 	char warn[256] = "";
 
+	noise_cells(e, &l->noise);
 	if (l->have)
 		noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
-				    0 /* NOISE-PRECISION HOOK */, warn,
-				    sizeof(warn));
+				    prec_target(l), warn, sizeof(warn));
 	row_str(e, "noise_warning", warn);
+	precision_cells(e, &l->prec);
 	row_end(e);
 }
 
@@ -380,7 +362,7 @@ static void count_noise(void *user, const struct interference_line *l)
 	if (!l->have)
 		return;
 	noise_point_warning(&l->noise, &l->ci, l->slowdown_pct,
-			    0 /* NOISE-PRECISION HOOK */, warn, sizeof(warn));
+			    prec_target(l), warn, sizeof(warn));
 	if (warn[0])
 		c->warned++;
 }

@@ -2,12 +2,12 @@
  * interference.h - victims alone versus loaded: the metric each job is
  * judged by, its baseline, the slowdown, and the summary table.
  *
- * A job's metric is its elapsed seconds for programs (kernel=exec) and ns
- * per item for kernels that count items (lower is better for both), and
- * GB/s otherwise (higher is better).  Slowdown in % is
+ * A job's metric is job_metric's (run/result.h).  Slowdown in % is
  * (loaded - alone) / alone for lower-is-better metrics and alone / loaded
  * - 1 for throughputs, so that +10% means "10% more time" either way.
- * The baseline of a loaded victim is the median of its alone runs.
+ * The baseline of a loaded victim is the median of its alone runs of the
+ * same rounds (with precision=, the alone runs go on after a point has
+ * stopped; those are another point's).
  *
  * A point's slowdown also comes with its 95% confidence interval, from
  * the alone and loaded repeats as two samples (interval.h), and a
@@ -25,16 +25,9 @@
 #include "util/row.h"
 #include "util/stats.h"
 
-struct metric {
-	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
-	char label[48];			/* "ns per access", "GB/s" */
-	double value;
-	bool lower_is_better;
-};
-
-struct metric job_metric(const struct job_result *jr);
-/* Median of job idx's metric over its repeats (0 when none ran). */
-double metric_median(const struct results *r, unsigned idx);
+/* Median of job idx's metric over its first n repeats (0 when none
+ * ran). */
+double metric_median(const struct results *r, unsigned idx, unsigned n);
 double slowdown_pct(double alone, double loaded, bool lower_is_better);
 /* For a loaded victim row: its baseline median and slowdown; false when
  * the row is not one. */
@@ -51,6 +44,9 @@ void slowdown_verdict(const struct interval *iv, char *buf, size_t len);
  * verdict's text is made in verdict[len], which must outlive the cell. */
 void interval_cells(struct row_emitter *e, const struct interval *iv,
 		    char *verdict, size_t len);
+/* precision='s cells (precision_pct, precision_status,
+ * precision_half_width_pct, precision_pairs), absent when it is off. */
+void precision_cells(struct row_emitter *e, const struct precision_point *pt);
 /* One line of the table: a loaded victim at one point, its metric alone
  * and loaded over the repeats, the slowdown, and its aggressors. */
 struct interference_line {
@@ -63,6 +59,7 @@ struct interference_line {
 	double slowdown_pct;		/* of the medians */
 	struct stat_summary slowdown;	/* of each loaded run */
 	struct interval ci;		/* of the slowdown, alone vs loaded */
+	struct precision_point prec;	/* precision='s outcome, or OFF */
 	unsigned aggressor_threads;
 	bool aggressor_rate;		/* every aggressor measures a rate
 					   (kernel_measures_rate()) */

@@ -55,7 +55,7 @@ static bool swept_size(const struct job_spec *j)
 
 double report_ns_median(const struct results *r, unsigned idx, bool cpu)
 {
-	unsigned reps = r->plan->segments[r->plan->jobs[idx].segment].repeat;
+	unsigned reps = results_repeats(r, idx);
 	double v[1000];
 	unsigned n = 0;
 

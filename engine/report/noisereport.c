@@ -15,7 +15,7 @@
 static void merge_runs(struct hostnoise *n, const struct results *r,
 		       unsigned idx, bool with_wait)
 {
-	unsigned reps = r->plan->segments[r->plan->jobs[idx].segment].repeat;
+	unsigned reps = results_repeats(r, idx);
 
 	for (unsigned k = 0; k < reps; k++) {
 		struct hostnoise x = results_get(r, idx, k)->noise;

@@ -322,7 +322,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 {
 	const struct planned_job *pj = &r->plan->jobs[idx];
 	const struct job_spec *j = pj->spec;
-	unsigned reps = r->plan->segments[pj->segment].repeat;
+	unsigned reps = results_repeats(r, idx);
 	unsigned io_threads = j->ioengine->io_threads ?
 			      j->ioengine->io_threads(j) : 0;
 	char bs[32], size[32];

@@ -46,7 +46,8 @@
 	X(isolated) X(isolate_wait_ms) X(host_steal_pct) X(host_wait_pct)	\
 	X(host_cpu_mhz) X(noise_warning) X(first_touch) X(timed_passes)	\
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
-	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns)
+	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
+	X(precision_status) X(precision_half_width_pct) X(precision_pairs)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -399,8 +400,11 @@ static void fill_interval(struct cell *c, const struct results *r,
 	struct fixed_capture fc = { .base = { &capture_ops }, .c = c };
 	struct interval iv;
 
-	if (row_interval(r, jr, &iv))
+	if (row_interval(r, jr, &iv)) {
 		interval_cells(&fc.base, &iv, verdict, len);
+		precision_cells(&fc.base,
+				&r->prec[jr->pj - r->plan->jobs]);
+	}
 }
 
 /* The run's host noise; for a loaded victim, its point's warning (the
@@ -420,13 +424,10 @@ static void fill_noise(struct cell *c, const struct results *r,
 		noise_cells(&fc.base, &jr->noise);
 	if (!row_interval(r, jr, &ci))
 		return;
-	base = metric_median(r, (unsigned)j->baseline);
-	if (base <= 0)
+	if (!row_slowdown(r, jr, &base, &slow))
 		return;
-	slow = slowdown_pct(base, metric_median(r, idx),
-			    job_metric(jr).lower_is_better);
 	n = noise_of_point(r, idx, (unsigned)j->baseline);
-	noise_point_warning(&n, &ci, slow, 0 /* NOISE-PRECISION HOOK */, warn,
+	noise_point_warning(&n, &ci, slow, j->precision_pct, warn,
 			    len);
 	if (warn[0])
 		C(noise_warning) = cell_str(warn);
@@ -562,7 +563,7 @@ void report_rows(struct row_emitter *e, const void *arg)
 	const struct plan *p = t->r->plan;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
-		unsigned reps = p->segments[p->jobs[i].segment].repeat;
+		unsigned reps = results_repeats(t->r, i);
 
 		for (unsigned k = 0; k < reps; k++)
 			report_row(e, &t->cols, t->host, t->machine, t->r,

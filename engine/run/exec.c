@@ -21,6 +21,7 @@
 #include "run/isolate.h"
 #include "run/noise.h"
 #include "run/progress.h"
+#include "run/rounds.h"
 #include "run/worker.h"
 #include "util/value.h"
 
@@ -408,7 +409,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		}
 		struct progress_where where = {
 			(unsigned)(sg - p->segments), p->nsegments,
-			repeat, sg->repeat,
+			repeat, repeat < sg->repeat ? sg->repeat : repeat + 1,
 		};
 		struct progress *pg;
 
@@ -467,12 +468,51 @@ static struct run_ref *run_order(const struct plan *p, unsigned *n)
 	return o;
 }
 
+/*
+ * After segment g ran in round r of block b: isolate it from what comes
+ * next (isolate.c), which looks ahead in the runs still to come to tell
+ * a file no later run uses from one the next run writes again.  Those
+ * are the rest of this round, a whole next round of the block where
+ * precision= may add one (a file is then kept rather than deleted), and
+ * the later blocks as planned.  *rest is the scratch list, grown here.
+ */
+static bool isolate_next(struct exec_ctx *x, const struct rounds *b,
+			 const struct run_ref *order, unsigned n, unsigned g,
+			 unsigned r, struct run_ref **rest)
+{
+	const struct plan *p = x->plan;
+	unsigned k = 0, later = 0;
+	struct run_ref *o;
+	bool isolated = isolate_after(p, &p->segments[g]);
+
+	while (later < n && order[later].seg < b->end)
+		later++;
+	o = realloc(*rest, (n - later + 2 * (b->end - b->first) + 1) *
+			   sizeof(*o));
+	if (!o)
+		return isolated;	/* files stay as they are */
+	*rest = o;
+	o[k++] = (struct run_ref){ g, r };
+	for (unsigned h = g + 1; h < b->end; h++)
+		if (rounds_runs(b, h, r))
+			o[k++] = (struct run_ref){ h, r };
+	if (rounds_open(b, r))
+		for (unsigned h = b->first; h < b->end; h++)
+			o[k++] = (struct run_ref){ h, r + 1 };
+	for (unsigned i = later; i < n; i++)
+		o[k++] = order[i];
+	isolate_files(&x->files, o, k, 0);
+	return isolated;
+}
+
 int exec_run(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
 	bool isolated = true;		/* the first run: nothing before it */
 	struct run_ref *order;
 	uint64_t first = 0;		/* Dirty + Writeback before it */
+	struct run_ref *rest = NULL;
+	bool ran = false, stopped = false;
 	unsigned n = 0;
 	int ret = 0;
 
@@ -491,42 +531,59 @@ int exec_run(struct exec_ctx *x)
 	if (!order || open_memcg(x) || files_create_all(&x->files, x->stop) ||
 	    open_samples(x))
 		ret = 1;
-	for (unsigned k = 0; order && k < n && !atomic_load(x->stop); k++) {
-		const struct segment *sg = &p->segments[order[k].seg];
-		struct isolate_wait w;
+	for (unsigned s = 0, e; order && s < p->nsegments && !ret; s = e) {
+		struct rounds b;
 
-		/* a failure ends the run at the end of its block */
-		if (ret && (!k || sg->block !=
-			    p->segments[order[k - 1].seg].block))
-			break;
-		if (!k) {	/* the machine as memjob found it */
-			struct dirty_level lv = dirty_level_now();
+		/* a block, repeat by repeat (plan.h), then precision='s
+		 * rounds (rounds.h); a failure ends the run at the end of
+		 * its block */
+		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
+			;
+		rounds_begin(&b, x->res, s, e);
+		for (unsigned r = 0; rounds_next(&b, r, atomic_load(x->stop));
+		     r++) {
+			for (unsigned g = s; g < e && !stopped; g++) {
+				const struct segment *sg = &p->segments[g];
+				struct isolate_wait w = { false, false, 0, 0 };
 
-			first = lv.dirty + lv.writeback;
-			w = (struct isolate_wait){ false, false, 0, 0 };
-		} else
-			w = isolate_wait_level(p, sg, isolated, first,
-					       x->stop);
-		if (atomic_load(x->stop))
-			break;
-		if (limit_memory(x, sg)) {
-			ret = 1;
-			break;
+				if (!rounds_runs(&b, g, r))
+					continue;
+				if (!ran) {	/* the machine as memjob found it */
+					struct dirty_level lv = dirty_level_now();
+
+					first = lv.dirty + lv.writeback;
+				} else {
+					w = isolate_wait_level(p, sg, isolated,
+							       first, x->stop);
+				}
+				if (atomic_load(x->stop) || limit_memory(x, sg)) {
+					stopped = true;
+					ret |= !atomic_load(x->stop);
+					break;
+				}
+				if (run_segment(x, sg, r, isolated, &w))
+					ret = 1;
+				ran = true;
+				rounds_ran(&b, g, r);
+				/* not after the plan's last run, nor when
+				 * stopped */
+				if ((e < p->nsegments || rounds_open(&b, r) ||
+				     g + 1 < e) && !atomic_load(x->stop))
+					isolated = isolate_next(x, &b, order, n,
+								g, r, &rest);
+			}
+			rounds_judge(&b, r);
 		}
-		if (run_segment(x, sg, order[k].repeat, isolated, &w))
-			ret = 1;
-		/* not after the plan's last run, nor when stopped */
-		if (k + 1 < n && !atomic_load(x->stop)) {
-			isolated = isolate_after(p, sg);
-			isolate_files(&x->files, order, n, k);
-		}
+		rounds_finish(&b);
+		if (stopped)
+			break;
 	}
+	free(rest);
 	free(order);
 	close_samples(x);
 	results_summarise(x->res);
 	for (unsigned j = 0; j < p->njobs; j++)
-		for (unsigned r = 0; r < p->segments[p->jobs[j].segment].repeat;
-		     r++)
+		for (unsigned r = 0; r < results_repeats(x->res, j); r++)
 			if (results_get(x->res, j, r)->status != RUN_OK)
 				ret = 1;
 	return ret;

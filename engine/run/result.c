@@ -1,46 +1,165 @@
 /*
  * result.c - storage for measurements, and the sums over clones.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernel.h"
 #include "run/result.h"
+
+/* Repeats [from, to) of job j, fresh. */
+static int init_runs(struct results *r, unsigned j, unsigned from,
+		     unsigned to)
+{
+	const struct planned_job *pj = &r->plan->jobs[j];
+
+	for (unsigned k = from; k < to; k++) {
+		struct job_result *jr = &r->runs[j][k];
+
+		jr->pj = pj;
+		jr->repeat = k;
+		jr->threads = calloc(pj->spec->numjobs, sizeof(*jr->threads));
+		if (!jr->threads)
+			return -1;
+	}
+	return 0;
+}
 
 int results_init(struct results *r, const struct plan *p)
 {
+	unsigned n = 1;
+
 	memset(r, 0, sizeof(*r));
 	r->plan = p;
-	r->max_repeat = 1;
 	for (unsigned s = 0; s < p->nsegments; s++)
-		if (p->segments[s].repeat > r->max_repeat)
-			r->max_repeat = p->segments[s].repeat;
-	r->runs = calloc((size_t)p->njobs * r->max_repeat, sizeof(*r->runs));
-	if (!r->runs)
-		return -1;
+		if (p->segments[s].repeat > n)
+			n = p->segments[s].repeat;
+	r->runs = calloc(p->njobs ? p->njobs : 1, sizeof(struct job_result *));
+	r->repeats = calloc(p->nsegments ? p->nsegments : 1,
+			    sizeof(*r->repeats));
+	r->prec = calloc(p->njobs ? p->njobs : 1, sizeof(*r->prec));
 	r->devidx = calloc(p->njobs ? p->njobs : 1, sizeof(*r->devidx));
 	r->where = calloc(p->njobs ? p->njobs : 1, sizeof(*r->where));
-	if (!r->devidx || !r->where)
+	if (!r->runs || !r->repeats || !r->prec || !r->devidx || !r->where)
 		return -1;
+	for (unsigned s = 0; s < p->nsegments; s++)
+		r->repeats[s] = p->segments[s].repeat;
 	for (unsigned j = 0; j < p->njobs; j++) {
-		r->devidx[j] = -1;
-		for (unsigned k = 0; k < r->max_repeat; k++) {
-			struct job_result *jr = results_get(r, j, k);
+		const struct job_spec *js = p->jobs[j].spec;
 
-			jr->pj = &p->jobs[j];
-			jr->repeat = k;
-			jr->threads = calloc(p->jobs[j].spec->numjobs,
-					     sizeof(*jr->threads));
-			if (!jr->threads)
-				return -1;
+		r->devidx[j] = -1;
+		if (js->phase == PHASE_LOADED && js->role == ROLE_VICTIM &&
+		    js->baseline >= 0 && js->precision_pct > 0) {
+			r->prec[j].state = PRECISION_RUNNING;
+			r->prec[j].target = js->precision_pct;
 		}
 	}
+	return results_reserve(r, n);
+}
+
+int results_reserve(struct results *r, unsigned n)
+{
+	unsigned had = r->max_repeat, want = had ? had : n;
+
+	if (n <= had)
+		return 0;
+	while (want < n)	/* doubling: precision= adds one at a time */
+		want *= 2;
+	/* every array first, so a failure leaves max_repeat true */
+	for (unsigned j = 0; j < r->plan->njobs; j++) {
+		struct job_result *g = realloc(r->runs[j],
+					       (size_t)want * sizeof(*g));
+
+		if (!g)
+			return -1;
+		memset(g + had, 0, (size_t)(want - had) * sizeof(*g));
+		r->runs[j] = g;
+	}
+	r->max_repeat = want;
+	for (unsigned j = 0; j < r->plan->njobs; j++)
+		if (init_runs(r, j, had, want))
+			return -1;
 	return 0;
 }
 
 struct job_result *results_get(const struct results *r, unsigned job,
 			       unsigned repeat)
 {
-	return &r->runs[(size_t)job * r->max_repeat + repeat];
+	return &r->runs[job][repeat];
+}
+
+unsigned results_repeats(const struct results *r, unsigned job)
+{
+	return r->repeats[r->plan->jobs[job].segment];
+}
+
+struct metric job_metric(const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	struct metric m;
+
+	if ((j->kernel->flags & KERN_PROGRAM) &&
+	    !(j->kernel->flags & KERN_ITEMS)) {
+		m.name = "elapsed_s";
+		snprintf(m.label, sizeof(m.label), "seconds");
+		m.value = jr->elapsed_ns / 1e9;
+		m.lower_is_better = true;
+	} else if (j->kernel->flags & KERN_ITEMS) {
+		m.name = "ns_per_item";
+		snprintf(m.label, sizeof(m.label), "ns per %s",
+			 j->kernel->item_name ? j->kernel->item_name : "item");
+		m.value = jr->ns_per_item;
+		m.lower_is_better = true;
+	} else {
+		m.name = "gbps";
+		snprintf(m.label, sizeof(m.label), "GB/s");
+		m.value = jr->gbps;
+		m.lower_is_better = false;
+	}
+	return m;
+}
+
+unsigned results_metric_values(const struct results *r, unsigned job,
+			       unsigned n, double *v, unsigned max)
+{
+	unsigned got = 0;
+
+	if (n > results_repeats(r, job))
+		n = results_repeats(r, job);
+	for (unsigned k = 0; k < n && got < max; k++) {
+		const struct job_result *jr = results_get(r, job, k);
+
+		if (jr->status == RUN_OK)
+			v[got++] = job_metric(jr).value;
+	}
+	return got;
+}
+
+bool results_point_interval(const struct results *r, unsigned job,
+			    struct interval *iv)
+{
+	const struct job_spec *j = r->plan->jobs[job].spec;
+	unsigned n = results_repeats(r, job), na, nl;
+	double *alone, *loaded;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0)
+		return false;
+	alone = malloc((n + 1) * sizeof(*alone));
+	loaded = malloc((n + 1) * sizeof(*loaded));
+	iv->status = INTERVAL_BAD;
+	if (alone && loaded) {
+		na = results_metric_values(r, (unsigned)j->baseline, n, alone,
+					   n);
+		nl = results_metric_values(r, job, n, loaded, n);
+		*iv = interval_slowdown(alone, na, loaded, nl,
+					job_metric(results_get(r, job, 0))
+					.lower_is_better);
+	}
+	free(alone);
+	free(loaded);
+	return true;
 }
 
 static void summarise_job(struct job_result *jr)
@@ -129,27 +248,45 @@ static void summarise_job(struct job_result *jr)
 	}
 }
 
+void results_summarise_run(struct results *r, unsigned job, unsigned repeat)
+{
+	struct job_result *jr = results_get(r, job, repeat);
+
+	if (!jr->summarised)
+		summarise_job(jr);
+	jr->summarised = true;
+}
+
 void results_summarise(struct results *r)
 {
 	for (unsigned j = 0; j < r->plan->njobs; j++)
 		for (unsigned k = 0; k < r->max_repeat; k++)
-			summarise_job(results_get(r, j, k));
+			results_summarise_run(r, j, k);
 }
 
 void results_free(struct results *r)
 {
 	if (!r->runs)
 		return;
-	for (unsigned j = 0; j < r->plan->njobs; j++)
-		for (unsigned k = 0; k < r->max_repeat; k++) {
+	for (unsigned j = 0; j < r->plan->njobs; j++) {
+		for (unsigned k = 0; r->runs[j] && k < r->max_repeat; k++) {
 			struct job_result *jr = results_get(r, j, k);
 
-			for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+			if (!jr->pj)
+				continue;
+			for (unsigned c = 0; jr->threads &&
+			     c < jr->pj->spec->numjobs; c++)
 				free(jr->threads[c].lat);
 			free(jr->threads);
 		}
+		free(r->runs[j]);
+	}
 	free(r->runs);
 	r->runs = NULL;
+	free(r->repeats);
+	free(r->prec);
+	r->repeats = NULL;
+	r->prec = NULL;
 	for (unsigned j = 0; r->where && j < r->plan->njobs; j++)
 		free(r->where[j]);
 	free(r->where);

@@ -19,6 +19,8 @@
 #include "machine/sysstat.h"
 #include "machine/hostnoise.h"
 #include "run/firsttouch.h"
+#include "util/interval.h"
+#include "util/precision.h"
 
 enum run_status { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
 
@@ -83,12 +85,17 @@ struct job_result {
 	struct sysstat_delta sys;
 	struct phase_start start;
 	struct hostnoise noise;		/* on the job's CPUs, this run */
+	bool summarised;		/* the sums above are made */
 };
 
 struct results {
 	const struct plan *plan;
-	struct job_result *runs;	/* [job * max_repeat + repeat] */
+	struct job_result **runs;	/* [job][repeat], max_repeat each */
 	unsigned max_repeat;
+	unsigned *repeats;		/* per segment: repeats it ran (its
+					   repeat, more with precision=) */
+	struct precision_point *prec;	/* per job: a loaded victim's
+					   precision=, OFF for the others */
 	uint64_t epoch_ns;		/* CLOCK_MONOTONIC when the run began */
 	/* Where each job's file lives (NULL when unknown or no file). */
 	const struct sysstat *ss;
@@ -97,9 +104,37 @@ struct results {
 	struct hostnoise noise;		/* over every job run (exec_run) */
 };
 
+/* The figure a job is judged by: its elapsed seconds for programs
+ * (kernel=exec), ns per item for kernels that count items (lower is
+ * better for both), and GB/s otherwise (higher is better). */
+struct metric {
+	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
+	char label[48];			/* "ns per access", "GB/s" */
+	double value;
+	bool lower_is_better;
+};
+
+struct metric job_metric(const struct job_result *jr);
+
 int results_init(struct results *r, const struct plan *p);
+/* Room for n repeats of every job (precision= runs more than repeat). */
+int results_reserve(struct results *r, unsigned n);
 struct job_result *results_get(const struct results *r, unsigned job,
 			       unsigned repeat);
+/* The repeats job's segment ran. */
+unsigned results_repeats(const struct results *r, unsigned job);
+/* The metric of each OK run among job's first n repeats into v (at most
+ * max); returns how many. */
+unsigned results_metric_values(const struct results *r, unsigned job,
+			       unsigned n, double *v, unsigned max);
+/* A loaded victim's slowdown interval: its runs against the alone runs
+ * of the same rounds (those it alternated with); false when job is not
+ * a loaded victim with a baseline. */
+bool results_point_interval(const struct results *r, unsigned job,
+			    struct interval *iv);
+/* The sums over clones of one run (once), or of every run not yet
+ * summed. */
+void results_summarise_run(struct results *r, unsigned job, unsigned repeat);
 void results_summarise(struct results *r);
 void results_free(struct results *r);
 

@@ -160,6 +160,9 @@ struct job_spec {
 	bool new_group;
 	char *wait_for;
 	unsigned repeat;
+	double precision_pct;		/* precision=: target half-width of a
+					   slowdown's 95% interval; 0 = off */
+	uint64_t precision_budget_us;	/* for the victim's block of runs */
 
 	/* Hardware and software counters (perf_event_open) */
 	unsigned perf_ids[24];		/* COUNTERS_MAX */
