@@ -246,15 +246,18 @@ static bool transient(int err)
 
 /*
  * Open event id in group's group (alone when group < 0) for the calling
- * thread.  The first thread to ask for an event probes it with this very
- * open, under the lock (so only one thread does): in user and kernel
+ * thread.  The first thread to ask for an event probes it, under the
+ * lock (so only one thread does), always alone: in user and kernel
  * space, else in user space only when kernel space is denied (as perf
  * stat falls back), and the probe table keeps the mode that worked, or
- * the error of an event that would not open alone.  Every later open
- * uses that mode at once, or fails at once without a system call.  A
- * failure inside a group is not kept: the group may be what the PMU
- * refused, and the caller then tries the event alone.  Returns the fd
- * (*user_only set) or -errno.
+ * the error of an event that would not open.  So an event the machine
+ * lacks costs one failed system call per run, whatever the clones and
+ * groups; one that opens costs one more, the probe's, closed again when
+ * the event is wanted in a group.  Every later open uses that mode at
+ * once, or fails at once without a system call.  A failure inside a
+ * group is not kept: the group may be what the PMU refused, and the
+ * caller then tries the event alone.  Returns the fd (*user_only set)
+ * or -errno.
  */
 static int open_probed(unsigned id, int group, bool *user_only)
 {
@@ -280,13 +283,13 @@ static int open_probed(unsigned id, int group, bool *user_only)
 	}
 	*user_only = false;
 	probe.opens++;
-	fd = perf_open(e, false, group);
+	fd = perf_open(e, false, -1);
 	if (fd < 0) {
 		err = errno;
 		if ((err == EACCES || err == EPERM) &&
 		    !(e->flags & EV_KERNEL_ONLY)) {
 			probe.opens++;
-			fd = perf_open(e, true, group);
+			fd = perf_open(e, true, -1);
 			*user_only = fd >= 0;
 			/* still denied, or the machine lacks it anyway */
 			if (fd < 0 && errno != EACCES && errno != EPERM)
@@ -295,12 +298,18 @@ static int open_probed(unsigned id, int group, bool *user_only)
 	}
 	if (fd >= 0) {
 		probe.state[id] = *user_only ? PROBE_USER : PROBE_FULL;
-	} else if (group < 0 && !transient(err)) {
+	} else if (!transient(err)) {
 		probe.state[id] = PROBE_FAILED;
 		probe.err[id] = err;
 	}
 	pthread_mutex_unlock(&probe.lock);
-	return fd >= 0 ? fd : -err;
+	if (fd < 0)
+		return -err;
+	if (group < 0)
+		return fd;
+	close(fd);		/* the probe's: now in its group */
+	fd = perf_open(e, *user_only, group);
+	return fd < 0 ? -errno : fd;
 }
 
 unsigned counters_probe_opens(void)
