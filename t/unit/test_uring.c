@@ -295,6 +295,9 @@ static void src_setup(struct src *s, const struct run *r, bool random)
 
 static void src_teardown(struct src *s)
 {
+	/* A ring that stalled and recovered passes; it says so. */
+	if (strstr(s->e.info, "nudge"))
+		print_message("stalled: %s\n", s->e.info);
 	s->job.ioengine->teardown(&s->e);
 	assert_null(s->e.priv);
 	free(s->lat);
