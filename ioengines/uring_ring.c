@@ -514,7 +514,7 @@ static bool ring_nudged_back(const struct ring *r, int res)
  * flight and none of them back, and act on stall_waits such waits in a
  * row.  The first time, nudge.  The next time, if the nudge found none of
  * them in the kernel, they are lost: a file's ring fails, with that said
- * (-ETIMEDOUT); a stream's request may rightly wait for its writer, and
+ * (-ETIMEDOUT), and gives them up as ring_cancel() would; a stream's request may rightly wait for its writer, and
  * is nudged again, as is a request the nudge found (running, or taken
  * again and still not back): the kernel holds it, and ring_cancel() is
  * the way out.
@@ -546,6 +546,9 @@ static int ring_stall(struct ring *r)
 		return ring_nudge_send(r);
 	}
 	s = 2.0 * r->stall_waits * r->wait_ms / 1e3;
+	/* Given up on, as on a stop: drain() waits a little, not for a
+	 * stall again, and teardown leaves them to the ring's exit. */
+	r->cancelling = true;
 	return ring_error(r, "io_uring: no completion in %g s for %u request%s "
 			  "in flight, and the kernel %s (lost)", s, r->inflight,
 			  r->inflight == 1 ? "" : "s", r->nudge_answers ?

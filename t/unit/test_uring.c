@@ -1504,6 +1504,7 @@ static void nudge_lost(bool stream, bool each)
 		assert_int_equal(atomic_load(&r.nudges), 3);
 	} else {
 		assert_int_equal(ret, -ETIMEDOUT);
+		assert_true(r.cancelling);	/* given up on */
 		assert_int_equal(atomic_load(&r.nudges), 1);
 		assert_non_null(strstr(err, "io_uring: no completion in 0.12 s "
 				       "for 1 request in flight, and the kernel "
@@ -1516,12 +1517,64 @@ static void nudge_lost(bool stream, bool each)
 	close(fd);
 }
 
+/* Through the source: a write pass whose ring holds a lost request ends
+ * with get() failing with the ring's message, and drain() and teardown
+ * give the lost request up within a few waits. */
+static void nudge_lost_source(void)
+{
+	const struct pattern zero = { .kind = PATTERN_ZERO };
+	struct run r = data_run(4);
+	const struct ioengine_ops *ops;
+	struct uring_priv *p;
+	char path[400], err[512];
+	struct io_unit u;
+	struct src s;
+	uint64_t t0, took;
+	unsigned phantom;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/write", fx.dir);
+	if (filegen_create(path, 256 * KIB, &zero, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	r.rw = RW_WRITE;
+	r.path = path;
+	r.size = 256 * KIB;
+	src_setup(&s, &r, false);
+	ops = s.job.ioengine;
+	p = s.e.priv;
+	if (!(p->r.ring.features & IORING_FEAT_EXT_ARG)) {
+		src_teardown(&s);
+		unlink(path);
+		print_message("skipped: no IORING_FEAT_EXT_ARG (Linux 5.11)\n");
+		skip();
+	}
+	short_stalls(&p->r);
+	phantom = p->freelist[--p->nfree];	/* in flight, never submitted */
+	slot_set(&p->slots[phantom], ST_BUSY);
+	p->r.inflight++;
+	blockgen_rewind(&s.gen);
+	t0 = now_ns();
+	while ((ret = ops->get(&s.e, &u)) == 1)
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	print_message("get: %d: %s\n", ret, s.e.err);
+	assert_int_equal(ret, -ETIMEDOUT);
+	assert_non_null(strstr(s.e.err, "1 request in flight, and the kernel "
+			       "holds none of them (lost)"));
+	assert_int_equal(ops->drain(&s.e), 0);
+	src_teardown(&s);
+	took = now_ns() - t0;
+	print_message("failed, drained and torn down in %.3f s\n", took / 1e9);
+	assert_true(took < 5ull * 1000 * 1000 * 1000);
+	assert_int_equal(unlink(path), 0);
+}
+
 static void test_nudge_lost(void **state)
 {
 	(void)state;
 	nudge_lost(false, false);
 	nudge_lost(false, true);
 	nudge_lost(true, false);
+	nudge_lost_source();
 }
 
 /* ---- setup, validation, refusal ---------------------------------------- */
