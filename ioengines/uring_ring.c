@@ -514,10 +514,10 @@ static bool ring_nudged_back(const struct ring *r, int res)
  * flight and none of them back, and act on stall_waits such waits in a
  * row.  The first time, nudge.  The next time, if the nudge found none of
  * them in the kernel, they are lost: a file's ring fails, with that said
- * (-ETIMEDOUT), and gives them up as ring_cancel() would; a stream's request may rightly wait for its writer, and
- * is nudged again, as is a request the nudge found (running, or taken
- * again and still not back): the kernel holds it, and ring_cancel() is
- * the way out.
+ * (-ETIMEDOUT), and gives them up as ring_cancel() would.  A stream's
+ * request may rightly wait for its writer, and is nudged again, as is a
+ * request the nudge found (running, or taken again and still not back):
+ * the kernel holds it, and ring_cancel() is the way out.
  *
  * Only a request whose completion came back ECANCELED is submitted
  * again.  The kernel posts one completion per request, so the new one
