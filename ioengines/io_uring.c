@@ -191,20 +191,34 @@ static void uring_info(struct ioe *e, struct uring_priv *p)
 /*
  * What the run has shown so far, after what setup chose: the calls in
  * which the kernel took fewer requests than were queued (short of memory
- * for them), when there were any.  Called when a pass ends and on
- * drain(), while the rings are idle.
+ * for them), and the stalls the rings nudged (ring_reap: requests that
+ * got no completion for a while, cancelled and submitted again), when
+ * there were any.  Called when a pass ends and on drain(), while the
+ * rings are idle.
  */
 static void uring_info_run(struct ioe *e, const struct uring_priv *p)
 {
-	unsigned long n = atomic_load_explicit(&p->r.short_submits,
-					       memory_order_relaxed);
+	struct ring_stats st = { 0 };
+	size_t n = p->info_len, len = sizeof(e->info);
 
+	ring_stats_add(&p->r, &st);
 	if (p->nworkers)
-		n += workers_short_submits(p);
-	e->info[p->info_len] = '\0';
-	if (n)
-		snprintf(e->info + p->info_len, sizeof(e->info) - p->info_len,
-			 "; %lu short submission%s", n, n == 1 ? "" : "s");
+		workers_stats(p, &st);
+	e->info[n] = '\0';
+	if (st.short_submits && n < len)
+		n += (size_t)snprintf(e->info + n, len - n,
+				      "; %lu short submission%s", st.short_submits,
+				      st.short_submits == 1 ? "" : "s");
+	if (st.resubmits && n < len)
+		snprintf(e->info + n, len - n, "; %lu request%s got no "
+			 "completion for %g s and %s resubmitted (%lu nudge%s)",
+			 st.resubmits, st.resubmits == 1 ? "" : "s",
+			 st.stall_ms / 1e3, st.resubmits == 1 ? "was" : "were",
+			 st.nudges, st.nudges == 1 ? "" : "s");
+	else if (st.nudges && n < len)
+		snprintf(e->info + n, len - n, "; %lu nudge%s after %g s without "
+			 "a completion found nothing to resubmit", st.nudges,
+			 st.nudges == 1 ? "" : "s", st.stall_ms / 1e3);
 }
 
 static const char *const uring_options[] = {

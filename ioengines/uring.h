@@ -51,6 +51,7 @@ static inline const struct uring_opts *uring_opts_of(const struct job_spec *j)
  * completion is consumed and changes no slot. */
 #define RING_CANCEL	UINT64_MAX	/* ring_cancel()'s request */
 #define RING_NOSLOT	(UINT64_MAX - 1)	/* any other */
+#define RING_NUDGE	(UINT64_MAX - 2)	/* a stall's cancellation */
 
 enum slot_state {
 	ST_FREE,			/* may take a new block */
@@ -105,6 +106,26 @@ struct ring {
 	/* Calls in which the kernel took fewer requests than were queued
 	 * (ring_enter); read by the job's thread while an I/O thread runs. */
 	_Atomic unsigned long short_submits;
+	/*
+	 * Stalls (ring_reap): waits in a row that ran out their time with
+	 * requests in flight and no completion of them.  After stall_waits
+	 * of them the ring nudges (cancels what it has in flight, to submit
+	 * it again); after as many more with nothing back and no request
+	 * found by the nudge, a file's ring fails.  ring_init() sets the
+	 * defaults; a test shortens them.
+	 */
+	unsigned wait_ms;		/* one wait's bound (RING_WAIT_S) */
+	unsigned stall_waits;		/* quiet waits before a nudge */
+	unsigned quiet;			/* quiet waits so far */
+	bool timed_out;			/* the last wait ran out its time */
+	bool heard;			/* a slot's completion in this reap */
+	bool nudged;			/* this stall has been nudged */
+	unsigned nudge_answers;		/* the nudge's cancels not answered */
+	unsigned nudge_found;		/* requests they found in the kernel */
+	/* Read by the job's thread while an I/O thread runs, as above. */
+	_Atomic unsigned long nudges;	/* stalls nudged */
+	_Atomic unsigned long resubmits;	/* requests cancelled by them and
+					   submitted again */
 	unsigned flags;			/* setup flags the kernel accepted */
 	struct hist *lat;		/* NULL: no latency */
 	unsigned *stamp, nstamp;	/* first transfers since the last submit */
@@ -151,7 +172,8 @@ static inline unsigned ring_wait_limit(unsigned wait_nr, unsigned inflight,
 int ring_prep(struct ring *r, unsigned s, bool first);
 /* Submit everything queued, wait for at least wait_nr completions (at
  * most what is in flight), and handle all that are there.  The finished
- * slots are then r->done[0..r->ndone). */
+ * slots are then r->done[0..r->ndone).  A stall is nudged; a file's
+ * requests that the kernel lost fail the ring with -ETIMEDOUT. */
 int ring_reap(struct ring *r, unsigned wait_nr);
 /* Ask the kernel to cancel everything in flight: each transfer then
  * finishes as ST_ERROR with err ECANCELED (or completes, if it was done). */
@@ -162,6 +184,15 @@ int ring_cancel(struct ring *r);
 int ring_cancel_wait(struct ring *r, unsigned max_idle);
 /* The setup flags f as "SINGLE_ISSUER|DEFER_TASKRUN" (or "none"). */
 void ring_flags_name(unsigned f, char *buf, size_t len);
+
+/* What rings saw while running, for the job's source_info. */
+struct ring_stats {
+	unsigned long short_submits;
+	unsigned long nudges, resubmits;
+	unsigned stall_ms;		/* how long a stall was before a nudge */
+};
+/* Add ring r's counts to st (safe while r's thread runs). */
+void ring_stats_add(const struct ring *r, struct ring_stats *st);
 
 /* ---- the source's state ---------------------------------------------------- */
 
@@ -257,8 +288,8 @@ int single_drain(struct ioe *e, struct uring_priv *p);
 int workers_setup(struct ioe *e, struct uring_priv *p);
 /* Stop and join them; their latencies go to e->lat. */
 void workers_stop(struct ioe *e, struct uring_priv *p);
-/* The I/O threads' rings' short submissions, together. */
-unsigned long workers_short_submits(const struct uring_priv *p);
+/* The I/O threads' rings' counts, added to st. */
+void workers_stats(const struct uring_priv *p, struct ring_stats *st);
 /* The first I/O thread's ring (they are all set up alike). */
 const struct ring *workers_ring(const struct uring_priv *p);
 int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);

@@ -432,14 +432,10 @@ void workers_stop(struct ioe *e, struct uring_priv *p)
 	p->nworkers = 0;
 }
 
-unsigned long workers_short_submits(const struct uring_priv *p)
+void workers_stats(const struct uring_priv *p, struct ring_stats *st)
 {
-	unsigned long n = 0;
-
 	for (unsigned i = 0; i < p->nworkers; i++)
-		n += atomic_load_explicit(&p->w[i].r.short_submits,
-					  memory_order_relaxed);
-	return n;
+		ring_stats_add(&p->w[i].r, st);
 }
 
 const struct ring *workers_ring(const struct uring_priv *p)

@@ -20,6 +20,20 @@
  * stop flag in between; ring_cancel() then cancels what is in flight, and
  * the transfers it catches finish as errors (ECANCELED), not continued.
  *
+ * A request whose completion never comes would otherwise be waited for a
+ * second at a time for ever (seen on Linux 6.18, about once in 100 runs
+ * of test_uring's writes: buffered writes the kernel took and handed to
+ * its I/O threads, io-wq, with no such thread left to run them; a
+ * cancellation finds them, and submitted again they complete).  So
+ * ring_reap() watches for stalls: RING_STALL_WAITS timed-out waits in a
+ * row with requests in flight and none of them completed.  It then
+ * nudges: cancels what is in flight, as ring_cancel() does but without
+ * ending anything, and a request the kernel still held comes back
+ * ECANCELED and is submitted again.  When the nudge found none and as
+ * many waits again bring nothing, the request is lost: the ring fails
+ * with that said, for a file; a stream (a FIFO) may rightly wait as long
+ * as its writer takes, and is only nudged again.
+ *
  * Ring setup flags that help (SINGLE_ISSUER, DEFER_TASKRUN, COOP_TASKRUN)
  * are tried first and dropped one by one when the kernel refuses them;
  * ring->flags keeps what was used.
@@ -41,6 +55,12 @@
 #define MAX_REG_LEN	(1ULL << 30)	/* one registered buffer */
 #define SQ_IDLE_MS	100		/* sqpoll: the kernel thread's idle */
 #define RING_WAIT_S	1		/* longest wait before looking again */
+/* Waits in a row without a completion before a nudge.  Five seconds:
+ * far beyond the latency of a healthy file or device request (a slow
+ * disk's worst is a few hundred milliseconds; longer is already a
+ * fault), short enough that a lost request costs seconds, not the run.
+ * A nudge costs one system call, so one that was not needed is cheap. */
+#define RING_STALL_WAITS 5
 
 #ifndef IORING_ASYNC_CANCEL_ANY		/* liburing before 2.2 */
 #define IORING_ASYNC_CANCEL_ANY		(1U << 2)
@@ -204,6 +224,8 @@ int ring_init(struct ring *r, const struct ring_cfg *c)
 	r->path = c->path;
 	r->err = c->err;
 	r->errlen = c->errlen;
+	r->wait_ms = RING_WAIT_S * 1000;
+	r->stall_waits = RING_STALL_WAITS;
 	r->stamp = calloc(c->depth, sizeof(*r->stamp));
 	r->done = calloc(c->depth, sizeof(*r->done));
 	if (!r->stamp || !r->done)
@@ -237,33 +259,51 @@ static void ring_stamp(struct ring *r)
 	r->nstamp = 0;
 }
 
+/* One wait's bound: r->wait_ms (RING_WAIT_S unless a test shortened it). */
+static struct __kernel_timespec ring_wait_ts(const struct ring *r)
+{
+	return (struct __kernel_timespec){
+		.tv_sec = r->wait_ms / 1000,
+		.tv_nsec = (long long)(r->wait_ms % 1000) * 1000000,
+	};
+}
+
 /* One wait in the kernel: submit what is queued, and wait for wait_nr
  * completions, but no longer than RING_WAIT_S where the kernel takes a
  * timeout with the wait (IORING_FEAT_EXT_ARG, Linux 5.11): then a wake-up
- * that never comes costs a second, not the run. */
+ * that never comes costs a second, not the run.  (Without it the wait is
+ * the kernel's, unbounded, and no stall can be seen.) */
 static int ring_submit_wait(struct ring *r, unsigned wait_nr)
 {
-	struct __kernel_timespec ts = { .tv_sec = RING_WAIT_S };
+	struct __kernel_timespec ts = ring_wait_ts(r);
 	struct io_uring_cqe *cqe;
+	int ret;
 
 	if (!wait_nr)
 		return io_uring_submit(&r->ring);
 	if (!(r->ring.features & IORING_FEAT_EXT_ARG))
 		return io_uring_submit_and_wait(&r->ring, wait_nr);
-	return io_uring_submit_and_wait_timeout(&r->ring, &cqe, wait_nr, &ts,
-						NULL);
+	ret = io_uring_submit_and_wait_timeout(&r->ring, &cqe, wait_nr, &ts,
+					       NULL);
+	if (ret == -ETIME)
+		r->timed_out = true;
+	return ret;
 }
 
 /* Wait for wait_nr completions without submitting anything (what is
  * queued stays queued), as long as ring_submit_wait() would. */
 static int ring_wait(struct ring *r, unsigned wait_nr)
 {
-	struct __kernel_timespec ts = { .tv_sec = RING_WAIT_S };
+	struct __kernel_timespec ts = ring_wait_ts(r);
 	struct io_uring_cqe *cqe;
+	int ret;
 
 	if (!(r->ring.features & IORING_FEAT_EXT_ARG))
 		return io_uring_wait_cqe_nr(&r->ring, &cqe, wait_nr);
-	return io_uring_wait_cqes(&r->ring, &cqe, wait_nr, &ts, NULL);
+	ret = io_uring_wait_cqes(&r->ring, &cqe, wait_nr, &ts, NULL);
+	if (ret == -ETIME)
+		r->timed_out = true;
+	return ret;
 }
 
 /*
@@ -382,6 +422,156 @@ int ring_prep(struct ring *r, unsigned s, bool first)
 	return 0;
 }
 
+/* Queue a cancellation of the request(s) that match, under user_data ud. */
+static int ring_prep_cancel(struct ring *r, uint64_t match, unsigned flags,
+			    uint64_t ud)
+{
+	struct io_uring_sqe *sqe;
+	int ret = ring_sqe(r, &sqe);
+
+	if (ret)
+		return ret;
+	io_uring_prep_cancel64(sqe, match, (int)flags);
+	io_uring_sqe_set_data64(sqe, ud);
+	return 0;
+}
+
+/*
+ * Queue the cancellation of everything in flight, under user_data ud: one
+ * request that matches any other (IORING_ASYNC_CANCEL_ANY, Linux 5.19),
+ * or, once the kernel has refused that (ring_complete), one per slot that
+ * is busy (a slot of another ring's is not found there, which is
+ * harmless).  *n: how many were queued.
+ */
+static int ring_prep_cancels(struct ring *r, uint64_t ud, unsigned *n)
+{
+	int ret = 0;
+
+	*n = 0;
+	if (!r->cancel_each && !(ret = ring_prep_cancel(r, 0,
+					IORING_ASYNC_CANCEL_ANY, ud)))
+		(*n)++;
+	for (unsigned s = 0; r->cancel_each && s < r->nslots && !ret; s++)
+		if (slot_state(&r->slots[s]) == ST_BUSY &&
+		    !(ret = ring_prep_cancel(r, s, 0, ud)))
+			(*n)++;
+	return ret;
+}
+
+/*
+ * Cancel everything in flight (ring_prep_cancels).  From now until
+ * nothing is in flight, a transfer that comes back short or interrupted
+ * is finished, not continued.
+ */
+int ring_cancel(struct ring *r)
+{
+	unsigned n;
+	int ret;
+
+	r->cancelling = true;
+	ret = ring_prep_cancels(r, RING_CANCEL, &n);
+	return ret ? ret : ring_enter(r, 0);
+}
+
+/* Send a stall's nudge: the cancellation of everything in flight, under
+ * its own user_data, with r->cancelling left alone (what it catches is
+ * submitted again). */
+static int ring_nudge_send(struct ring *r)
+{
+	unsigned n;
+	int ret = ring_prep_cancels(r, RING_NUDGE, &n);
+
+	r->nudge_answers += n;
+	return ret ? ret : ring_enter(r, 0);
+}
+
+/* One of the nudge's cancellations answered: CANCEL_ANY says how many
+ * it found, 0 for none (those waiting for io-wq count once together: 8
+ * such writes answer 1); one slot's says 0 (found, cancelled), -EALREADY
+ * (found running: the kernel interrupts it) or -ENOENT. */
+static void ring_nudge_answer(struct ring *r, int res)
+{
+	if (r->nudge_answers)
+		r->nudge_answers--;
+	if (res > 0)
+		r->nudge_found += (unsigned)res;
+	else if ((res == 0 && r->cancel_each) || res == -EALREADY)
+		r->nudge_found++;
+}
+
+/* A slot's completion that a nudge caused, to submit again: cancelled
+ * while the ring is not cancelling (only a nudge cancels then), or
+ * interrupted while a stall's nudge is out (the kernel interrupts a
+ * request it found running). */
+static bool ring_nudged_back(const struct ring *r, int res)
+{
+	if (r->cancelling)
+		return false;
+	if (res == -ECANCELED)
+		return atomic_load_explicit(&r->nudges, memory_order_relaxed);
+	return res == -EINTR && r->nudged;
+}
+
+/*
+ * After a reap: count a wait that ran out its time with requests in
+ * flight and none of them back, and act on stall_waits such waits in a
+ * row.  The first time, nudge.  The next time, if the nudge found none of
+ * them in the kernel, they are lost: a file's ring fails, with that said
+ * (-ETIMEDOUT), and gives them up as ring_cancel() would.  A stream's
+ * request may rightly wait for its writer, and is nudged again, as is a
+ * request the nudge found (running, or taken again and still not back):
+ * the kernel holds it, and ring_cancel() is the way out.
+ *
+ * Only a request whose completion came back ECANCELED is submitted
+ * again.  The kernel posts one completion per request, so the new one
+ * cannot meet a late completion of the old and count twice.  A request
+ * the kernel says it does not hold is never resubmitted: if it completed
+ * after all, into the same buffer and under the same user_data, telling
+ * its completion from the new one's would need a generation in user_data,
+ * and a write would be done twice; failing says what happened instead.
+ */
+static int ring_stall(struct ring *r)
+{
+	double s;
+
+	if (r->heard || !r->inflight || r->cancelling) {
+		r->quiet = 0;
+		r->nudged = false;
+		return 0;
+	}
+	if (!r->timed_out || ++r->quiet < r->stall_waits)
+		return 0;
+	r->quiet = 0;
+	if (!r->nudged || r->nudge_found || r->stream) {
+		r->nudged = true;
+		r->nudge_found = r->nudge_answers = 0;
+		atomic_fetch_add_explicit(&r->nudges, 1, memory_order_relaxed);
+		return ring_nudge_send(r);
+	}
+	s = 2.0 * r->stall_waits * r->wait_ms / 1e3;
+	/* Given up on, as on a stop: drain() waits a little, not for a
+	 * stall again, and teardown leaves them to the ring's exit. */
+	r->cancelling = true;
+	return ring_error(r, "io_uring: no completion in %g s for %u request%s "
+			  "in flight, and the kernel %s (lost)", s, r->inflight,
+			  r->inflight == 1 ? "" : "s", r->nudge_answers ?
+			  "did not answer their cancellation" :
+			  "holds none of them"), -ETIMEDOUT;
+}
+
+void ring_stats_add(const struct ring *r, struct ring_stats *st)
+{
+	unsigned ms = r->wait_ms * r->stall_waits;
+
+	st->short_submits += atomic_load_explicit(&r->short_submits,
+						  memory_order_relaxed);
+	st->nudges += atomic_load_explicit(&r->nudges, memory_order_relaxed);
+	st->resubmits += atomic_load_explicit(&r->resubmits,
+					      memory_order_relaxed);
+	if (ms > st->stall_ms)
+		st->stall_ms = ms;
+}
+
 /* Slot s is done with its transfers (for now). */
 static void ring_finish(struct ring *r, unsigned s, unsigned st, uint64_t now)
 {
@@ -416,13 +606,25 @@ static int ring_complete(struct ring *r, const struct io_uring_cqe *cqe,
 
 	if (ud >= r->nslots) {		/* no slot's */
 		/* CANCEL_ANY came with Linux 5.19: before, one at a time */
-		if (ud == RING_CANCEL && res == -EINVAL && !r->cancel_each) {
+		if ((ud == RING_CANCEL || ud == RING_NUDGE) && res == -EINVAL &&
+		    !r->cancel_each) {
 			r->cancel_each = true;
-			return ring_cancel(r);
+			if (ud == RING_CANCEL)
+				return ring_cancel(r);
+			r->nudge_answers = 0;
+			return r->cancelling ? 0 : ring_nudge_send(r);
 		}
+		if (ud == RING_NUDGE)
+			ring_nudge_answer(r, res);
 		return 0;
 	}
 	sl = &r->slots[s];
+	r->heard = true;
+	if (ring_nudged_back(r, res)) {
+		atomic_fetch_add_explicit(&r->resubmits, 1,
+					  memory_order_relaxed);
+		return ring_again(r, s, now);
+	}
 	if (res == -EAGAIN || res == -EINTR)
 		return ring_again(r, s, now);
 	if (res < 0) {
@@ -478,6 +680,7 @@ int ring_reap(struct ring *r, unsigned wait_nr)
 	int ret, first = 0;
 
 	r->ndone = 0;
+	r->heard = r->timed_out = false;
 	if (wait_nr > r->inflight)
 		wait_nr = r->inflight;
 	ret = ring_enter(r, wait_nr);
@@ -492,40 +695,7 @@ int ring_reap(struct ring *r, unsigned wait_nr)
 		n++;
 	}
 	io_uring_cq_advance(&r->ring, n);
-	return first;
-}
-
-static int ring_prep_cancel(struct ring *r, uint64_t ud, unsigned flags)
-{
-	struct io_uring_sqe *sqe;
-	int ret = ring_sqe(r, &sqe);
-
-	if (ret)
-		return ret;
-	io_uring_prep_cancel64(sqe, ud, (int)flags);
-	io_uring_sqe_set_data64(sqe, RING_CANCEL);
-	return 0;
-}
-
-/*
- * Cancel everything in flight: one request that matches any other
- * (IORING_ASYNC_CANCEL_ANY, Linux 5.19), or, once the kernel has refused
- * that (ring_complete), one per slot that is busy (a slot of another
- * ring's is not found there, which is harmless).  From now until nothing
- * is in flight, a transfer that comes back short or interrupted is
- * finished, not continued.
- */
-int ring_cancel(struct ring *r)
-{
-	int ret = 0;
-
-	r->cancelling = true;
-	if (!r->cancel_each)
-		ret = ring_prep_cancel(r, 0, IORING_ASYNC_CANCEL_ANY);
-	for (unsigned s = 0; r->cancel_each && s < r->nslots && !ret; s++)
-		if (slot_state(&r->slots[s]) == ST_BUSY)
-			ret = ring_prep_cancel(r, s, 0);
-	return ret ? ret : ring_enter(r, 0);
+	return first ? first : ring_stall(r);
 }
 
 int ring_cancel_wait(struct ring *r, unsigned max_idle)

@@ -295,6 +295,9 @@ static void src_setup(struct src *s, const struct run *r, bool random)
 
 static void src_teardown(struct src *s)
 {
+	/* A ring that stalled and recovered passes; it says so. */
+	if (strstr(s->e.info, "nudge"))
+		print_message("stalled: %s\n", s->e.info);
 	s->job.ioengine->teardown(&s->e);
 	assert_null(s->e.priv);
 	free(s->lat);
@@ -1334,6 +1337,246 @@ static void test_short_submission_info(void **state)
 	src_teardown(&s);
 }
 
+/* ---- stalls: nudged, and lost ------------------------------------------ */
+
+/* Shorten ring r's stalls for a test: waits of 20 ms, a nudge after 3. */
+#define STALL_WAIT_MS	20
+#define STALL_WAITS	3
+
+static void short_stalls(struct ring *r)
+{
+	r->wait_ms = STALL_WAIT_MS;
+	r->stall_waits = STALL_WAITS;
+}
+
+struct feeder {
+	const struct ring *r;
+	int fd;
+	unsigned long after;		/* resubmissions to wait for */
+	int ret;
+};
+
+/* Write one block into the FIFO once the ring has resubmitted its read
+ * f->after times (at most 10 s from now). */
+static void *feeder_main(void *arg)
+{
+	struct feeder *f = arg;
+	unsigned char buf[4096];
+	struct timespec t = { 0, 1000000 };
+
+	for (unsigned i = 0; i < 10000 &&
+	     atomic_load(&f->r->resubmits) < f->after; i++)
+		nanosleep(&t, NULL);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = fifo_byte(0, i);
+	f->ret = write_all(f->fd, buf, sizeof(buf));
+	return NULL;
+}
+
+/*
+ * A read of a FIFO whose writer writes nothing for a while stalls: the
+ * kernel holds the read (in its poll), so each nudge finds it, it comes
+ * back ECANCELED and is submitted again, and a stream is never failed.
+ * Once the writer writes, the read completes with its bytes, and the
+ * job's source_info says how many were resubmitted.  each: the kernel's
+ * CANCEL_ANY taken as refused, one cancellation per busy slot instead.
+ */
+static void nudge_fifo(bool each)
+{
+	struct run r = data_run(1);
+	const struct ioengine_ops *ops;
+	struct feeder f = { .after = 2 };
+	struct uring_priv *p;
+	char path[400];
+	struct io_unit u;
+	pthread_t tid;
+	struct src s;
+	unsigned long nudges, resubmits;
+
+	snprintf(path, sizeof(path), "%s/fifo", fx.dir);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	f.fd = open(path, O_RDWR);	/* a writer, silent until fed */
+	assert_true(f.fd >= 0);
+	r.path = path;
+	r.bs = 4096;
+	r.size = 4096;
+	src_setup(&s, &r, false);
+	ops = s.job.ioengine;
+	p = s.e.priv;
+	short_stalls(&p->r);
+	p->r.cancel_each = each;
+	f.r = &p->r;
+	blockgen_rewind(&s.gen);
+	assert_int_equal(pthread_create(&tid, NULL, feeder_main, &f), 0);
+	assert_int_equal(ops->get(&s.e, &u), 1);
+	pthread_join(tid, NULL);
+	assert_int_equal(f.ret, 0);
+	nudges = atomic_load(&p->r.nudges);
+	resubmits = atomic_load(&p->r.resubmits);
+	print_message("%s: %lu nudges, %lu resubmitted\n",
+		      each ? "one per slot" : "CANCEL_ANY", nudges, resubmits);
+	assert_true(resubmits >= 2);
+	assert_true(resubmits <= nudges);
+	assert_int_equal(u.len, 4096);
+	for (size_t i = 0; i < u.len; i++)
+		if (((unsigned char *)u.buf)[i] != fifo_byte(0, i))
+			fail_msg("byte %zu is wrong", i);
+	assert_int_equal(ops->put(&s.e, &u), 0);
+	assert_int_equal(ops->get(&s.e, &u), 0);	/* the pass is over */
+	print_message("source_info: %s\n", s.e.info);
+	assert_non_null(strstr(s.e.info, " requests got no completion for "
+			       "0.06 s and were resubmitted ("));
+	src_teardown(&s);
+	close(f.fd);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_nudge_fifo(void **state)
+{
+	(void)state;
+	nudge_fifo(false);
+	nudge_fifo(true);
+}
+
+/*
+ * A request the kernel does not hold, as the ring sees one that was
+ * lost: a slot counted in flight that was never submitted.  Nothing can
+ * complete it, and no cancellation finds it.  A file's ring nudges once,
+ * then fails, after two stalls, saying so; a stream's only nudges.
+ */
+static void nudge_lost(bool stream, bool each)
+{
+	struct run run = data_run(1);
+	struct job_spec job;
+	struct slot slot;
+	struct ring r;
+	char err[400] = "";
+	unsigned char *buf = NULL;
+	uint64_t t0, took;
+	int fd, ret = 0;
+
+	job_from_run(&job, &run);
+	fd = open(fx.data, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(posix_memalign((void **)&buf, 4096, 4096), 0);
+	memset(&slot, 0, sizeof(slot));
+	slot.buf = buf;
+	slot.len = slot.want = 4096;
+	struct ring_cfg c = {
+		.job = &job, .path = fx.data, .depth = 1, .slots = &slot,
+		.nslots = 1, .stride = 4096, .fd = fd, .attach_fd = -1,
+		.stream = stream, .err = err, .errlen = sizeof(err),
+	};
+	if (ring_init(&r, &c)) {
+		print_message("skipped: %s\n", err);
+		ring_exit(&r);
+		free(buf);
+		close(fd);
+		skip();
+	}
+	if (!(r.ring.features & IORING_FEAT_EXT_ARG)) {
+		ring_exit(&r);
+		free(buf);
+		close(fd);
+		print_message("skipped: no IORING_FEAT_EXT_ARG (Linux 5.11): "
+			      "waits are not bounded, stalls not seen\n");
+		skip();
+	}
+	short_stalls(&r);
+	r.cancel_each = each;
+	slot_set(&slot, ST_BUSY);
+	r.inflight = 1;			/* the phantom */
+	t0 = now_ns();
+	for (unsigned i = 0; i < 100 && !ret; i++) {
+		ret = ring_reap(&r, 1);
+		if (stream && atomic_load(&r.nudges) >= 3)
+			break;
+	}
+	took = now_ns() - t0;
+	print_message("%s%s: %.3f s, %lu nudges: %s\n", stream ? "stream" : "file",
+		      each ? ", one per slot" : "", took / 1e9,
+		      (unsigned long)atomic_load(&r.nudges), ret ? err : "-");
+	assert_int_equal(atomic_load(&r.resubmits), 0);
+	assert_int_equal(r.ndone, 0);
+	if (stream) {
+		assert_int_equal(ret, 0);
+		assert_int_equal(atomic_load(&r.nudges), 3);
+	} else {
+		assert_int_equal(ret, -ETIMEDOUT);
+		assert_true(r.cancelling);	/* given up on */
+		assert_int_equal(atomic_load(&r.nudges), 1);
+		assert_non_null(strstr(err, "io_uring: no completion in 0.12 s "
+				       "for 1 request in flight, and the kernel "
+				       "holds none of them (lost)"));
+		assert_true(took >= 2ull * STALL_WAITS * STALL_WAIT_MS * 1000000);
+	}
+	r.inflight = 0;
+	ring_exit(&r);
+	free(buf);
+	close(fd);
+}
+
+/* Through the source: a write pass whose ring holds a lost request ends
+ * with get() failing with the ring's message, and drain() and teardown
+ * give the lost request up within a few waits. */
+static void nudge_lost_source(void)
+{
+	const struct pattern zero = { .kind = PATTERN_ZERO };
+	struct run r = data_run(4);
+	const struct ioengine_ops *ops;
+	struct uring_priv *p;
+	char path[400], err[512];
+	struct io_unit u;
+	struct src s;
+	uint64_t t0, took;
+	unsigned phantom;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/write", fx.dir);
+	if (filegen_create(path, 256 * KIB, &zero, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	r.rw = RW_WRITE;
+	r.path = path;
+	r.size = 256 * KIB;
+	src_setup(&s, &r, false);
+	ops = s.job.ioengine;
+	p = s.e.priv;
+	if (!(p->r.ring.features & IORING_FEAT_EXT_ARG)) {
+		src_teardown(&s);
+		unlink(path);
+		print_message("skipped: no IORING_FEAT_EXT_ARG (Linux 5.11)\n");
+		skip();
+	}
+	short_stalls(&p->r);
+	phantom = p->freelist[--p->nfree];	/* in flight, never submitted */
+	slot_set(&p->slots[phantom], ST_BUSY);
+	p->r.inflight++;
+	blockgen_rewind(&s.gen);
+	t0 = now_ns();
+	while ((ret = ops->get(&s.e, &u)) == 1)
+		assert_int_equal(ops->put(&s.e, &u), 0);
+	print_message("get: %d: %s\n", ret, s.e.err);
+	assert_int_equal(ret, -ETIMEDOUT);
+	assert_non_null(strstr(s.e.err, "1 request in flight, and the kernel "
+			       "holds none of them (lost)"));
+	assert_int_equal(ops->drain(&s.e), 0);
+	src_teardown(&s);
+	took = now_ns() - t0;
+	print_message("failed, drained and torn down in %.3f s\n", took / 1e9);
+	assert_true(took < 5ull * 1000 * 1000 * 1000);
+	assert_int_equal(unlink(path), 0);
+}
+
+static void test_nudge_lost(void **state)
+{
+	(void)state;
+	nudge_lost(false, false);
+	nudge_lost(false, true);
+	nudge_lost(true, false);
+	nudge_lost_source();
+}
+
 /* ---- setup, validation, refusal ---------------------------------------- */
 
 static void test_info(void **state)
@@ -1771,6 +2014,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_wait_limit),
 		cmocka_unit_test(test_short_submission_ring),
 		cmocka_unit_test(test_short_submission_info),
+		cmocka_unit_test(test_nudge_fifo),
+		cmocka_unit_test(test_nudge_lost),
 		cmocka_unit_test(test_latency_psync),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_validate),
