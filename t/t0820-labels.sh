@@ -104,7 +104,7 @@ test_expect_success JQ 'aggressors that measure no rate: their threads, no GB/s'
 		"[a]" "role=aggressor" "kernel=exec" "command=sleep 5" >quiet.ini &&
 	"$MEMJOB" --output-format=normal,json quiet.ini >q.out &&
 	sed -n "/^interference:/,/^{/p" q.out >q.table &&
-	grep -E "^  -  +[0-9.]+ \(.*\) +[0-9.]+ \(.*\) +[-+][0-9.]+ \(.*\) 1 thread$" q.table &&
+	grep -E "^  -  +[0-9.]+ \(.*\) +[0-9.]+ \(.*\) +[-+][0-9.]+ \(.*\) +1 thread$" q.table &&
 	! grep "GB/s" q.table &&
 	json_part q.out >q.json &&
 	jq -e ".interference | length == 1 and (.[0] | .aggressor_gbps == null and .aggressor_threads == 1)" q.json
