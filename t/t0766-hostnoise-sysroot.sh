@@ -33,14 +33,20 @@ make_root()
 # feed FIFO STEAL: write proc/stat texts into FIFO, one per open, each
 # 1000 ticks of cpu0 (and cpu1) after the last, STEAL of them stolen
 # (cpu1: none); until killed.  In the background; its pid in feeder.
+# A reader may be gone by the time a text is written (it opened while the
+# last text's writer was still open, and read that one's end): the write
+# then fails with EPIPE, which must not end the feeder (SIGPIPE would),
+# or the next reader waits for a writer for ever.
 feed()
 {
 	(
+		trap "" PIPE
 		k=1
 		while :; do
 			printf "cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 %d 0 0 %d 0 0 0 %d 0 0\ncpu1 %d 0 0 %d 0 0 0 %d 0 0\nintr 0\n" \
 				$((k * (1000 - $2) / 2)) $((k * (1000 - $2) / 2)) \
-				$((k * $2)) $((k * 500)) $((k * 500)) 0 >"$1" || exit 0
+				$((k * $2)) $((k * 500)) $((k * 500)) 0 \
+				>"$1" 2>/dev/null || continue
 			k=$((k + 1))
 		done
 	) &
