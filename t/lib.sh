@@ -141,6 +141,21 @@ host_quiet()
 	}'
 }
 
+# A file system with a device under it (not tmpfs): page cache, dirty
+# pages and device reads mean something there.
+test_lazy_prereq BLOCKDEV '
+	! stat -f -c %T . | grep -q tmpfs
+'
+
+# Whether memjob may give a run a memory cgroup here (memory_limit=):
+# memjob's own answer, whose refusal is the reason a test skips.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq MEMCG '
+	"$MEMJOB" --parse-only --name=probe --ioengine=mem --size=64k \
+		--memory_limit=32m 2>&1 >/dev/null | head -n 1
+	test "${PIPESTATUS[0]}" = 0
+'
+
 # JSON is read with jq: a real parser, so "valid" means valid.
 test_lazy_prereq JQ '
 	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }

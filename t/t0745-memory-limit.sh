@@ -11,14 +11,6 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . "$(dirname "$0")/lib.sh"
 
-test_lazy_prereq MEMCG '
-	"$MEMJOB" --parse-only --name=probe --ioengine=mem --size=64k \
-		--memory_limit=32m 2>&1 >/dev/null | head -n 1
-	test "${PIPESTATUS[0]}" = 0
-'
-test_lazy_prereq BLOCKDEV '
-	! stat -f -c %T . | grep -q tmpfs
-'
 test_lazy_prereq UNSHARE '
 	[ "$(id -u)" = 0 ] && unshare -m true
 '
