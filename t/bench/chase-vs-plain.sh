@@ -55,9 +55,17 @@
 # each with its spread ((max - min) / median, in %: how much the machine
 # moved the figure from round to round; with several percent of it a
 # verdict needs more ROUNDS or a quieter machine), the median of the
-# rounds' ratios memjob / plain and that ratio's spread; PASS when
-# |ratio - 1| <= TOLERANCE (TOLERANCE_SMALL up to 256 KiB).  The plain
-# chase is built with -O3 -march=native.  Exit
+# rounds' ratios memjob / plain and the interval of that median, and
+# "best": memjob's fastest round over the plain chase's fastest (see
+# best_ratio in t/bench/lib.sh); the median ratio should lie within 1 +-
+# TOLERANCE (TOLERANCE_SMALL up to 256 KiB).
+# At L2 sizes this guest's figures move by half from second to second
+# (a neighbour on the core), so a verdict there wants many short rounds:
+# ROUNDS=31 RUNTIME=100ms RAMP=20ms.  The plain chase is built with -O3
+# -march=native.
+# The verdict reads the median's 95% interval: see bench_verdict in
+# t/bench/lib.sh.
+# Exit
 # status: 0 all PASS, 1 a FAIL, 2 cannot run (no memjob, no compiler,
 # memjob or chase_plain failed).
 
@@ -246,9 +254,9 @@ done
 echo "load after:  $(uptime)"
 
 status=0
-printf '\n%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s %6s %9s  %s\n' size \
-	bytes layout huge accesses memjob_ns spread plain_ns spread ratio \
-	spread multichase verdict
+printf '\n%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s %13s %6s %9s  %s\n' \
+	size bytes layout huge accesses memjob_ns spread plain_ns spread ratio \
+	interval best multichase verdict
 id=0
 while read -r label bytes layout hp; do
 	id=$((id + 1))
@@ -260,16 +268,14 @@ while read -r label bytes layout hp; do
 	[ -s "$tmp/mc.$id" ] && mc=$(median "$tmp/mc.$id")
 	tol=$TOLERANCE
 	[ "$bytes" -le 262144 ] && tol=$TOLERANCE_SMALL
-	if awk -v r="$ratio" -v t="$tol" \
-		'BEGIN { d = r - 1; if (d < 0) d = -d; exit !(d <= t) }'; then
-		verdict=PASS
-	else
-		verdict="FAIL (|ratio - 1| > $tol)"
-		status=1
-	fi
-	printf '%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s %6s %9s  %s\n' \
+	bench_verdict "$ratio" "$tmp/ratio.$id" \
+		"$(awk -v t="$tol" 'BEGIN { print 1 - t }')" \
+		"$(awk -v t="$tol" 'BEGIN { print 1 + t }')" || status=1
+	printf '%-7s %10s %-6s %-4s %10s %9s %6s %9s %6s %6s %13s %6s %9s  %s\n' \
 		"$label" "$bytes" "$layout" "$hp" "$n" "$mj" \
 		"$(spread "$tmp/mj.$id")" "$ref" "$(spread "$tmp/ref.$id")" \
-		"$ratio" "$(spread "$tmp/ratio.$id")" "$mc" "$verdict"
+		"$ratio" "$ci" "$(best_ratio "$tmp/mj.$id" "$tmp/ref.$id" min)" \
+		"$mc" "$verdict"
 done <"$tmp/rows"
+bench_ci_note
 exit $status

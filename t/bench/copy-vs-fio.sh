@@ -23,7 +23,10 @@
 # the same drift of the machine; both map the file afresh and so both pay
 # the minor faults of mapping it in their first loop.  The table gives the
 # medians with their spread ((max - min) / median), the median of the
-# rounds' ratios (memjob / fio) and the ratios' spread.  Exit status: 0
+# rounds' ratios (memjob / fio) and its interval.
+# The verdict reads the median's 95% interval: see bench_verdict in
+# t/bench/lib.sh.
+# Exit status: 0
 # PASS or skipped, 1 FAIL, 2 cannot run.
 
 set -u
@@ -99,16 +102,12 @@ echo "load after:  $(uptime)"
 echo "memjob ran: $(cat "$tmp/variant")"
 
 ratio=$(median "$tmp/ratio")
-if awk -v r="$ratio" -v t="$THRESHOLD" 'BEGIN { exit !(r >= t) }'; then
-	verdict=PASS
-	status=0
-else
-	verdict="FAIL (< $THRESHOLD)"
-	status=1
-fi
-printf '\n%12s %7s %12s %7s %7s %7s  %s\n' "memjob GB/s" spread "fio GB/s" \
-	spread ratio spread verdict
-printf '%12s %7s %12s %7s %7s %7s  %s\n' "$(median "$tmp/mj")" \
+status=0
+bench_verdict "$ratio" "$tmp/ratio" "$THRESHOLD" inf || status=1
+printf '\n%12s %7s %12s %7s %7s %13s  %s\n' "memjob GB/s" spread "fio GB/s" \
+	spread ratio interval verdict
+printf '%12s %7s %12s %7s %7s %13s  %s\n' "$(median "$tmp/mj")" \
 	"$(spread "$tmp/mj")" "$(median "$tmp/ref")" "$(spread "$tmp/ref")" \
-	"$ratio" "$(spread "$tmp/ratio")" "$verdict"
+	"$ratio" "$ci" "$verdict"
+bench_ci_note
 exit $status

@@ -33,11 +33,14 @@
 # (the seed's data), its pages touched before the clock (first_touch's
 # default), as count_loop fills its own buffer and makes one untimed pass
 # first.  The table gives per kernel the median GB/s of each, the median
-# of the rounds' ratios (memjob / loop) and the ratios' spread ((max -
-# min) / median): with several percent of spread the machine was busy and
-# a verdict needs more ROUNDS or a quieter machine.  It also prints the
-# load (uptime) before and after, and the vector level memjob's kernels
-# ran (its source_info).  Every round of count must give the same count.
+# of the rounds' ratios (memjob / loop), the ratios' spread ((max - min) /
+# median: with several percent of it the machine was busy), the median's
+# interval, and "best": memjob's fastest round over the loop's fastest
+# (see best_ratio in t/bench/lib.sh).  It also prints the load (uptime) before and after,
+# and the vector level memjob's kernels ran (its source_info).  Every
+# round of count must give the same count.
+# The verdict reads the median's 95% interval: see bench_verdict in
+# t/bench/lib.sh.
 # Exit status: 0 all PASS, 1 a FAIL or a disagreement, 2 cannot run.
 
 set -u
@@ -86,7 +89,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		[ "$kernel" != "$kv" ] && impl=${kv#*:}
 		k=$(key "$kv")
 		rw="read"
-		[ "$kernel" = fill ] && rw=write
+		[ "$kernel" = fill ] && rw="write"
 		# shellcheck disable=SC2086 # $pin is a command prefix or empty
 		$pin "$MEMJOB" --output-format=csv --name=bench --ioengine=mem \
 			--size="$SIZE" --bs="$BS" --rw=$rw --kernel="$kernel" \
@@ -129,28 +132,25 @@ echo "memjob ran (round 1's source_info):"
 sed 's/^/  /' "$tmp/variants"
 
 status=0
-printf '\n%-16s %12s %12s %7s %7s  %s\n' kernel "memjob GB/s" "loop GB/s" ratio spread verdict
+printf '\n%-16s %12s %12s %7s %7s %13s %6s  %s\n' kernel "memjob GB/s" \
+	"loop GB/s" ratio spread interval best verdict
 for kv in $KERNELS; do
 	k=$(key "$kv")
 	mj=$(median "$tmp/mj.$k")
 	ref=$(median "$tmp/ref.$k")
 	ratio=$(median "$tmp/ratio.$k")
 	spr=$(spread "$tmp/ratio.$k")
-	case $kv in
-	count:simple)
+	if [ "$kv" = count:simple ]; then
+		bench_verdict "$ratio" "$tmp/ratio.$k" 0 inf
 		verdict="(not judged: scalar on purpose)"
-		;;
-	*)
-		if awk -v r="$ratio" -v t="$THRESHOLD" 'BEGIN { exit !(r >= t) }'; then
-			verdict=PASS
-		else
-			verdict="FAIL (< $THRESHOLD)"
-			status=1
-		fi
-		;;
-	esac
-	printf '%-16s %12s %12s %7s %7s  %s\n' "$kv" "$mj" "$ref" "$ratio" "$spr" "$verdict"
+	else
+		bench_verdict "$ratio" "$tmp/ratio.$k" "$THRESHOLD" inf || status=1
+	fi
+	printf '%-16s %12s %12s %7s %7s %13s %6s  %s\n' "$kv" "$mj" "$ref" \
+		"$ratio" "$spr" "$ci" \
+		"$(best_ratio "$tmp/mj.$k" "$tmp/ref.$k" max)" "$verdict"
 done
+bench_ci_note
 
 # The same data must give the same count, whatever the impl and round.
 if [ -s "$tmp/results" ]; then

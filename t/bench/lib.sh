@@ -94,6 +94,23 @@ median() {
 		}'
 }
 
+# best_ratio A B min|max: the best round of A over the best round of B
+# (files of one number per line), best the smallest (times) or the
+# largest (rates).  Noise on a shared CPU only ever slows a program down,
+# so each program's best round is the one least disturbed; where the
+# medians wander by tens of percent the best rounds still agree to a few
+# (Chen and Revels, "Robust benchmarking in noisy environments", 2016).
+best_ratio() {
+	bench_ratio "$(best "$1" "$3")" "$(best "$2" "$3")" |
+		awk '{ printf "%.3f\n", $1 }'
+}
+
+# best FILE min|max: the smallest or the largest number in FILE.
+best() {
+	sort -g "$1" | awk -v w="$2" 'NR == 1 { lo = $1 } { hi = $1 }
+		END { printf "%.3f\n", (w == "min" ? lo : hi) }'
+}
+
 # (max - min) / median of the numbers in a file, in percent.
 spread() {
 	sort -g "$1" | awk '{ v[NR] = $1 }
@@ -101,6 +118,82 @@ spread() {
 			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			printf "%.1f%%\n", (m > 0 ? 100 * (v[NR] - v[1]) / m : 0)
 		}'
+}
+
+# median_ci FILE: a distribution-free confidence interval for the median
+# of the numbers in FILE (one per line), from their order statistics: the
+# k-th smallest and the k-th largest, with k the largest for which
+# P(Binomial(n, 1/2) < k) <= 2.5%.  Prints "LO HI LEVEL", LEVEL the exact
+# coverage in percent (at least 95; with fewer than 6 numbers none reaches
+# 95%, and the interval is min..max with its own, lower, coverage).  It
+# assumes only that the rounds are independent draws of one distribution,
+# not that it is normal: with a busy neighbour on the CPU the ratios are
+# skewed and fat-tailed.
+median_ci() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+		END {
+			n = NR
+			if (n == 0) { print "0 0 0"; exit }
+			# cdf(j) = P(B <= j), B ~ Binomial(n, 1/2); k - 1 is
+			# the largest j with cdf(j) <= 2.5% (k = 1 if none)
+			k = 1; tail = 0.5 ^ n; cdf = 0; p = 0.5 ^ n
+			for (j = 0; j < n; j++) {
+				cdf += p
+				if (cdf > 0.025)
+					break
+				k = j + 1
+				tail = cdf
+				p = p * (n - j) / (j + 1)
+			}
+			if (k > int((n + 1) / 2)) k = int((n + 1) / 2)
+			printf "%.3f %.3f %.1f\n", v[k], v[n + 1 - k], 100 * (1 - 2 * tail)
+		}'
+}
+
+# bench_ci_note: the line under a table that says what its interval is.
+bench_ci_note() {
+	echo "interval: where the median of the rounds' ratios lies, ${ci_level}% confidence" \
+		"(order statistics of $ROUNDS rounds; no assumption of normal noise)"
+}
+
+# bench_verdict RATIO FILE LOW HIGH: the verdict on the median RATIO of the
+# per-round ratios in FILE, which should lie in [LOW, HIGH] (HIGH "inf"
+# for none).  Sets verdict, ci (the interval "LO..HI" of median_ci) and
+# ci_level (its coverage, %); returns 1 on a FAIL.  PASS or FAIL when the
+# whole interval is in or out of range; when it straddles a bound the
+# median decides, and the verdict says so ("PASS by the median, unsure":
+# the rounds could not settle it, run more).  On a shared host the noise
+# narrows with ROUNDS, not with longer runs: a neighbour on the CPU's core
+# comes and goes over seconds, and rounds close in time pair the two
+# programs under the same neighbour.
+bench_verdict() {
+	# shellcheck disable=SC2046 # three words: lo hi level
+	set -- "$1" "$2" "$3" "$4" $(median_ci "$2")
+	# shellcheck disable=SC2034 # ci, ci_level: read by the script that
+	# sources this
+	ci="$5..$6" ci_level=$7
+	awk -v r="$1" -v lo="$5" -v hi="$6" -v a="$3" -v b="$4" 'BEGIN {
+		inf = (b == "inf")
+		in_r = r >= a && (inf || r <= b)
+		all_in = lo >= a && (inf || hi <= b)
+		all_out = hi < a || (!inf && lo > b)
+		exit all_in ? 0 : all_out ? 1 : in_r ? 2 : 3 }'
+	rc=$?
+	if [ "$4" = inf ]; then
+		range=">= $3"
+	else
+		range="$3..$4"
+	fi
+	case $rc in
+	0) verdict=PASS ;;
+	1) verdict="FAIL (not $range)" ;;
+	2) verdict="PASS by the median, unsure (interval not all $range: more ROUNDS)" ;;
+	*) verdict="FAIL by the median, unsure (interval not all outside $range: more ROUNDS)" ;;
+	esac
+	case $verdict in
+	FAIL*) return 1 ;;
+	esac
+	return 0
 }
 
 # Before a run: a plain memjob build (a sanitizer build checks every load,

@@ -21,7 +21,9 @@
 # Each round runs memjob once and the reference once per impl,
 # alternately, so that both see the same drift of the machine; the table
 # gives the medians of each with their spread ((max - min) / median), the
-# median of the rounds' ratios (memjob / plain) and the ratios' spread.
+# median of the rounds' ratios (memjob / plain) and its interval.
+# The verdict reads the median's 95% interval: see bench_verdict in
+# t/bench/lib.sh.
 # Exit status: 0 all PASS, 1 a FAIL, 2 cannot run.
 
 set -u
@@ -88,20 +90,16 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 
 status=0
-printf '\n%-6s %12s %7s %12s %7s %7s %7s  %s\n' impl "memjob GB/s" spread \
-	"plain GB/s" spread ratio spread verdict
+printf '\n%-6s %12s %7s %12s %7s %7s %13s  %s\n' impl "memjob GB/s" spread \
+	"plain GB/s" spread ratio interval verdict
 for impl in $IMPLS; do
 	mj=$(median "$tmp/mj.$impl")
 	ref=$(median "$tmp/ref.$impl")
 	ratio=$(median "$tmp/ratio.$impl")
-	if awk -v r="$ratio" -v t="$THRESHOLD" 'BEGIN { exit !(r >= t) }'; then
-		verdict=PASS
-	else
-		verdict="FAIL (< $THRESHOLD)"
-		status=1
-	fi
-	printf '%-6s %12s %7s %12s %7s %7s %7s  %s\n' "$impl" "$mj" \
+	bench_verdict "$ratio" "$tmp/ratio.$impl" "$THRESHOLD" inf || status=1
+	printf '%-6s %12s %7s %12s %7s %7s %13s  %s\n' "$impl" "$mj" \
 		"$(spread "$tmp/mj.$impl")" "$ref" "$(spread "$tmp/ref.$impl")" \
-		"$ratio" "$(spread "$tmp/ratio.$impl")" "$verdict"
+		"$ratio" "$ci" "$verdict"
 done
+bench_ci_note
 exit $status

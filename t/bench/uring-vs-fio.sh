@@ -25,7 +25,8 @@
 #    the two alternate which goes first, so drift in the device (a VM's
 #    disk often has a burst budget) falls on both alike.  Medians over
 #    ROUNDS are shown, and the ratio is the median of the rounds' own
-#    ratios (each round's two runs are neighbours in time).
+#    ratios (each round's two runs are neighbours in time), with its
+#    95% interval (see bench_verdict in t/bench/lib.sh).
 #  - Both use their defaults otherwise: memjob's ring flags, fio's
 #    iodepth_batch (1) and its random map (each block once per pass, as
 #    memjob's random order).  fio runs with --thread, like memjob.  Both
@@ -178,8 +179,8 @@ done
 
 echo "memjob's source: $info"
 status=0
-printf '\n%-20s %11s %11s %7s %11s %11s  %s\n' case "memjob MB/s" "fio MB/s" \
-	ratio "mj CPU s/GB" "fio CPU s/GB" verdict
+printf '\n%-20s %11s %11s %7s %13s %11s %11s  %s\n' case "memjob MB/s" \
+	"fio MB/s" ratio interval "mj CPU s/GB" "fio CPU s/GB" verdict
 k=0
 for c in $CASES; do
 	mj=$(median "$tmp/$k.mj.mbs")
@@ -191,15 +192,14 @@ for c in $CASES; do
 	paste "$tmp/$k.mj.mbs" "$tmp/$k.fio.mbs" |
 		awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' >"$tmp/$k.ratio"
 	ratio=$(median "$tmp/$k.ratio")
-	if awk -v r="$ratio" -v a="$mjc" -v b="$foc" \
-		'BEGIN { exit !(r >= 1.0 && a <= b) }'; then
-		verdict=PASS
-	else
-		verdict=FAIL
+	bench_verdict "$ratio" "$tmp/$k.ratio" 1.0 inf || status=1
+	if ! awk -v a="$mjc" -v b="$foc" 'BEGIN { exit !(a <= b) }'; then
+		verdict="FAIL (more CPU per GB than fio)"
 		status=1
 	fi
-	printf '%-20s %11s %11s %7s %11s %11s  %s\n' "$c" "$mj" "$fo" "$ratio" \
-		"$mjc" "$foc" "$verdict"
+	printf '%-20s %11s %11s %7s %13s %11s %11s  %s\n' "$c" "$mj" "$fo" \
+		"$ratio" "$ci" "$mjc" "$foc" "$verdict"
 	k=$((k + 1))
 done
+bench_ci_note
 exit $status
