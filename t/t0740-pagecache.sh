@@ -79,12 +79,23 @@ test_expect_success BLOCKDEV 'end_fsync=1 puts the data on the device inside the
 	test "$(csv_col out.csv status)" = ok
 '
 
+# The device's counters are the whole device's: another process writing
+# meanwhile (the other half of a parallel suite, the journal) adds to
+# them.  Such noise only adds, and a job that did write its data through
+# would do so every time, so one of three tries must stay low.
 test_expect_success BLOCKDEV 'without end_fsync the writes stay dirty in memory' '
-	sync &&
-	"$MEMJOB" --output-format=csv --name=w --ioengine=psync --rw=write \
-		--filename=f4 --size=32m --bs=1m >out.csv &&
-	test "$(csv_col out.csv nr_dirtied)" -ge $((32 * 256 * 9 / 10)) &&
-	test "$(csv_col out.csv dev_write_kb)" -lt $((32 * 1024 / 2))
+	for try in 1 2 3; do
+		sync &&
+		"$MEMJOB" --output-format=csv --name=w --ioengine=psync \
+			--rw=write --filename=f4 --size=32m --bs=1m >out.csv &&
+		test "$(csv_col out.csv nr_dirtied)" -ge $((32 * 256 * 9 / 10)) &&
+		w=$(csv_col out.csv dev_write_kb) &&
+		echo "try $try: dev_write_kb $w" &&
+		if test "$w" -lt $((32 * 1024 / 2)); then
+			return 0
+		fi
+	done
+	return 1
 '
 
 test_expect_success BLOCKDEV 'fsync=N and fdatasync=N sync during the job' '

@@ -100,29 +100,38 @@ case_dir()
 	rm -rf "$d" && mkdir "$d" && cd "$d"
 }
 
-# start SOURCE ARGS...: memjob on SOURCE in the background (pid in $pid,
-# the start time in $t0), its CSV in out.csv and its stderr in err.
+# start SOURCE ARGS...: memjob on SOURCE in the background (pid in $pid),
+# its CSV in out.csv and its stderr in err; its time series (one row every
+# 20 ms while the job runs) outside the case's directory, in $samples, for
+# until_running.
 start()
 {
 	local src=$1
 
 	shift
+	samples=$TEST_TMP/samples.$test_count.csv
+	rm -f "$samples"
 	# shellcheck disable=SC2046 # the source's options are words
 	"$MEMJOB" --output-format=csv --name=j $(src_opts "$src") "$@" \
-		>out.csv 2>err &
+		--sample_interval=20ms --sample_log="$samples" >out.csv 2>err &
 	pid=$!
 }
 
-# until_running FILE: wait (at most 10 s) until the job's file is there
-# and it has run a little.
+# until_running: wait (at most 20 s) until the job is in its timed loop
+# and has moved data: a row of its time series with job_bytes above 0.  A
+# fixed sleep after the file appeared was not enough where laying the
+# file out is slow (a sanitizer build, a loaded machine): the fault then
+# came before the job had even opened the file.
 until_running()
 {
-	for _ in $(seq 400); do
-		[ -e "$1" ] && break
+	for _ in $(seq 800); do
+		[ -s "$samples" ] && [ "$(csv_col "$samples" job_bytes 2>/dev/null)" -gt 0 ] 2>/dev/null &&
+			return 0
+		kill -0 "$pid" 2>/dev/null || { echo "the job ended before it ran"; cat err; return 1; }
 		sleep 0.025
 	done
-	[ -e "$1" ] || { echo "$1 never appeared"; return 1; }
-	sleep 0.2
+	echo "the job never started moving data"
+	return 1
 }
 
 # only_left FILE...: the case's directory holds these files and no more.
@@ -153,7 +162,7 @@ for src in $SOURCES; do
 		case_dir &&
 		start '$src' --rw=read --kernel=count --bs=64k --size=16m \
 			--filename=f.dat --time_based=1 --runtime=3s &&
-		until_running f.dat &&
+		until_running &&
 		truncate -s 1m f.dat &&
 		{ ends_within 5 $pid && rc=0 || rc=$?; } &&
 		test $rc = 1 &&
@@ -167,7 +176,7 @@ for src in mmap dax_emulated; do
 		case_dir &&
 		start '$src' --rw=write --kernel=fill --bs=64k --size=16m \
 			--filename=f.dat --time_based=1 --runtime=3s &&
-		until_running f.dat &&
+		until_running &&
 		truncate -s 0 f.dat &&
 		{ ends_within 5 $pid && rc=0 || rc=$?; } &&
 		test $rc = 1 &&
@@ -184,7 +193,7 @@ for src in $SOURCES; do
 		case_dir &&
 		start '$src' --rw=read --kernel=count --bs=64k --size=8m \
 			--filename=f.dat --time_based=1 --runtime=600ms &&
-		until_running f.dat &&
+		until_running &&
 		rm f.dat &&
 		{ ends_within 3 $pid && rc=0 || rc=$?; } &&
 		cat out.csv err &&
@@ -198,7 +207,7 @@ for src in $SOURCES; do
 		case_dir &&
 		start '$src' --rw=read --kernel=count --bs=64k --size=8m \
 			--filename=f.dat --time_based=1 --runtime=600ms &&
-		until_running f.dat &&
+		until_running &&
 		echo "the user'"'"'s own" >new &&
 		cp new keep &&
 		mv new f.dat &&
@@ -421,8 +430,7 @@ for sig in INT TERM; do
 			start '$src' --rw=read --kernel=count --bs=64k \
 				--size=8m ${file:+--filename=$file} \
 				--time_based=1 --runtime=30s &&
-			{ test -z "$file" || until_running $file; } &&
-			sleep 0.2 &&
+			until_running &&
 			{ stop_within 2 '$sig' $pid && rc=0 || rc=$?; } &&
 			cat out.csv err &&
 			test $rc = 1 &&
