@@ -9,8 +9,10 @@
  * happens to it next; io_uring.c is the source that sets them up.
  *
  *	io_uring.c	options, setup, get/put/drain/sync, teardown
- *	uring_ring.c	one ring: setup with flag fallback, registration,
- *			queue, submit and reap; a failed slot's message
+ *	uring_setup.c	one ring's setup with flag fallback, registration,
+ *			and teardown
+ *	uring_ring.c	one ring: queue, submit and reap, stalls; a failed
+ *			slot's message
  *	uring_single.c	ioworkers=0: the job's thread owns one ring
  *	uring_pool.c	ioworkers=N: I/O threads fill a pool of slots
  */
@@ -87,7 +89,7 @@ static inline void slot_set(struct slot *sl, unsigned st)
 			      memory_order_release);
 }
 
-/* ---- one ring (uring_ring.c) ---------------------------------------------- */
+/* ---- one ring (uring_setup.c, uring_ring.c) ------------------------------- */
 
 struct ring {
 	struct io_uring ring;
@@ -150,9 +152,13 @@ struct ring_cfg {
 	size_t errlen;
 };
 
-/* Set up ring r over the slots of cfg c; on failure r->err says why. */
+/* Set up ring r over the slots of cfg c; on failure r->err says why
+ * (uring_setup.c, as are ring_exit() and ring_flags_name()). */
 int ring_init(struct ring *r, const struct ring_cfg *c);
 void ring_exit(struct ring *r);
+/* Say why in r->err (printf-style); returns -1. */
+__attribute__((format(printf, 2, 3)))
+int ring_error(struct ring *r, const char *fmt, ...);
 /* Submit what is queued, and wait for wait_nr completions (may be 0). */
 int ring_enter(struct ring *r, unsigned wait_nr);
 /*

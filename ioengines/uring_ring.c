@@ -1,7 +1,6 @@
 /*
- * uring_ring.c - one io_uring and the slots that move through it: setup
- * with fallback flags, registered buffers and file, queueing, submitting
- * and reaping.
+ * uring_ring.c - one io_uring and the slots that move through it:
+ * queueing, submitting, reaping, and what to do when a request is lost.
  *
  * The one idea: ring_reap() is the only place that waits.  It submits
  * everything queued and waits for completions in one system call
@@ -34,9 +33,7 @@
  * with that said, for a file; a stream (a FIFO) may rightly wait as long
  * as its writer takes, and is only nudged again.
  *
- * Ring setup flags that help (SINGLE_ISSUER, DEFER_TASKRUN, COOP_TASKRUN)
- * are tried first and dropped one by one when the kernel refuses them;
- * ring->flags keeps what was used.
+ * Setting a ring up and taking it down is uring_setup.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -51,28 +48,9 @@
 #include "config.h"
 #include "ioengines/uring.h"
 
-#define MAX_REG_BUFS	16384		/* IORING_MAX_REG_BUFFERS */
-#define MAX_REG_LEN	(1ULL << 30)	/* one registered buffer */
-#define SQ_IDLE_MS	100		/* sqpoll: the kernel thread's idle */
-#define RING_WAIT_S	1		/* longest wait before looking again */
-/* Waits in a row without a completion before a nudge.  Five seconds:
- * far beyond the latency of a healthy file or device request (a slow
- * disk's worst is a few hundred milliseconds; longer is already a
- * fault), short enough that a lost request costs seconds, not the run.
- * A nudge costs one system call, so one that was not needed is cheap. */
-#define RING_STALL_WAITS 5
 
 #ifndef IORING_ASYNC_CANCEL_ANY		/* liburing before 2.2 */
 #define IORING_ASYNC_CANCEL_ANY		(1U << 2)
-#endif
-#ifndef HAVE_IO_URING_SETUP_SINGLE_ISSUER
-#define IORING_SETUP_SINGLE_ISSUER	0
-#endif
-#ifndef HAVE_IO_URING_SETUP_DEFER_TASKRUN
-#define IORING_SETUP_DEFER_TASKRUN	0
-#endif
-#ifndef HAVE_IO_URING_SETUP_COOP_TASKRUN
-#define IORING_SETUP_COOP_TASKRUN	0
 #endif
 
 static uint64_t now_ns(void)
@@ -83,8 +61,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-__attribute__((format(printf, 2, 3)))
-static int ring_error(struct ring *r, const char *fmt, ...)
+int ring_error(struct ring *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -92,158 +69,6 @@ static int ring_error(struct ring *r, const char *fmt, ...)
 	vsnprintf(r->err, r->errlen, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* Flag sets to try, best first; each drops one more the kernel refused. */
-static const unsigned ring_flag_sets[] = {
-	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
-	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
-	IORING_SETUP_SINGLE_ISSUER,	/* SQPOLL refuses COOP_TASKRUN */
-	IORING_SETUP_COOP_TASKRUN,
-	0,
-};
-
-void ring_flags_name(unsigned f, char *buf, size_t len)
-{
-	static const struct { unsigned flag; const char *name; } names[] = {
-		{ IORING_SETUP_SQPOLL, "SQPOLL" },
-		{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
-		{ IORING_SETUP_ATTACH_WQ, "ATTACH_WQ" },
-		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
-		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
-		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-	};
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].flag && (f & names[i].flag) && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? "|" : "", names[i].name);
-	if (!n)
-		snprintf(buf, len, "none");
-}
-
-static int ring_create(struct ring *r, const struct ring_cfg *c)
-{
-	const struct job_spec *job = c->job;
-	const struct uring_opts *uo = uring_opts_of(job);
-	unsigned extra = 0;
-	int ret = -EINVAL;
-
-	if (uo->sqpoll) {
-		extra = IORING_SETUP_SQPOLL;
-		if (uo->sqpoll_cpu >= 0)
-			extra |= IORING_SETUP_SQ_AFF;
-		if (c->attach_fd >= 0)
-			extra |= IORING_SETUP_ATTACH_WQ;
-	}
-	for (size_t i = 0; i < sizeof(ring_flag_sets) / sizeof(unsigned); i++) {
-		struct io_uring_params p;
-
-		/* SQPOLL cannot defer its task work to a thread it is not. */
-		if (uo->sqpoll && (ring_flag_sets[i] & IORING_SETUP_DEFER_TASKRUN))
-			continue;
-		memset(&p, 0, sizeof(p));
-		p.flags = ring_flag_sets[i] | extra;
-		p.sq_thread_idle = SQ_IDLE_MS;
-		p.sq_thread_cpu = uo->sqpoll_cpu >= 0 ? (unsigned)uo->sqpoll_cpu : 0;
-		p.wq_fd = c->attach_fd >= 0 ? (unsigned)c->attach_fd : 0;
-		ret = io_uring_queue_init_params(c->depth, &r->ring, &p);
-		if (ret == 0) {
-			r->flags = p.flags;
-			r->up = true;
-			return 0;
-		}
-		if (ret != -EINVAL)
-			break;
-	}
-	return ring_error(r, "io_uring unavailable: io_uring_queue_init(%u entries%s): %s%s",
-			  c->depth, uo->sqpoll ? ", SQPOLL" : "", strerror(-ret),
-			  ret == -ENOSYS || ret == -EPERM ?
-			  " (disabled by kernel.io_uring_disabled or a seccomp filter?)" :
-			  ret == -EINVAL && uo->sqpoll_cpu >= 0 ?
-			  " (is sqpoll_cpu online and allowed?)" : ""), ret;
-}
-
-static int ring_register(struct ring *r, const struct ring_cfg *c)
-{
-	const struct uring_opts *uo = uring_opts_of(c->job);
-	unsigned nvec;
-	struct iovec *iov;
-	int ret;
-
-	if (uo->registerfiles) {
-		ret = io_uring_register_files(&r->ring, &c->fd, 1);
-		if (ret < 0)
-			return ring_error(r, "io_uring_register_files: %s",
-					  strerror(-ret)), ret;
-		r->fd = 0;
-		r->sqe_flags = IOSQE_FIXED_FILE;
-	}
-	if (!uo->fixedbufs)
-		return 0;
-	r->vec_slots = (c->nslots + MAX_REG_BUFS - 1) / MAX_REG_BUFS;
-	if ((uint64_t)r->vec_slots * c->stride > MAX_REG_LEN)
-		return ring_error(r, "fixedbufs: %u buffers of %zu bytes are too "
-				  "many to register", c->nslots, c->stride), -E2BIG;
-	nvec = (c->nslots + r->vec_slots - 1) / r->vec_slots;
-	iov = calloc(nvec, sizeof(*iov));
-	if (!iov)
-		return ring_error(r, "out of memory"), -ENOMEM;
-	for (unsigned v = 0; v < nvec; v++) {
-		unsigned first = v * r->vec_slots, n = c->nslots - first;
-
-		iov[v].iov_base = c->slots[first].buf;
-		iov[v].iov_len = (n < r->vec_slots ? n : r->vec_slots) * c->stride;
-	}
-	ret = io_uring_register_buffers(&r->ring, iov, nvec);
-	free(iov);
-	if (ret < 0)
-		return ring_error(r, "fixedbufs: io_uring_register_buffers: %s%s",
-				  strerror(-ret), ret == -ENOMEM ?
-				  " (RLIMIT_MEMLOCK too low? see ulimit -l)" : ""), ret;
-	r->fixed = true;
-	return 0;
-}
-
-/* Set up ring r over the slots of cfg c; on failure r->err says why. */
-int ring_init(struct ring *r, const struct ring_cfg *c)
-{
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	r->slots = c->slots;
-	r->nslots = c->nslots;
-	r->fd = c->fd;
-	r->direct = c->job->direct;
-	r->stream = c->stream;
-	r->sqpoll = uring_opts_of(c->job)->sqpoll;
-	r->depth = c->depth;
-	r->lat = c->lat;
-	r->path = c->path;
-	r->err = c->err;
-	r->errlen = c->errlen;
-	r->wait_ms = RING_WAIT_S * 1000;
-	r->stall_waits = RING_STALL_WAITS;
-	r->stamp = calloc(c->depth, sizeof(*r->stamp));
-	r->done = calloc(c->depth, sizeof(*r->done));
-	if (!r->stamp || !r->done)
-		return ring_error(r, "out of memory"), -ENOMEM;
-	ret = ring_create(r, c);
-	if (ret)
-		return ret;
-	return ring_register(r, c);
-}
-
-void ring_exit(struct ring *r)
-{
-	if (r->up)
-		io_uring_queue_exit(&r->ring);
-	r->up = false;
-	free(r->stamp);
-	free(r->done);
-	r->stamp = r->done = NULL;
 }
 
 /* Stamp the first transfers queued since the last submit. */
