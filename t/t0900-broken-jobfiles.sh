@@ -688,6 +688,35 @@ test_expect_success '106 a limit as large as the machine' '
 		"1p is not below this machine${SQ}s memory" "would limit nothing"
 '
 
+test_expect_success '107 isolate_dirty on a job with no file' '
+	in_fresh_dir 107 &&
+	check_refused 107-isolate-dirty-no-file 5 isolate_dirty \
+		"acts between the runs of a file job" "ioengine=mem without filename"
+'
+
+test_expect_success '108 isolate_wait with isolate_phases=0' '
+	in_fresh_dir 108 &&
+	check_refused 108-isolate-wait-phases-off 7 isolate_wait \
+		"acts only with isolate_phases=1" "this job has isolate_phases=0" &&
+	test_path_is_missing memjob-broken-108.dat
+'
+
+test_expect_success 'isolate_dirty in [global] is for the file jobs it reaches, not an error in a job in memory' '
+	in_fresh_dir global-isolate &&
+	write_file j.ini <<-\EOF &&
+	[global]
+	isolate_dirty=8m
+	[m]
+	ioengine=mem
+	size=64k
+	[f]
+	ioengine=psync
+	filename=g.dat
+	size=64k
+	EOF
+	"$MEMJOB" --parse-only j.ini
+'
+
 # ---- several errors --------------------------------------------------------
 
 test_expect_success '68 three bad lines: all three reported, then the count' '

@@ -274,6 +274,40 @@ static bool owns(const struct owner *o, const char *opt)
 	return false;
 }
 
+/* Was opt set in the job's own section, not inherited from [global]? */
+static bool set_here(const struct job_spec *j, const char *opt)
+{
+	const struct opt_def *o = opt_find(opt);
+
+	return o && job_isset(j, opt) &&
+	       !(j->inherited && j->inherited[o - opt_table]);
+}
+
+/*
+ * isolate_dirty and isolate_wait act between the runs of a file job with
+ * isolate_phases=1.  Set in a job's own section where they cannot act,
+ * they are refused; a [global] setting is for the jobs it applies to.
+ */
+static void check_isolate_options(const struct job_spec *j,
+				  const struct ioengine_ops *e, struct diag *d)
+{
+	static const char *const opts[] = { "isolate_dirty", "isolate_wait" };
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!set_here(j, opts[i]))
+			continue;
+		if (!(e->flags & IOE_FILE) && !j->filename)
+			diag_error(d, job_loc(j, opts[i]), opts[i],
+				   "acts between the runs of a file job, and "
+				   "ioengine=%s without filename has no file",
+				   e->name);
+		else if (!j->isolate_phases)
+			diag_error(d, job_loc(j, opts[i]), opts[i],
+				   "acts only with isolate_phases=1; this job "
+				   "has isolate_phases=0");
+	}
+}
+
 static void check_owned(const struct job_spec *j, const char *kind,
 			const struct owner *owners, size_t n, size_t mine,
 			const struct job_spec *defaults, struct diag *d)
@@ -432,6 +466,7 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 			   j->preread ? "preread" : "invalidate",
 			   "acts on the page cache of the job's file, and "
 			   "ioengine=%s without filename has none", e->name);
+	check_isolate_options(j, e, d);
 	if (j->preread && j->invalidate)
 		diag_error(d, job_loc(j, "preread"), "preread", "warms the "
 			   "file that invalidate=1 makes cold: choose one");

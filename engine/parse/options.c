@@ -308,14 +308,18 @@ const struct opt_def opt_core[] = {
 		  "cliff.  The first run starts from the machine as memjob "
 		  "finds it (nothing of memjob's comes before it).  The "
 		  "report says how long a wait took, and when the level was "
-		  "not reached in time." },
+		  "not reached in time.  Set in a job's own section where it "
+		  "cannot act (a job with no file, or isolate_phases=0) it "
+		  "is refused; set in [global] it applies to the file jobs "
+		  "that isolate." },
 	{ .name = "isolate_wait", .type = OPT_TIME, .cat = CAT_SOURCE,
 	  .off = F(isolate_wait_us), .def = "40s", .min = 0, .max = NOLIMIT,
 	  .arg = "TIME",
 	  .help = "The longest isolate_dirty waits before a run (40 s: the "
 		  "kernel's 30 s dirty_expire_centisecs plus two of its 5 s "
 		  "writeback wake-ups).  When the level is not reached, the "
-		  "run starts anyway and its report says so." },
+		  "run starts anyway and its report says so.  Refused where "
+		  "isolate_dirty would be (see there)." },
 	{ .name = "preread", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(preread), .def = "0", .arg = "BOOL",
 	  .help = "Read the job's range of its file (offset, size) once "
