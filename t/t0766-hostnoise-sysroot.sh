@@ -1,22 +1,20 @@
 #!/bin/bash
 # t0766-hostnoise-sysroot.sh - the host's noise from a test root
 # (MEMJOB_SYSROOT), where the figures are known: proc/stat is a named
-# pipe that a writer here feeds with a new text at each open, each one
-# later than the last with the same share of cpu0's ticks stolen, so that
-# every delta memjob takes has exactly that share (a plain fixture file
-# would give zero deltas and prove nothing; how many ticks a delta spans
-# depends on how many texts one read caught, so only the share is
-# checked); cpu1 loses nothing and is not the job's; the
-# proc/thread-self/schedstat file does not change (no wait: 0.0%, a
-# figure, not "not readable"); cpu0's cpufreq says 2.4 GHz.  Then: the
-# steal is printed as fed, per run and for the run; a victim whose CPU
-# loses all its time to the hypervisor gets the warning in the table, the
-# CSV and JSON; without the files the figures are "not readable", never 0.
+# pipe fed a new text at each open, each with the same share of cpu0's
+# ticks stolen (t/helpers/statfeed.sh); cpu1 loses nothing and is not
+# the job's; the proc/thread-self/schedstat file does not change (no
+# wait: 0.0%, a figure, not "not readable"); cpu0's cpufreq says 2.4 GHz.
+# Then: the steal is printed as fed, per run and for the run; a victim
+# whose CPU loses all its time to the hypervisor gets the warning in the
+# table, the CSV and JSON; without the files the figures are "not
+# readable", never 0.
 #
 # Jobs run 10-20 ms on CPU 0: the script takes a few seconds.
 
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
+. "$SRCDIR/t/helpers/statfeed.sh"
 
 # make_root DIR: a test root with meminfo/vmstat (so the system counters
 # work as usual), the schedstat file and cpu0's frequency.
@@ -27,37 +25,7 @@ make_root()
 	cp -R "$SRCDIR/t/fixtures/sysstat/proc/." "$1/proc/" &&
 	echo "1000 2000 3" >"$1/proc/thread-self/schedstat" &&
 	echo 2400000 >"$1/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq" &&
-	rm -f "$1/proc/stat" && mkfifo "$1/proc/stat"
-}
-
-# feed FIFO STEAL: write proc/stat texts into FIFO, one per open, each
-# 1000 ticks of cpu0 (and cpu1) after the last, STEAL of them stolen
-# (cpu1: none); until killed.  In the background; its pid in feeder.
-# A reader may be gone by the time a text is written (it opened while the
-# last text's writer was still open, and read that one's end): the write
-# then fails with EPIPE, which must not end the feeder (SIGPIPE would),
-# or the next reader waits for a writer for ever.
-feed()
-{
-	(
-		trap "" PIPE
-		k=1
-		while :; do
-			printf "cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 %d 0 0 %d 0 0 0 %d 0 0\ncpu1 %d 0 0 %d 0 0 0 %d 0 0\nintr 0\n" \
-				$((k * (1000 - $2) / 2)) $((k * (1000 - $2) / 2)) \
-				$((k * $2)) $((k * 500)) $((k * 500)) 0 \
-				>"$1" 2>/dev/null || continue
-			k=$((k + 1))
-		done
-	) &
-	feeder=$!
-}
-
-stop_feed()
-{
-	kill "$feeder" 2>/dev/null
-	wait "$feeder" 2>/dev/null
-	true
+	statfeed_fifo "$1"
 }
 
 test_expect_success 'steal as fed, per run and for the run; wait 0.0%; 2400 MHz' '

@@ -251,14 +251,21 @@ void sysstat_info_print(const struct sysstat_info *in, FILE *f);
 /*
  * A thread that snapshots every interval_ns (from start, without drift;
  * intervals missed under load are skipped) and calls cb with the previous
- * and the new snapshot, on its own thread.  The first snapshot is taken
+ * and the new snapshot, on its own thread.  With each snapshot it also
+ * reads ROOT/proc/stat (the root of s) into a hostnoise_snap (hostnoise.h,
+ * without the CPUs' frequency), so that cb can tell the steal of the
+ * interval on the CPUs it cares about (hostnoise_ticks): hprev and hcur,
+ * NULL when there was no memory for them.  The first snapshot is taken
  * before start returns; stop wakes the thread at once, calls cb one last
  * time for the partial interval up to now, and joins it.  NULL on failure
  * (errno set).
  */
 struct sysstat_sampler;
+struct hostnoise_snap;
 typedef void sysstat_sample_fn(void *user, const struct sysstat_snap *prev,
-			       const struct sysstat_snap *cur);
+			       const struct sysstat_snap *cur,
+			       const struct hostnoise_snap *hprev,
+			       const struct hostnoise_snap *hcur);
 struct sysstat_sampler *sysstat_sampler_start(const struct sysstat *s,
 					      uint64_t interval_ns,
 					      sysstat_sample_fn *cb,

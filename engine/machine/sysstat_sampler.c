@@ -5,9 +5,13 @@
  * The one idea: deadlines are start + k * interval on CLOCK_MONOTONIC, so
  * rows do not drift, and the thread waits on a condition variable rather
  * than sleeping, so that stop wakes it at once instead of up to an
- * interval later.
+ * interval later.  The host's /proc/stat is read with each snapshot (one
+ * file, whatever the number of CPUs); the CPUs' frequency is not, as that
+ * is a sysfs file per CPU per row.
  */
 #include "machine/sysstat.h"
+
+#include "machine/hostnoise.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +29,7 @@ struct sysstat_sampler {
 	pthread_cond_t wake;
 	bool stop;			/* under lock */
 	struct sysstat_snap prev, cur;
+	struct hostnoise_snap *hprev, *hcur;	/* NULL: no memory, no steal */
 };
 
 static uint64_t mono_ns(void)
@@ -63,8 +68,16 @@ static void *sampler_main(void *arg)
 	do {
 		stop = wait_until(sp, deadline);
 		sysstat_snap(sp->s, &sp->cur);
-		sp->cb(sp->user, &sp->prev, &sp->cur);
+		if (sp->hcur)
+			hostnoise_snap(sp->s->root, NULL, sp->hcur);
+		sp->cb(sp->user, &sp->prev, &sp->cur, sp->hprev, sp->hcur);
 		sp->prev = sp->cur;
+		if (sp->hcur) {
+			struct hostnoise_snap *t = sp->hprev;
+
+			sp->hprev = sp->hcur;
+			sp->hcur = t;
+		}
 		/* Intervals missed while the machine was busy are skipped,
 		 * not caught up with a burst of short ones. */
 		deadline += sp->interval_ns;
@@ -108,6 +121,14 @@ struct sysstat_sampler *sysstat_sampler_start(const struct sysstat *s,
 	if (err)
 		goto out_cond;
 	sysstat_snap(s, &sp->prev);
+	sp->hprev = malloc(sizeof(*sp->hprev));
+	sp->hcur = sp->hprev ? malloc(sizeof(*sp->hcur)) : NULL;
+	if (!sp->hcur) {
+		free(sp->hprev);
+		sp->hprev = NULL;
+	} else {
+		hostnoise_snap(s->root, NULL, sp->hprev);
+	}
 	/* Signals stay with the threads that handle them. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -117,6 +138,8 @@ struct sysstat_sampler *sysstat_sampler_start(const struct sysstat *s,
 		goto out_mutex;
 	return sp;
 out_mutex:
+	free(sp->hprev);
+	free(sp->hcur);
 	pthread_mutex_destroy(&sp->lock);
 out_cond:
 	pthread_cond_destroy(&sp->wake);
@@ -137,5 +160,7 @@ void sysstat_sampler_stop(struct sysstat_sampler *sp)
 	pthread_join(sp->tid, NULL);
 	pthread_mutex_destroy(&sp->lock);
 	pthread_cond_destroy(&sp->wake);
+	free(sp->hprev);
+	free(sp->hcur);
 	free(sp);
 }

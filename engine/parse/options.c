@@ -619,7 +619,11 @@ const struct opt_def opt_core[] = {
 		  "device behind the job's file) and the job's own bytes "
 		  "every TIME while the job runs: a time series, one CSV row "
 		  "per interval, in sample_log, so that a write cliff can be "
-		  "seen and plotted.  0: none." },
+		  "seen and plotted; and the host's steal in each interval, "
+		  "so that a dip can be told from the hypervisor taking the "
+		  "job's CPUs: host_steal_pct, the run's figure of that name "
+		  "per interval (see HOST NOISE), from one read of /proc/stat "
+		  "per row (the CPUs' frequency is not read).  0: none." },
 	{ .name = "sample_log", .type = OPT_STR, .cat = CAT_RUN,
 	  .off = F(sample_log), .arg = "FILE",
 	  .help = "Where the sample_interval rows go (default JOB.samples.csv "
@@ -628,7 +632,14 @@ const struct opt_def opt_core[] = {
 		  "interval_s in seconds; job_bytes, and job_mbps in 10^6 "
 		  "bytes per second (GB/s x 1000); then the system counters "
 		  "as the CSV report's columns of those names (KiB for *_kb, "
-		  "pages for nr_dirtied and nr_written)." },
+		  "pages for nr_dirtied and nr_written); last host_steal_pct, "
+		  "the % of the job's CPUs' ticks stolen by the hypervisor in "
+		  "the interval.  It counts whole ticks (USER_HZ, 100 a second "
+		  "per CPU on most kernels), so a 20 ms row on one CPU covers "
+		  "about 2 and moves in steps of 50%: judge a row by its "
+		  "neighbours.  An empty field is unknown, never 0: no "
+		  "/proc/stat, a kernel without the steal field, or no tick "
+		  "in an interval shorter than one." },
 
 	/* Safety */
 	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,

@@ -103,6 +103,7 @@ struct sampling {
 	const struct segment *sg;
 	unsigned repeat;
 	uint64_t *last_bytes;		/* per job of the segment */
+	cpu_set_t *cpus;		/* per job of the segment: its CPUs */
 };
 
 static uint64_t live_bytes(const struct job_result *jr)
@@ -117,7 +118,7 @@ static uint64_t live_bytes(const struct job_result *jr)
 
 #define SAMPLE_HEADER "job,repeat,point,t_s,interval_s,job_bytes,job_mbps," \
 	"pgpgin_kb,pgpgout_kb,nr_dirtied,nr_written,dirty_kb,writeback_kb," \
-	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct\n"
+	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct,host_steal_pct\n"
 
 static void sample_num(FILE *f, bool have, const char *fmt, double v)
 {
@@ -126,9 +127,26 @@ static void sample_num(FILE *f, bool have, const char *fmt, double v)
 	fputc(',', f);
 }
 
+/* The steal of the interval on job k's CPUs: empty when it cannot be
+ * told (no /proc/stat or no steal field, or no tick in the interval). */
+static void sample_steal(FILE *f, const struct sampling *sm, unsigned k,
+			 const struct hostnoise_snap *hprev,
+			 const struct hostnoise_snap *hcur)
+{
+	struct hostnoise n = { 0 };
+
+	if (hprev && hcur)
+		hostnoise_set_steal(&n, hostnoise_ticks(hprev, hcur,
+							&sm->cpus[k]));
+	if (n.have_steal)
+		fprintf(f, "%.1f", n.steal_pct);
+}
+
 /* One row per job that asked for samples (runs on the sampler thread). */
 static void on_sample(void *user, const struct sysstat_snap *prev,
-		      const struct sysstat_snap *cur)
+		      const struct sysstat_snap *cur,
+		      const struct hostnoise_snap *hprev,
+		      const struct hostnoise_snap *hcur)
 {
 	struct sampling *sm = user;
 	struct exec_ctx *x = sm->x;
@@ -168,12 +186,14 @@ static void on_sample(void *user, const struct sysstat_snap *prev,
 		sample_num(f, dl.mem_have[SM_CACHED], "%.0f",
 			   dl.mem_end_kb[SM_CACHED]);
 		if (dev >= 0 && dl.dev[dev].have) {
-			fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f\n",
+			fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f,",
 				x->ss->dev[dev].name, dl.dev[dev].rd_kb,
 				dl.dev[dev].wr_kb, dl.dev[dev].util_pct);
 		} else {
-			fputs(",,,\n", f);
+			fputs(",,,,", f);
 		}
+		sample_steal(f, sm, i - sm->sg->first, hprev, hcur);
+		fputc('\n', f);
 		fflush(f);
 	}
 }
@@ -389,7 +409,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		struct sysstat_snap before, after;
 		struct sysstat_sampler *sampler = NULL;
 		uint64_t sample_us = min_sample_interval(p, sg);
-		struct sampling sm = { x, sg, repeat, NULL };
+		struct sampling sm = { x, sg, repeat, NULL, NULL };
 		struct dirty_level lv;
 		struct noise_seg ns;
 		bool have;
@@ -403,7 +423,14 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		noise_seg_begin(&ns, sh.root, x->res, sg, repeat);
 		if (x->ss && sample_us) {
 			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
-			if (sm.last_bytes)
+			sm.cpus = calloc(sg->count, sizeof(cpu_set_t));
+			for (unsigned k = 0; sm.cpus && k < sg->count; k++)
+				noise_job_cpus(results_get(x->res,
+							   sg->first + k,
+							   repeat),
+					       p->jobs[sg->first + k].spec->
+					       numjobs, &sm.cpus[k]);
+			if (sm.last_bytes && sm.cpus)
 				sampler = sysstat_sampler_start(x->ss,
 					sample_us * 1000, on_sample, &sm);
 		}
@@ -421,6 +448,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		if (sampler)
 			sysstat_sampler_stop(sampler);
 		free(sm.last_bytes);
+		free(sm.cpus);
 		have = have && !sysstat_snap(x->ss, &after);
 		noise_seg_end(&ns, sh.root, x->res, sg, repeat);
 		for (unsigned i = sg->first; have && i < sg->first + sg->count;

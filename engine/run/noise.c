@@ -12,9 +12,8 @@
 
 #include <stdlib.h>
 
-/* The CPUs of job i's threads into set. */
-static void job_cpus(const struct job_result *jr, unsigned nthreads,
-		     cpu_set_t *set)
+void noise_job_cpus(const struct job_result *jr, unsigned nthreads,
+		    cpu_set_t *set)
 {
 	for (unsigned c = 0; c < nthreads; c++) {
 		int cpu = jr->threads[c].cpu;
@@ -39,8 +38,8 @@ void noise_seg_begin(struct noise_seg *ns, const char *root,
 
 	CPU_ZERO(&ns->cpus);
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
-		job_cpus(results_get(r, i, repeat), p->jobs[i].spec->numjobs,
-			 &ns->cpus);
+		noise_job_cpus(results_get(r, i, repeat),
+			       p->jobs[i].spec->numjobs, &ns->cpus);
 	ns->before = malloc(sizeof(*ns->before));
 	if (ns->before)
 		hostnoise_snap(root, &ns->cpus, ns->before);
@@ -67,7 +66,7 @@ void noise_seg_end(struct noise_seg *ns, const char *root,
 		cpu_set_t cpus;
 
 		CPU_ZERO(&cpus);
-		job_cpus(jr, nthreads, &cpus);
+		noise_job_cpus(jr, nthreads, &cpus);
 		*n = (struct hostnoise){ 0 };
 		hostnoise_set_steal(n, hostnoise_ticks(ns->before, after,
 						       &cpus));

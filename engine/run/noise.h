@@ -15,6 +15,12 @@ struct noise_seg {
 	cpu_set_t cpus;			/* every job's of the segment */
 };
 
+/*
+ * Add to set the CPUs of a job run's nthreads threads: the one each was
+ * bound to, or every CPU the process may run on for a thread not bound.
+ */
+void noise_job_cpus(const struct job_result *jr, unsigned nthreads,
+		    cpu_set_t *set);
 /* At the release, the threads bound: the first snapshot. */
 void noise_seg_begin(struct noise_seg *ns, const char *root,
 		     const struct results *r, const struct segment *sg,

@@ -1,6 +1,7 @@
 /*
  * test_sysstat.c - unit tests for engine/sysstat*.c: system counters,
- * the device behind a file, the run header, the sampler, drop_caches.
+ * the device behind a file, the run header, the sampler (and the host's
+ * steal it reads with each row), drop_caches.
  *
  * Parsing is checked exactly against the made-up machine in
  * t/fixtures/sysstat (see its README) and against small trees written
@@ -34,6 +35,7 @@
 
 #include "fixture.h"
 #include "scratch.h"
+#include "machine/hostnoise.h"
 #include "machine/sysstat.h"
 
 #define MiB	(1024 * 1024)
@@ -691,9 +693,14 @@ struct samples {
 };
 
 static void on_sample(void *user, const struct sysstat_snap *prev,
-		      const struct sysstat_snap *cur)
+		      const struct sysstat_snap *cur,
+		      const struct hostnoise_snap *hprev,
+		      const struct hostnoise_snap *hcur)
 {
 	struct samples *sm = user;
+
+	(void)hprev;
+	(void)hcur;
 
 	if (sm->n && prev->t_ns != sm->last_cur)
 		sm->chained = false;
@@ -773,6 +780,124 @@ static void test_sampler_stops_promptly(void **state)
 	assert_null(sysstat_sampler_start(&s, 0, on_sample, &sm));
 	assert_int_equal(errno, EINVAL);
 	sysstat_sampler_stop(NULL);
+}
+
+/*
+ * The steal the sampler hands its callback, from a test root: each call
+ * writes the next proc/stat text (the next snapshot is taken on the same
+ * thread after the call returns), 1000 more ticks of cpu0, 100 of them
+ * stolen, and 500 more of cpu1, none stolen.  The first interval reads
+ * the same text at both ends: no tick, no figure (not 0%).  Every later
+ * one: exactly 10% on cpu0, 100 of 1500 on both.
+ */
+struct steal_samples {
+	const char *root;
+	unsigned n, told, told_both;
+	bool first_told;		/* the first interval gave a figure */
+	bool exact;			/* every later one as written */
+	bool null_snaps;
+};
+
+static void put_stat(const char *root, unsigned k)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+		 "cpu  0 0 0 0 0 0 0 0 0 0\n"
+		 "cpu0 %u 0 0 %u 0 0 0 %u 0 0\n"
+		 "cpu1 %u 0 0 %u 0 0 0 0 0 0\n"
+		 "intr 0\n", k * 450, k * 450, k * 100, k * 250, k * 250);
+	scratch_put(root, "proc/stat", text);
+}
+
+static void on_steal_sample(void *user, const struct sysstat_snap *prev,
+			    const struct sysstat_snap *cur,
+			    const struct hostnoise_snap *hprev,
+			    const struct hostnoise_snap *hcur)
+{
+	struct steal_samples *sm = user;
+	struct hostnoise n = { 0 }, both = { 0 };
+	cpu_set_t set;
+
+	(void)prev;
+	(void)cur;
+	if (!hprev || !hcur) {
+		sm->null_snaps = true;
+		return;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	hostnoise_set_steal(&n, hostnoise_ticks(hprev, hcur, &set));
+	CPU_SET(1, &set);
+	hostnoise_set_steal(&both, hostnoise_ticks(hprev, hcur, &set));
+	if (!sm->n) {
+		sm->first_told = n.have_steal || both.have_steal;
+	} else if (n.have_steal && both.have_steal) {
+		sm->told++;
+		if (n.ticks != 1000 || n.steal_ticks != 100 ||
+		    n.steal_pct != 10.0 || both.ticks != 1500 ||
+		    both.steal_ticks != 100)
+			sm->exact = false;
+	} else {
+		sm->exact = false;
+	}
+	sm->n++;
+	if (sm->root)
+		put_stat(sm->root, sm->n);
+}
+
+static void test_sampler_steal(void **state)
+{
+	struct steal_samples sm = { .exact = true };
+	struct sysstat_sampler *sp;
+	struct timespec nap = { 0, 120000000 };	/* 120 ms */
+	struct sysstat s;
+	char root[4096], src[4200];
+	unsigned char *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(scratch_dir(root, sizeof(root), "steal"), 0);
+	fixture_path("sysstat", src, sizeof(src));
+	for (unsigned i = 0; i < 2; i++) {
+		const char *f = i ? "proc/meminfo" : "proc/vmstat";
+		char path[4300];
+
+		snprintf(path, sizeof(path), "%s/%s", src, f);
+		text = scratch_read(path, &len);
+		scratch_put(root, f, (const char *)text);
+		free(text);
+	}
+	put_stat(root, 0);
+	init_ok(&s, root);
+	sm.root = root;
+	sp = sysstat_sampler_start(&s, 20000000ull, on_steal_sample, &sm);
+	assert_non_null(sp);
+	while (nanosleep(&nap, &nap))
+		;
+	sysstat_sampler_stop(sp);
+	assert_false(sm.null_snaps);
+	assert_false(sm.first_told);
+	if (sm.n < 3)
+		fail_msg("%u callbacks in 120 ms at 20 ms", sm.n);
+	assert_int_equal(sm.told, sm.n - 1);
+	assert_true(sm.exact);
+
+	/* no proc/stat: never a figure */
+	sm = (struct steal_samples){ .exact = true };
+	snprintf(src, sizeof(src), "%s/proc/stat", root);
+	assert_int_equal(unlink(src), 0);
+	sp = sysstat_sampler_start(&s, 20000000ull, on_steal_sample, &sm);
+	assert_non_null(sp);
+	nap = (struct timespec){ 0, 60000000 };
+	while (nanosleep(&nap, &nap))
+		;
+	sysstat_sampler_stop(sp);
+	assert_false(sm.null_snaps);
+	assert_true(sm.n >= 1);
+	assert_false(sm.first_told);
+	assert_int_equal(sm.told, 0);
+	assert_int_equal(scratch_remove(root), 0);
 }
 
 /* ---- this machine ---- */
@@ -1137,6 +1262,7 @@ int main(void)
 		cmocka_unit_test(test_info_missing),
 		cmocka_unit_test(test_sampler_interval),
 		cmocka_unit_test(test_sampler_stops_promptly),
+		cmocka_unit_test(test_sampler_steal),
 		cmocka_unit_test(test_real_device_of),
 		cmocka_unit_test_setup_teardown(test_real_pgpgin_cold_warm,
 						tmpfile_setup,
