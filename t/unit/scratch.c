@@ -81,6 +81,7 @@ unsigned char *scratch_read(const char *path, size_t *len)
 		done += (size_t)n;
 	}
 	close(fd);
+	buf[done] = '\0';	/* so that a text file can be used as a string */
 	*len = done;
 	return buf;
 }

@@ -19,7 +19,7 @@ int scratch_remove(const char *dir);
  * procfs tree for a test); fails the test when it cannot. */
 void scratch_put(const char *root, const char *rel, const char *text);
 
-/* The whole file (malloc'ed, one spare byte after it) and its length in
+/* The whole file (malloc'ed, with a NUL after it) and its length in
  * *len; fails the test when it cannot be read. */
 unsigned char *scratch_read(const char *path, size_t *len);
 
