@@ -323,8 +323,7 @@ static void check_owned(const struct job_spec *j, const char *kind,
 
 			/* a [global] default that does not apply to this
 			 * job is not an error; the job's own setting is */
-			if (owns(&owners[mine], name) || !job_isset(j, name) ||
-			    (j->inherited && j->inherited[o - opt_table]))
+			if (owns(&owners[mine], name) || !set_here(j, name))
 				continue;
 			opt_format(o, j, have, sizeof(have));
 			opt_format(o, defaults, def, sizeof(def));
@@ -520,8 +519,7 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 			   "reads and writes; rw=%s needs ioengine=%s", e->name,
 			   opt_find("rw")->words[j->rw], can);
 	}
-	if (job_isset(j, "rwmixread") && !RW_IS_MIXED(j->rw) &&
-	    !j->inherited[opt_index("rwmixread")])
+	if (set_here(j, "rwmixread") && !RW_IS_MIXED(j->rw))
 		diag_error(d, job_loc(j, "rwmixread"), "rwmixread", "applies "
 			   "to rw=rw or randrw; this job has rw=%s",
 			   opt_find("rw")->words[j->rw]);

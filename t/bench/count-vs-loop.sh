@@ -141,7 +141,7 @@ for kv in $KERNELS; do
 	ratio=$(median "$tmp/ratio.$k")
 	spr=$(spread "$tmp/ratio.$k")
 	if [ "$kv" = count:simple ]; then
-		bench_verdict "$ratio" "$tmp/ratio.$k" 0 inf
+		bench_ci "$tmp/ratio.$k"
 		verdict="(not judged: scalar on purpose)"
 	else
 		bench_verdict "$ratio" "$tmp/ratio.$k" "$THRESHOLD" inf || status=1

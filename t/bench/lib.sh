@@ -156,6 +156,17 @@ bench_ci_note() {
 		"(order statistics of $ROUNDS rounds; no assumption of normal noise)"
 }
 
+# bench_ci FILE: sets ci ("LO..HI", median_ci's interval of the median of
+# the numbers in FILE) and ci_level (its coverage, %), for a row that is
+# shown but not judged.
+bench_ci() {
+	# shellcheck disable=SC2046 # three words: lo hi level
+	set -- $(median_ci "$1")
+	# shellcheck disable=SC2034 # ci, ci_level: read by the script that
+	# sources this
+	ci="$1..$2" ci_level=$3
+}
+
 # bench_verdict RATIO FILE LOW HIGH: the verdict on the median RATIO of the
 # per-round ratios in FILE, which should lie in [LOW, HIGH] (HIGH "inf"
 # for none).  Sets verdict, ci (the interval "LO..HI" of median_ci) and
@@ -167,11 +178,8 @@ bench_ci_note() {
 # comes and goes over seconds, and rounds close in time pair the two
 # programs under the same neighbour.
 bench_verdict() {
-	# shellcheck disable=SC2046 # three words: lo hi level
-	set -- "$1" "$2" "$3" "$4" $(median_ci "$2")
-	# shellcheck disable=SC2034 # ci, ci_level: read by the script that
-	# sources this
-	ci="$5..$6" ci_level=$7
+	bench_ci "$2"
+	set -- "$1" "$2" "$3" "$4" "${ci%..*}" "${ci#*..}"
 	awk -v r="$1" -v lo="$5" -v hi="$6" -v a="$3" -v b="$4" 'BEGIN {
 		inf = (b == "inf")
 		in_r = r >= a && (inf || r <= b)
