@@ -53,6 +53,25 @@ bool row_slowdown(const struct results *r, const struct job_result *jr,
 	return true;
 }
 
+bool point_slowdown(const struct results *r, const struct job_result *jr,
+		    double *slowdown)
+{
+	const struct job_spec *j = jr->pj->spec;
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	unsigned n = results_repeats(r, idx);
+	double alone, loaded;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0)
+		return false;
+	alone = metric_median(r, (unsigned)j->baseline, n);
+	loaded = metric_median(r, idx, n);
+	if (alone <= 0 || loaded <= 0)
+		return false;
+	*slowdown = slowdown_pct(alone, loaded, job_metric(jr).lower_is_better);
+	return true;
+}
+
 bool row_interval(const struct results *r, const struct job_result *jr,
 		  struct interval *iv)
 {

@@ -33,6 +33,11 @@ double slowdown_pct(double alone, double loaded, bool lower_is_better);
  * the row is not one. */
 bool row_slowdown(const struct results *r, const struct job_result *jr,
 		  double *baseline, double *slowdown);
+/* For a loaded victim row: its point's slowdown, of the medians over
+ * the repeats (the interference table's; the same for each repeat);
+ * false when the row is not one or a median is missing. */
+bool point_slowdown(const struct results *r, const struct job_result *jr,
+		    double *slowdown);
 /* For a loaded victim row: the interval of its point's slowdown (the
  * same for each repeat of the point); false when the row is not one. */
 bool row_interval(const struct results *r, const struct job_result *jr,

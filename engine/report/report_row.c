@@ -417,14 +417,15 @@ static void fill_noise(struct cell *c, const struct results *r,
 	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
 	struct interval ci;
 	struct hostnoise n;
-	double base, slow;
+	double slow;
 
 	warn[0] = '\0';
 	if (jr->status != RUN_NOT_RUN)
 		noise_cells(&fc.base, &jr->noise);
 	if (!row_interval(r, jr, &ci))
 		return;
-	if (!row_slowdown(r, jr, &base, &slow))
+	/* the point's slowdown, not this run's: one warning per point */
+	if (!point_slowdown(r, jr, &slow))
 		return;
 	n = noise_of_point(r, idx, (unsigned)j->baseline);
 	noise_point_warning(&n, &ci, slow, j->precision_pct, warn,
