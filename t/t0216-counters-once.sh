@@ -2,7 +2,8 @@
 # t0216-counters-once.sh - perf counters are probed once per run: a job of
 # 256 clones opens each event the machine lacks a bounded number of times
 # (in its group and alone, all modes then user space only), exactly as
-# often as a job of one clone, and reports it once.
+# often as a job of one clone, and reports it once; perf_events=none
+# opens none at all.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -59,6 +60,27 @@ test_expect_success STRACE '256 clones: each event the machine lacks fails as of
 		     END { exit bad }" &&
 	# ... while the events that open are opened by every clone
 	test "$(grep -vc "= -1 " many.calls)" -ge 256
+'
+
+test_expect_success STRACE 'perf_events=none: not one perf_event_open call, every column not-requested' '
+	traced off --numjobs=4 --perf_events=none &&
+	test ! -s off.calls &&
+	n=0 &&
+	for col in $(head -1 off.csv | tr , "\n" | grep "_status$" |
+		grep -v "^precision_status$"); do
+		test "$(csv_col off.csv "$col")" = not-requested || return 1
+		n=$((n + 1))
+	done &&
+	test $n = 19 &&
+	"$MEMJOB" --name=t --size=4k --perf_events=none --dump |
+		grep -x "perf_events=none"
+'
+
+test_expect_success 'perf_events=none with other events: file:line, exit 2' '
+	printf "[t]\nsize=4k\nperf_events=cycles,none\n" >mixed.ini &&
+	expect_exit 2 "$MEMJOB" mixed.ini 2>err &&
+	grep -F "mixed.ini:3" err &&
+	grep -F "stands alone" err
 '
 
 test_expect_success 'an event the machine lacks is reported once per job, with its reason' '

@@ -66,7 +66,8 @@ struct counter_value {
  * branch-instructions, faults, cs, migrations).  An unknown name (with a
  * "did you mean"), a name given twice, an empty item or an empty list
  * is refused: -1, and err completes the sentence
- * "option 'perf_events': <err>".
+ * "option 'perf_events': <err>".  The word none, alone, is the empty
+ * list (*n = 0: count nothing); with other names it is refused.
  */
 int counters_parse(const char *list, unsigned *ids, unsigned *n, char *err,
 		   size_t errlen);

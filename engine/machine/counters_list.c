@@ -136,6 +136,14 @@ int counters_parse(const char *list, unsigned *ids, unsigned *n, char *err,
 			return -1;
 		}
 		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		if (!strcasecmp(word, "none")) {
+			if (!*n && !end)
+				return 0;
+			snprintf(err, errlen, "'none' turns every counter off "
+				 "and stands alone, not in a list ('%s')",
+				 list);
+			return -1;
+		}
 		id = lookup(word);
 		if (id < 0)
 			return unknown(word, err, errlen);

@@ -302,6 +302,7 @@ int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
 	}
 	memcpy(j->perf_ids, ids, n * sizeof(*ids));
 	j->nperf = n;
+	j->perf_none = !n;
 	return 0;
 }
 
@@ -310,6 +311,8 @@ void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
 {
 	(void)o;
 	buf[0] = '\0';
-	if (j->nperf)
+	if (j->perf_none)
+		snprintf(buf, len, "none");
+	else if (j->nperf)
 		counters_format(j->perf_ids, j->nperf, buf, len);
 }

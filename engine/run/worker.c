@@ -674,8 +674,9 @@ void *worker_main(void *arg)
 	if (bind_cpus(pj, w->clone, out) || set_mempolicy_of(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
-	 * a program in another process (kernel=exec): nothing to count */
-	if (!(j->kernel->flags & KERN_SUBPROCESS)) {
+	 * a program in another process (kernel=exec) or perf_events=none:
+	 * nothing to count, no perf_event_open call */
+	if (!(j->kernel->flags & KERN_SUBPROCESS) && !j->perf_none) {
 		unsigned ids[COUNTERS_MAX], n = j->nperf;
 
 		if (n)

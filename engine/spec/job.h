@@ -166,7 +166,8 @@ struct job_spec {
 
 	/* Hardware and software counters (perf_event_open) */
 	unsigned perf_ids[24];		/* COUNTERS_MAX */
-	unsigned nperf;			/* 0: the default set */
+	unsigned nperf;			/* 0: the default set, or none */
+	bool perf_none;			/* perf_events=none: no counters */
 
 	/* System counters */
 	bool drop_caches;

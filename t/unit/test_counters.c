@@ -200,6 +200,9 @@ static void test_parse_names(void **state)
 		 (const unsigned[]){ CTR_L1D_LOADS, CTR_LLC_LOAD_MISSES,
 		 CTR_DTLB_LOAD_MISSES }, 3);
 	parse_ok("task-clock", (const unsigned[]){ CTR_TASK_CLOCK }, 1);
+	/* none, alone: the empty list */
+	parse_ok("none", NULL, 0);
+	parse_ok(" NONE ", NULL, 0);
 	/* every event by its own name */
 	for (unsigned id = 0; id < CTR_NEVENTS; id++)
 		parse_ok(counters_name(id), &id, 1);
@@ -225,6 +228,10 @@ static void test_parse_errors(void **state)
 	parse_bad("context-switches,cs",
 		  "event 'cs' is 'context-switches', which is listed already");
 	parse_bad("CYCLES,cycles", "event 'cycles' is listed twice");
+	parse_bad("none,cycles", "'none' turns every counter off and stands "
+		  "alone, not in a list ('none,cycles')");
+	parse_bad("cycles,none", "stands alone");
+	parse_bad("none,none", "stands alone");
 }
 
 static void test_format_and_default(void **state)
