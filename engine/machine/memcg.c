@@ -37,11 +37,22 @@ static bool has_word(const char *list, const char *word, const char *seps)
 	return false;
 }
 
-/* The mount point and root of the v1 hierarchy with the memory
- * controller (version 1) or of the v2 tree (version 2); -1: none. */
-static int find_mount(int version, char *mnt, char *root, size_t len)
+/* at/file ("" at: file itself), opened for reading. */
+static FILE *open_at(const char *at, const char *file)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s%s", at, file);
+	return fopen(p, "r");
+}
+
+/* The mount point (below at) and root of the v1 hierarchy with the
+ * memory controller (version 1) or of the v2 tree (version 2); -1:
+ * none. */
+static int find_mount(const char *at, int version, char *mnt, char *root,
+		      size_t len)
+{
+	FILE *f = open_at(at, "/proc/self/mountinfo");
 	char line[4096];
 	int ret = -1;
 
@@ -58,7 +69,7 @@ static int find_mount(int version, char *mnt, char *root, size_t len)
 				   !has_word(opts, "memory", ",")
 				 : strcmp(type, "cgroup2") != 0)
 			continue;
-		snprintf(mnt, len, "%s", m);
+		snprintf(mnt, len, "%s%s", at, m);
 		snprintf(root, len, "%s", r);
 		ret = 0;
 	}
@@ -68,9 +79,9 @@ static int find_mount(int version, char *mnt, char *root, size_t len)
 
 /* The process's cgroup path in the hierarchy of version (from
  * /proc/self/cgroup: "N:memory,...:/path" for v1, "0::/path" for v2). */
-static int own_path(int version, char *path, size_t len)
+static int own_path(const char *at, int version, char *path, size_t len)
 {
-	FILE *f = fopen("/proc/self/cgroup", "r");
+	FILE *f = open_at(at, "/proc/self/cgroup");
 	char line[4096];
 	int ret = -1;
 
@@ -129,13 +140,13 @@ static int writable(const char *base, char *err, size_t len)
 	return 0;
 }
 
-static int locate_v2(struct memcg *m, const char *mnt, const char *root,
-		     char *err, size_t len)
+static int locate_v2(struct memcg *m, const char *at, const char *mnt,
+		     const char *root, char *err, size_t len)
 {
 	char path[PATH_MAX], ctl[PATH_MAX + 64], on[512] = "";
 	char base[PATH_MAX];
 
-	if (own_path(2, path, sizeof(path)) ||
+	if (own_path(at, 2, path, sizeof(path)) ||
 	    join(m->home, sizeof(m->home), mnt, root, path))
 		FAIL("cannot tell this process's cgroup v2 from "
 		     "/proc/self/cgroup");
@@ -164,16 +175,21 @@ static int locate_v2(struct memcg *m, const char *mnt, const char *root,
 
 int memcg_locate(struct memcg *m, char *err, size_t len)
 {
+	return memcg_locate_at(m, "", err, len);
+}
+
+int memcg_locate_at(struct memcg *m, const char *at, char *err, size_t len)
+{
 	char mnt[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
 
 	memset(m, 0, sizeof(*m));
-	if (find_mount(1, mnt, root, sizeof(mnt))) {
-		if (find_mount(2, mnt, root, sizeof(mnt)))
+	if (find_mount(at, 1, mnt, root, sizeof(mnt))) {
+		if (find_mount(at, 2, mnt, root, sizeof(mnt)))
 			FAIL("no cgroup file system with the memory controller "
 			     "is mounted (/proc/self/mountinfo)");
-		return locate_v2(m, mnt, root, err, len);
+		return locate_v2(m, at, mnt, root, err, len);
 	}
-	if (own_path(1, path, sizeof(path)) ||
+	if (own_path(at, 1, path, sizeof(path)) ||
 	    join(m->home, sizeof(m->home), mnt, root, path))
 		FAIL("cannot tell this process's memory cgroup (v1) from "
 		     "/proc/self/cgroup");

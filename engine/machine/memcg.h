@@ -31,6 +31,9 @@ struct memcg {
  * one (no cgroup file system with the memory controller, the controller
  * not enabled for this subtree, the tree not writable). */
 int memcg_locate(struct memcg *m, char *err, size_t len);
+/* The same with /proc/self and the cgroup mounts read below the
+ * directory at ("": this machine): for tests, on a made-up tree. */
+int memcg_locate_at(struct memcg *m, const char *at, char *err, size_t len);
 /* Make m->dir, without a limit yet, and move the whole process (all its
  * threads; the threads and programs it starts later follow) into it. */
 int memcg_open(struct memcg *m, char *err, size_t len);
