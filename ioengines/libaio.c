@@ -44,6 +44,7 @@ static const char *const libaio_options[] = {
 #include <libaio.h>
 
 #include "ioengines/filegen.h"
+#include "util/clock.h"
 
 #define BUF_ALIGN	4096
 #define WAIT_NS		100000000L	/* look at the stop flag this often */
@@ -73,14 +74,6 @@ struct libaio_priv {
 	unsigned inflight;			/* submitted, not reaped */
 	struct io_event *events;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void slot_free(struct libaio_priv *p, unsigned s)
 {
@@ -113,7 +106,7 @@ static void queue_io(struct ioe *e, struct libaio_priv *p, unsigned s)
 		io_prep_pread(&sl->cb, p->fd, sl->buf, sl->want, (long long)sl->off);
 	sl->cb.data = sl;
 	if (e->lat)
-		sl->t0 = now_ns();
+		sl->t0 = mono_ns();
 	p->queue[p->nqueued++] = &sl->cb;
 }
 
@@ -156,7 +149,7 @@ static int complete(struct ioe *e, struct libaio_priv *p,
 
 	p->inflight--;
 	if (e->lat)
-		hist_record(e->lat, now_ns() - sl->t0);
+		hist_record(e->lat, mono_ns() - sl->t0);
 	if (res < 0) {
 		ioe_error(e, "libaio %s %s at offset %" PRIu64 ": %s%s",
 			  sl->write ? "write" : "read", e->path, sl->off,

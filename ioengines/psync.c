@@ -31,6 +31,7 @@
 
 #include "ioengines/filegen.h"
 #include "ioengines/ioengine.h"
+#include "util/clock.h"
 
 #define BUF_ALIGN	4096
 
@@ -42,14 +43,6 @@ struct psync_priv {
 };
 
 static const char *const psync_options[] = { "direct", "sync", NULL };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void psync_teardown(struct ioe *e)
 {
@@ -160,12 +153,12 @@ static int psync_get(struct ioe *e, struct io_unit *u)
 
 	want = p->direct ? (len + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN : len;
 	if (e->lat)
-		t0 = now_ns();
+		t0 = mono_ns();
 	n = psync_read(e, p, off, want);
 	if (n < 0)
 		return (int)n;
 	if (e->lat)
-		hist_record(e->lat, now_ns() - t0);
+		hist_record(e->lat, mono_ns() - t0);
 	/* The planner sized the pass from the file: running out of data
 	 * inside it means the file shrank or reports a size it lacks. */
 	if ((size_t)n < len) {
@@ -187,7 +180,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 	if (!u->write)
 		return 0;
 	if (e->lat)
-		t0 = now_ns();
+		t0 = mono_ns();
 	while (done < u->len) {
 		ssize_t n = pwrite(p->fd, src + done, u->len - done,
 				   (off_t)(u->off + done));
@@ -209,7 +202,7 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 		done += (size_t)n;
 	}
 	if (e->lat)
-		hist_record(e->lat, now_ns() - t0);
+		hist_record(e->lat, mono_ns() - t0);
 	return 0;
 }
 

@@ -47,19 +47,12 @@
 
 #include "config.h"
 #include "ioengines/uring.h"
+#include "util/clock.h"
 
 
 #ifndef IORING_ASYNC_CANCEL_ANY		/* liburing before 2.2 */
 #define IORING_ASYNC_CANCEL_ANY		(1U << 2)
 #endif
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 int ring_error(struct ring *r, const char *fmt, ...)
 {
@@ -78,7 +71,7 @@ static void ring_stamp(struct ring *r)
 
 	if (!r->nstamp)
 		return;
-	t = now_ns();
+	t = mono_ns();
 	for (unsigned i = 0; i < r->nstamp; i++)
 		r->slots[r->stamp[i]].t_sub = t;
 	r->nstamp = 0;
@@ -512,7 +505,7 @@ int ring_reap(struct ring *r, unsigned wait_nr)
 	if (ret)
 		return ret;
 	if (r->lat)
-		now = now_ns();
+		now = mono_ns();
 	io_uring_for_each_cqe(&r->ring, head, cqe) {
 		ret = ring_complete(r, cqe, now);
 		if (ret && !first)

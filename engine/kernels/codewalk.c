@@ -35,6 +35,7 @@
 
 #include "kernels/codewalk.h"
 #include "kernels/kernel.h"
+#include "util/clock.h"
 
 /* Look at the clock and the stop flags about every this many items. */
 #define CHECK_ITEMS	65536u
@@ -49,14 +50,6 @@ size_t codewalk_funcs_for(uint64_t code_size)
 uint64_t codewalk_item_start(unsigned i)
 {
 	return 0x9e3779b97f4a7c15ull * (i + 1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* splitmix64, as kernel_chase.c shuffles with. */
@@ -209,7 +202,7 @@ static bool should_stop(struct program_run *pr, uint64_t deadline)
 		pr->stopped = true;
 		return true;
 	}
-	return deadline != UINT64_MAX && now_ns() >= deadline;
+	return deadline != UINT64_MAX && mono_ns() >= deadline;
 }
 
 /*
@@ -239,7 +232,7 @@ static int codewalk_program(struct kstate *k, struct program_run *pr)
 		return -1;
 	}
 	if (j->runtime_us)
-		deadline = now_ns() + j->runtime_us * 1000;
+		deadline = mono_ns() + j->runtime_us * 1000;
 	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
 		for (size_t i = 0; i < cw->nfuncs; i += n) {
 			n = cw->nfuncs - i < chunk ? cw->nfuncs - i : chunk;

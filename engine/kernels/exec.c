@@ -20,6 +20,7 @@
 
 #include "kernels/kernel.h"
 #include "spec/options.h"
+#include "util/clock.h"
 
 #define GRACE_MS	1000	/* SIGTERM to SIGKILL */
 #define POLL_MS		5
@@ -71,22 +72,14 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* SIGTERM to the program's whole process group (a shell's children
  * too), GRACE_MS by the clock, then SIGKILL; reaps the child. */
 static void stop_child(pid_t pid, int *status, struct rusage *ru)
 {
-	uint64_t deadline = mono_ms() + GRACE_MS;
+	uint64_t deadline = mono_ns() + GRACE_MS * 1000000ull;
 
 	kill(-pid, SIGTERM);
-	while (mono_ms() < deadline) {
+	while (mono_ns() < deadline) {
 		if (wait4(pid, status, WNOHANG, ru) == pid) {
 			kill(-pid, SIGKILL);	/* stragglers of the group */
 			return;

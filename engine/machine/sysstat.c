@@ -12,6 +12,7 @@
  */
 #include "machine/sysstat.h"
 #include "machine/sysstat_int.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,14 +93,6 @@ static int parse_u64(const char *s, uint64_t *out, const char **end)
 	if (end)
 		*end = e;
 	return 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -223,7 +216,7 @@ int sysstat_snap(const struct sysstat *s, struct sysstat_snap *out)
 	int vm_ok = -1, mem_ok = -1;
 
 	memset(out, 0, sizeof(*out));
-	out->t_ns = now_ns();
+	out->t_ns = mono_ns();
 	if (!sysfile_path(path, sizeof(path), s->root, "/proc/vmstat"))
 		vm_ok = read_keyed(path, sysstat_vm_keys, SYSSTAT_VM_N,
 				   out->vm, out->vm_have);

@@ -12,6 +12,7 @@
 #include "machine/sysstat.h"
 
 #include "machine/hostnoise.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -31,14 +32,6 @@ struct sysstat_sampler {
 	struct sysstat_snap prev, cur;
 	struct hostnoise_snap *hprev, *hcur;	/* NULL: no memory, no steal */
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Wait until deadline (CLOCK_MONOTONIC) or stop; true when stopping. */
 static bool wait_until(struct sysstat_sampler *sp, uint64_t deadline)

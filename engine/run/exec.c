@@ -24,6 +24,7 @@
 #include "run/rounds.h"
 #include "run/worker.h"
 #include "util/value.h"
+#include "util/clock.h"
 
 /*
  * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
@@ -544,13 +545,9 @@ int exec_run(struct exec_ctx *x)
 	unsigned n = 0;
 	int ret = 0;
 
-	struct timespec ts;
-
 	install_wake();
 	busguard_install();
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	x->res->epoch_ns = (uint64_t)ts.tv_sec * 1000000000ull +
-			   (uint64_t)ts.tv_nsec;
+	x->res->epoch_ns = mono_ns();
 	find_devices(x);
 	order = run_order(p, &n);
 	x->files.plan = p;

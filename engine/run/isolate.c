@@ -23,6 +23,7 @@
 
 #include "run/isolate.h"
 #include "util/value.h"
+#include "util/clock.h"
 
 #define POLL_MS		20
 
@@ -183,14 +184,6 @@ void isolate_files(struct created_files *cf, const struct run_ref *order,
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The lowest isolate_dirty of segment sg's isolating file jobs (0: no
  * job asks for a wait), and their longest isolate_wait. */
 static uint64_t wanted_level(const struct plan *p, const struct segment *sg,
@@ -227,12 +220,12 @@ struct isolate_wait isolate_wait_level(const struct plan *p,
 		level = first;
 	w.level = level;
 	w.asked = true;
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (;;) {
 		struct dirty_level lv = dirty_level_now();
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 
-		w.ns = now_ns() - t0;
+		w.ns = mono_ns() - t0;
 		if (!lv.have) {		/* nothing to wait for: say so */
 			w.asked = false;
 			return w;

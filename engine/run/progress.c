@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "run/progress.h"
+#include "util/clock.h"
 
 #define TICK_NS		(500ull * 1000 * 1000)
 #define QUIET_NS	(1000ull * 1000 * 1000)	/* say nothing before */
@@ -42,14 +43,6 @@ struct progress {
 	uint64_t *done;
 	double *rate;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Appends to buf (of len, used *at) like printf, never past the end. */
 static void put(char *buf, size_t len, size_t *at, const char *fmt, ...)

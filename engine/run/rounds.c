@@ -5,14 +5,7 @@
 #include <time.h>
 
 #include "run/rounds.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static bool in_block(const struct rounds *b, unsigned job)
 {

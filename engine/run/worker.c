@@ -28,16 +28,9 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "util/value.h"
+#include "util/clock.h"
 
 #define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t tv_ns(const struct timeval *tv)
 {
@@ -209,7 +202,7 @@ static int preread(const char *path, uint64_t off, uint64_t len,
 {
 	enum { CHUNK = 1 << 20 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint64_t t0 = now_ns(), done = 0;
+	uint64_t t0 = mono_ns(), done = 0;
 	char *buf;
 
 	if (fd < 0)
@@ -244,7 +237,7 @@ static int preread(const char *path, uint64_t off, uint64_t len,
 	free(buf);
 	close(fd);
 	*bytes = done;
-	*ns = now_ns() - t0;
+	*ns = mono_ns() - t0;
 	return 0;
 }
 
@@ -296,10 +289,10 @@ static void touch_region(const struct job_spec *j, const struct ioe *io,
 
 	if (mode != TOUCH_TIMED) {
 		getrusage(RUSAGE_THREAD, &r0);
-		f.ns = now_ns();
+		f.ns = mono_ns();
 		first_touch(io->region, io->region_len,
 			    ioe_own_memory(j->ioengine));
-		f.ns = now_ns() - f.ns;
+		f.ns = mono_ns() - f.ns;
 		getrusage(RUSAGE_THREAD, &r1);
 		f.usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
 		f.sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
@@ -337,14 +330,14 @@ static void wait_end(const char *root, struct thread_result *out)
 		return;
 	}
 	out->wait_ns = w1 - out->wait_ns;
-	out->wait_span_ns = now_ns() - out->wait_span_ns;
+	out->wait_span_ns = mono_ns() - out->wait_span_ns;
 }
 
 static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 			struct thread_result *out)
 {
 	getrusage(RUSAGE_THREAD, &m->ru0);
-	m->t0 = now_ns();
+	m->t0 = mono_ns();
 	m->bytes0 = bytes;
 	m->ops0 = ops;
 	m->items0 = m->ks->items;
@@ -363,7 +356,7 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 		counters_stop(m->ctr);
 		counters_read(m->ctr, out->counters, &out->ncounters);
 	}
-	out->end_ns = now_ns();
+	out->end_ns = mono_ns();
 	getrusage(RUSAGE_THREAD, &ru);
 	out->start_ns = m->t0;
 	out->bytes = bytes - m->bytes0;
@@ -381,12 +374,12 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
  * when the last victim is done (until_zero reaches 0). */
 static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
 {
-	uint64_t end = now_ns() + us * 1000;
+	uint64_t end = mono_ns() + us * 1000;
 
 	while (!atomic_load_explicit(stop, memory_order_relaxed) &&
 	       (!until_zero ||
 		atomic_load_explicit(until_zero, memory_order_relaxed))) {
-		uint64_t t = now_ns();
+		uint64_t t = mono_ns();
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		if (t >= end)
@@ -419,7 +412,7 @@ static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
 						  (double)j->rate)
 				     : (uint64_t)((double)ops * 1e9 /
 						  (double)j->rate_iops));
-	uint64_t t = now_ns();
+	uint64_t t = mono_ns();
 
 	if (due > t + 20000)	/* below 20 us, sleeping costs more */
 		nap_until(stop, until_zero, (due - t) / 1000);
@@ -456,7 +449,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				   j->role == ROLE_AGGRESSOR;
 	const bool timed = j->runtime_us || j->ramp_us || until_victims;
 	const bool endless = j->time_based || until_victims;
-	uint64_t rate_t0 = now_ns();
+	uint64_t rate_t0 = mono_ns();
 	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
 	uint64_t bytes = 0, ops = 0, countdown = every, wbytes = 0;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
@@ -478,7 +471,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 		/* between passes too: a pass may deliver nothing at all */
 		if (pass && atomic_load_explicit(stop, memory_order_relaxed))
 			goto stopped;
-		if (pass && timed && !ramping && now_ns() >= deadline)
+		if (pass && timed && !ramping && mono_ns() >= deadline)
 			goto early;
 		blockgen_rewind(io->gen);
 		for (;;) {
@@ -534,7 +527,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			atomic_store_explicit(&out->live_bytes, bytes,
 					      memory_order_relaxed);
 			if (j->ratemin && !ramping) {
-				uint64_t now = now_ns();
+				uint64_t now = mono_ns();
 
 				if (now - win_t0 >= 1000000000ull) {
 					if (below_ratemin(j, bytes - win_bytes,
@@ -548,7 +541,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 			if (!timed)
 				continue;
-			uint64_t t = now_ns();
+			uint64_t t = mono_ns();
 
 			if (ramping && t >= ramp_end) {
 				ramping = false;
@@ -602,7 +595,7 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 
 	if (j->phase == PHASE_LOADED && j->role == ROLE_AGGRESSOR)
 		pr.until_zero = victims_left;
-	out->start_ns = now_ns();
+	out->start_ns = mono_ns();
 	if (ctr)		/* an in-thread program (codewalk) */
 		counters_start(ctr);
 	if (j->kernel->program(ks, &pr))
@@ -614,7 +607,7 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 		counters_stop(ctr);
 		counters_read(ctr, out->counters, &out->ncounters);
 	}
-	out->end_ns = now_ns();
+	out->end_ns = mono_ns();
 	out->ops = 1;
 	out->items = ks->items;		/* codewalk counts them */
 	out->usr_ns = tv_ns(&pr.ru.ru_utime);
@@ -653,7 +646,7 @@ void *worker_main(void *arg)
 	/* randrepeat=0: a new random order each run */
 	blockgen_init(&gen, j->offset, pj->size, j->bs, RW_IS_RANDOM(j->rw),
 		      (j->pattern_seed * 0x9e3779b97f4a7c15ull + w->clone) ^
-		      (j->randrepeat ? 0 : now_ns()));
+		      (j->randrepeat ? 0 : mono_ns()));
 	if (RW_IS_MIXED(j->rw))
 		blockgen_set_mix(&gen, j->rwmixread);
 	if (j->rw_skip || j->rw_run || (j->norandommap && RW_IS_RANDOM(j->rw)))
@@ -750,7 +743,7 @@ setup_done:
 		goto out;
 	}
 	out->have_wait = !hostnoise_thread_wait(w->sh->root, &out->wait_ns);
-	out->wait_span_ns = now_ns();
+	out->wait_span_ns = mono_ns();
 	if (j->kernel->flags & KERN_PROGRAM)
 		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
 			    out);
