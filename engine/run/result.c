@@ -8,6 +8,13 @@
 #include "kernels/kernel.h"
 #include "run/result.h"
 
+void thread_fail(struct thread_result *out, const char *fmt, const char *a,
+		 int err)
+{
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), fmt, a, strerror(err));
+}
+
 /* Repeats [from, to) of job j, fresh. */
 static int init_runs(struct results *r, unsigned j, unsigned from,
 		     unsigned to)

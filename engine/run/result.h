@@ -48,6 +48,11 @@ struct thread_result {
 	char err[512];
 };
 
+/* The thread failed: its status and error, fmt having two %s, the first
+ * for a and the second for err's text ("open %s: %s", path, errno). */
+void thread_fail(struct thread_result *out, const char *fmt, const char *a,
+		 int err);
+
 /* How a file job's run started (isolate.c): the machine's dirty pages at
  * its release, and the isolation before it. */
 struct phase_start {

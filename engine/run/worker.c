@@ -1,18 +1,14 @@
 /*
  * worker.c - one clone of one job, in its own thread.
  *
- * Setup (binding, memory policy, invalidation, data source, kernel) is
- * done before the group's barrier; after it, the thread moves blocks from
+ * Setup (binding, memory policy, the file's page cache: prepare.c; then
+ * the data source and the kernel) is done before the group's barrier; after it, the thread moves blocks from
  * the data source through the kernel until its passes, its runtime or the
  * stop flag end it.  Clock and stop checks happen per batch of blocks,
  * never per byte.
  */
 
 #include <errno.h>
-#include <inttypes.h>
-#include <fcntl.h>
-#include <numa.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +19,7 @@
 #include "run/busguard.h"
 #include "machine/counters.h"
 #include "machine/hostnoise.h"
+#include "run/prepare.h"
 #include "run/worker.h"
 #include "run/firsttouch.h"
 #include "ioengines/ioengine.h"
@@ -36,13 +33,6 @@ static uint64_t tv_ns(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000000ull +
 	       (uint64_t)tv->tv_usec * 1000ull;
-}
-
-static void fail(struct thread_result *out, const char *fmt, const char *a,
-		 int err)
-{
-	out->status = RUN_FAILED;
-	snprintf(out->err, sizeof(out->err), fmt, a, strerror(err));
 }
 
 /* A failure the data source or the program has already described (in
@@ -60,185 +50,6 @@ static int fail_bus(struct thread_result *out)
 	out->status = RUN_FAILED;
 	busguard_describe(out->err, sizeof(out->err));
 	return -1;
-}
-
-/* CPUs of the clone: cpus_allowed (or all) within numa_cpu_nodes; split
- * takes the clone's own CPU of that set. */
-static int bind_cpus(const struct planned_job *pj, unsigned clone,
-		     struct thread_result *out)
-{
-	const struct job_spec *j = pj->spec;
-	cpu_set_t set;
-	unsigned count = 0;
-
-	out->cpu = -1;
-	if (!j->cpus_allowed && !j->numa_cpu_nodes)
-		return 0;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return fail(out, "sched_getaffinity%s: %s", "", errno), -1;
-	if (j->cpus_allowed)
-		for (unsigned c = 0; c < CPU_SETSIZE; c++)
-			if (!(pj->cpus[c / 64] & (1ULL << (c % 64))))
-				CPU_CLR(c, &set);
-	if (j->numa_cpu_nodes) {
-		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
-			int node = numa_node_of_cpu((int)c);
-
-			if (node < 0 || !(j->cpu_nodes[node / 64] &
-					  (1ULL << (node % 64))))
-				CPU_CLR(c, &set);
-		}
-	}
-	count = (unsigned)CPU_COUNT(&set);
-	if (!count) {
-		out->status = RUN_FAILED;
-		snprintf(out->err, sizeof(out->err), "no CPU is left in "
-			 "cpus_allowed '%s' within numa_cpu_nodes '%s'",
-			 j->cpus_allowed ? j->cpus_allowed : "all",
-			 j->numa_cpu_nodes ? j->numa_cpu_nodes : "all");
-		return -1;
-	}
-	if (j->cpus_policy == CPUS_SPLIT) {
-		unsigned want = clone % count, seen = 0;
-
-		for (unsigned c = 0; c < CPU_SETSIZE; c++) {
-			if (!CPU_ISSET(c, &set))
-				continue;
-			if (seen++ == want) {
-				CPU_ZERO(&set);
-				CPU_SET(c, &set);
-				out->cpu = (int)c;
-				break;
-			}
-		}
-	} else if (count == 1) {
-		for (unsigned c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set))
-				out->cpu = (int)c;
-	}
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return fail(out, "sched_setaffinity%s: %s", "", errno), -1;
-	return 0;
-}
-
-static int set_mempolicy_of(const struct job_spec *j,
-			    struct thread_result *out)
-{
-	const struct mempolicy *mp = &j->mem_policy;
-	struct bitmask *nodes;
-	int first = -1;
-
-	if (mp->kind == MEMPOL_DEFAULT)
-		return 0;
-	if (mp->kind == MEMPOL_LOCAL) {
-		numa_set_localalloc();
-		return 0;
-	}
-	nodes = numa_allocate_nodemask();
-	if (!nodes)
-		return fail(out, "numa_allocate_nodemask%s: %s", "", ENOMEM),
-		       -1;
-	for (unsigned n = 0; n < MEMJOB_MAX_NODES && n < nodes->size; n++)
-		if (mp->nodes[n / 64] & (1ULL << (n % 64))) {
-			numa_bitmask_setbit(nodes, n);
-			if (first < 0)
-				first = (int)n;
-		}
-	switch (mp->kind) {
-	case MEMPOL_BIND:
-		numa_set_membind(nodes);
-		break;
-	case MEMPOL_INTERLEAVE:
-		numa_set_interleave_mask(nodes);
-		break;
-	case MEMPOL_PREFERRED:
-		numa_set_preferred(first);
-		break;
-	default:
-		break;
-	}
-	numa_free_nodemask(nodes);
-	return 0;
-}
-
-static int invalidate(const char *path, struct thread_result *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err;
-
-	if (fd < 0)
-		return fail(out, "invalidate: open %s: %s", path, errno), -1;
-	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	close(fd);
-	if (err)
-		return fail(out, "invalidate: posix_fadvise %s: %s", path,
-			    err), -1;
-	return 0;
-}
-
-/*
- * Whether clone is the first of its job on its file (clones share the
- * job's file unless filename_format gives each its own): a file shared
- * by several is preread once, by the first, before any clone starts.
- */
-static bool first_on_file(const struct planned_job *pj, unsigned clone)
-{
-	if (!pj->paths || !pj->paths[clone])
-		return false;
-	for (unsigned c = 0; c < clone; c++)
-		if (pj->paths[c] && !strcmp(pj->paths[c], pj->paths[clone]))
-			return false;
-	return true;
-}
-
-/*
- * preread=1: read [off, off + len) of the file (to its end when len is
- * 0) once, through the page cache, so the job starts warm.  How many
- * bytes and how long go to *bytes and *ns for the report.
- */
-static int preread(const char *path, uint64_t off, uint64_t len,
-		   uint64_t *bytes, uint64_t *ns, struct thread_result *out)
-{
-	enum { CHUNK = 1 << 20 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint64_t t0 = mono_ns(), done = 0;
-	char *buf;
-
-	if (fd < 0)
-		return fail(out, "preread: open %s: %s", path, errno), -1;
-	buf = malloc(CHUNK);
-	if (!buf) {
-		close(fd);
-		return fail(out, "preread%s: %s", "", ENOMEM), -1;
-	}
-	while (!len || done < len) {
-		size_t want = !len || len - done > CHUNK ? CHUNK :
-			      (size_t)(len - done);
-		ssize_t n = pread(fd, buf, want, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			free(buf);
-			close(fd);
-			out->status = RUN_FAILED;
-			snprintf(out->err, sizeof(out->err),
-				 "preread: %s at offset %" PRIu64 ": %s", path,
-				 off + done, strerror(err));
-			return -1;
-		}
-		if (n == 0)		/* end of file: a short file is read whole */
-			break;
-		done += (uint64_t)n;
-	}
-	free(buf);
-	close(fd);
-	*bytes = done;
-	*ns = mono_ns() - t0;
-	return 0;
 }
 
 /* The job's source_info: what the source says, then the preread's, then
@@ -657,14 +468,14 @@ void *worker_main(void *arg)
 	if (j->latency) {
 		out->lat = malloc(sizeof(*out->lat));
 		if (!out->lat) {
-			fail(out, "latency histogram%s: %s", "", ENOMEM);
+			thread_fail(out, "latency histogram%s: %s", "", ENOMEM);
 			goto setup_done;
 		}
 		hist_init(out->lat);
 		io.lat = out->lat;
 	}
 
-	if (bind_cpus(pj, w->clone, out) || set_mempolicy_of(j, out))
+	if (prepare_cpus(pj, w->clone, out) || prepare_mempolicy(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
 	 * a program in another process (kernel=exec) or perf_events=none:
@@ -678,15 +489,15 @@ void *worker_main(void *arg)
 			n = counters_default(ids);
 		ctr = counters_open(ids, n);
 		if (!ctr) {
-			fail(out, "perf counters%s: %s", "", ENOMEM);
+			thread_fail(out, "perf counters%s: %s", "", ENOMEM);
 			goto setup_done;
 		}
 	}
-	if (j->invalidate && io.path && invalidate(io.path, out))
+	if (j->invalidate && io.path && prepare_invalidate(io.path, out))
 		goto setup_done;
-	pre = j->preread && first_on_file(pj, w->clone);
+	pre = j->preread && prepare_first_on_file(pj, w->clone);
 	if (pre &&
-	    preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
+	    prepare_preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
@@ -705,7 +516,7 @@ void *worker_main(void *arg)
 	if (j->kernel->init) {
 		ret = j->kernel->init(&ks);
 		if (ret < 0) {
-			fail(out, "kernel %s: %s", j->kernel->name, -ret);
+			thread_fail(out, "kernel %s: %s", j->kernel->name, -ret);
 			goto setup_done;
 		}
 	}
@@ -721,7 +532,7 @@ void *worker_main(void *arg)
 		}
 		ret = j->kernel->prepare(&ks, io.region, io.region_len);
 		if (ret < 0) {
-			fail(out, "kernel %s: prepare: %s", j->kernel->name,
+			thread_fail(out, "kernel %s: prepare: %s", j->kernel->name,
 			     -ret);
 			goto setup_done;
 		}
