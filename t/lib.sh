@@ -456,6 +456,44 @@ interrupt_after()
 	return "$rc"
 }
 
+# new_samples: a fresh path in $samples ($TEST_TMP/samples.N.csv, N the
+# case's number) for a background memjob's time series: run it with
+# --sample_interval=20ms --sample_log="$samples", then until_moving.
+new_samples()
+{
+	samples=$TEST_TMP/samples.$test_count.csv
+	rm -f "$samples"
+}
+
+# until_moving PID [ERRFILE]: wait (at most 20 s) until memjob PID, run
+# as new_samples says, is in its timed loop and has moved data: a row of its
+# time series with job_bytes above 0.  A fixed sleep before a fault is not
+# enough where starting is slow (a sanitizer build, a loaded machine):
+# the fault then comes before the job has even opened its file.  On
+# failure it says why, with ERRFILE (memjob's stderr) when given, and a
+# job still running is killed.
+until_moving()
+{
+	local pid=$1 errf=${2:-}
+
+	for _ in $(seq 800); do
+		[ -s "$samples" ] &&
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "job_bytes") c = i; next }
+			c && $c + 0 > 0 { found = 1; exit } END { exit !found }' \
+			"$samples" && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "the job ended before it moved data"
+			[ -z "$errf" ] || cat "$errf"
+			return 1
+		fi
+		sleep 0.025
+	done
+	echo "the job never started moving data; killed"
+	kill -KILL "$pid"
+	wait "$pid"
+	return 1
+}
+
 # ends_within SECONDS PID: wait for the background job PID, at most
 # SECONDS; returns its exit status.  One still running then is killed
 # (SIGKILL), and it returns 124 after saying so.

@@ -145,20 +145,13 @@ stop_with()
 {
 	local sig=$1 pid rc t0 t1
 
+	new_samples
 	"$MEMJOB" --output-format=csv --output=r.csv --name=long \
 		--ioengine=psync --filename=long.dat --size=1m --kernel=count \
-		--runtime=30s --time_based 2>err &
+		--runtime=30s --time_based --sample_interval=20ms \
+		--sample_log="$samples" 2>err &
 	pid=$!
-	for _ in $(seq 100); do
-		[ -e long.dat ] && break
-		sleep 0.05
-	done
-	if [ ! -e long.dat ]; then
-		echo "long.dat never appeared"
-		kill -KILL "$pid"
-		return 1
-	fi
-	sleep 0.3
+	until_moving "$pid" err || return 1
 	t0=$(date +%s%N)
 	stop_within 5 "$sig" "$pid" && rc=0 || rc=$?
 	test "$rc" != 124 || return 1

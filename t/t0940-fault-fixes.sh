@@ -47,12 +47,14 @@ for w in 0 2; do
 	for rw in read randread; do
 		test_expect_success "io_uring ioworkers=$w rw=$rw: a file truncated under it is an error, not a spin" '
 			cp src.orig src.dat
+			new_samples
 			"$MEMJOB" --output-format=csv --name=rd --ioengine=io_uring \
 				--rw='$rw' --ioworkers='$w' --iodepth=8 --bs=4k \
 				--filename=src.dat --time_based=1 --runtime=2s \
+				--sample_interval=20ms --sample_log="$samples" \
 				>out.csv 2>err &
 			pid=$! &&
-			sleep 0.5 &&
+			until_moving $pid err &&
 			truncate -s 0 src.dat &&
 			{ ends_within 4 $pid && rc=0 || rc=$?; } &&
 			cat out.csv err &&
@@ -92,12 +94,13 @@ done
 for how in "mmap --rw=read --kernel=count" "mmap --rw=write --kernel=fill" \
 	   "dax --dax_emulate=1 --rw=write --kernel=fill"; do
 	test_expect_success "${how%% *} ${how#* }: a file truncated under the mapping is an error, no SIGBUS" '
+		new_samples
 		"$MEMJOB" --output-format=csv --name=m --ioengine='"$how"' \
 			--bs=64k --size=32m --filename=m.dat --time_based=1 \
-			--runtime=3s >out.csv 2>err &
+			--runtime=3s --sample_interval=20ms \
+			--sample_log="$samples" >out.csv 2>err &
 		pid=$! &&
-		until_file m.dat &&
-		sleep 0.5 &&
+		until_moving $pid err &&
 		truncate -s 1m m.dat &&
 		{ ends_within 5 $pid && rc=0 || rc=$?; } &&
 		cat out.csv err &&

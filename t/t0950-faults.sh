@@ -101,43 +101,24 @@ case_dir()
 }
 
 # start SOURCE ARGS...: memjob on SOURCE in the background (pid in $pid),
-# its CSV in out.csv and its stderr in err; its time series (one row every
-# 20 ms while the job runs) outside the case's directory, in $samples, for
-# until_running.
+# its CSV in out.csv and its stderr in err; its time series outside the
+# case's directory (new_samples), for until_running.
 start()
 {
 	local src=$1
 
 	shift
-	samples=$TEST_TMP/samples.$test_count.csv
-	rm -f "$samples"
+	new_samples
 	# shellcheck disable=SC2046 # the source's options are words
 	"$MEMJOB" --output-format=csv --name=j $(src_opts "$src") "$@" \
 		--sample_interval=20ms --sample_log="$samples" >out.csv 2>err &
 	pid=$!
 }
 
-# until_running: wait (at most 20 s) until the job is in its timed loop
-# and has moved data: a row of its time series with job_bytes above 0.  A
-# fixed sleep after the file appeared was not enough where laying the
-# file out is slow (a sanitizer build, a loaded machine): the fault then
-# came before the job had even opened the file.
+# until_running: the job is in its timed loop (until_moving).
 until_running()
 {
-	# moved FILE: a row of the series with job_bytes above 0 (the
-	# first rows of a slow start, a sanitizer build's, may have none)
-	moved() {
-		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "job_bytes") c = i; next }
-			c && $c + 0 > 0 { found = 1; exit } END { exit !found }' "$1"
-	}
-
-	for _ in $(seq 800); do
-		[ -s "$samples" ] && moved "$samples" && return 0
-		kill -0 "$pid" 2>/dev/null || { echo "the job ended before it ran"; cat err; return 1; }
-		sleep 0.025
-	done
-	echo "the job never started moving data"
-	return 1
+	until_moving "$pid" err
 }
 
 # only_left FILE...: the case's directory holds these files and no more.

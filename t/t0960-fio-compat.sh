@@ -234,11 +234,13 @@ test_expect_success LIBAIO,DIRECT 'libaio with direct=1 (O_DIRECT), fsync at the
 
 test_expect_success LIBAIO 'libaio: a file cut short inside the region is an error' '
 	head -c 4194304 /dev/zero >short.dat &&
+	new_samples &&
 	{ "$MEMJOB" --output-format=csv --name=s --filename=short.dat \
 		--ioengine=libaio --iodepth=8 --bs=64k --runtime=20s \
-		--time_based >s.csv 2>err & } &&
+		--time_based --sample_interval=20ms --sample_log="$samples" \
+		>s.csv 2>err & } &&
 	pid=$! &&
-	sleep 0.5 && : >short.dat &&
+	until_moving $pid err && : >short.dat &&
 	{ wait $pid && rc=0 || rc=$?; } &&
 	test $rc = 1 &&
 	test "$(csv_col s.csv status)" = failed &&
@@ -247,11 +249,13 @@ test_expect_success LIBAIO 'libaio: a file cut short inside the region is an err
 
 test_expect_success LIBAIO 'libaio stops on SIGINT within a second, I/O in flight' '
 	head -c 8388608 /dev/zero >big.dat &&
+	new_samples &&
 	{ "$MEMJOB" --output-format=csv --name=i --filename=big.dat \
 		--ioengine=libaio --iodepth=32 --bs=4k --rw=randread \
-		--runtime=60s --time_based >i.csv 2>err & } &&
+		--runtime=60s --time_based --sample_interval=20ms \
+		--sample_log="$samples" >i.csv 2>err & } &&
 	pid=$! &&
-	sleep 0.5 &&
+	until_moving $pid err &&
 	{ stop_within 2 INT $pid; rc=$?; } &&
 	test $rc = 1 &&
 	test "$(csv_col i.csv status)" = interrupted
