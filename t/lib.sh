@@ -441,16 +441,19 @@ near()
 	}'
 }
 
-# interrupt_after SECONDS SIG cmd args...: run the command in the
-# background, send it SIG after SECONDS, wait for it; returns its exit
-# status.
-interrupt_after()
+# interrupt_moving SIG SAMPLES memjob args...: run memjob in the
+# background, send it SIG once its time series SAMPLES (it must write one:
+# --sample_interval) shows data moved (until_moving), wait for it; returns
+# its exit status, or 124 when it never moved data.
+interrupt_moving()
 {
-	local delay=$1 sig=$2 pid rc
+	local sig=$1 pid rc
+	samples=$2
 	shift 2
+	rm -f "$samples"
 	"$@" &
 	pid=$!
-	sleep "$delay"
+	until_moving "$pid" || return 124
 	kill -"$sig" "$pid"
 	wait "$pid" && rc=0 || rc=$?
 	return "$rc"

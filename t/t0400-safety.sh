@@ -179,8 +179,9 @@ test_expect_success 'SIGTERM stops the run the same way' '
 test_expect_success 'SIGINT in the middle of a stonewalled file: later jobs not run' '
 	printf "[global]\nsize=64k\nruntime=30s\ntime_based\n[first]\n[second]\nstonewall\n" >two.ini ||
 		exit 1
-	interrupt_after 0.5 INT "$MEMJOB" --output-format=csv --output=r.csv \
-		two.ini 2>err && rc=0 || rc=$?
+	interrupt_moving INT first.samples.csv "$MEMJOB" --output-format=csv \
+		--output=r.csv --sample_interval=20ms two.ini 2>err &&
+		rc=0 || rc=$?
 	test "$rc" = 1 &&
 	test "$(csv_col r.csv job 1)" = first &&
 	test "$(csv_col r.csv status 1)" = interrupted &&
