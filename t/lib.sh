@@ -441,6 +441,26 @@ near()
 	}'
 }
 
+# until_open PID NAME: wait (at most 20 s) until process PID holds a file
+# whose path ends in /NAME open (its /proc/PID/fd): for a job that will
+# block on that file and so never shows data moved.
+until_open()
+{
+	local pid=$1 name=$2 fd
+
+	for _ in $(seq 800); do
+		for fd in /proc/"$pid"/fd/*; do
+			case $(readlink "$fd" 2>/dev/null) in
+			*/"$name") return 0 ;;
+			esac
+		done
+		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before it opened $name"; return 1; }
+		sleep 0.025
+	done
+	echo "$pid never opened $name"
+	return 1
+}
+
 # interrupt_moving SIG SAMPLES memjob args...: run memjob in the
 # background, send it SIG once its time series SAMPLES (it must write one:
 # --sample_interval) shows data moved (until_moving), wait for it; returns

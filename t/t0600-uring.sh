@@ -231,8 +231,8 @@ test_expect_success URING 'rw=rw: read + written = bytes in the report, whatever
 
 # interrupt_blocked ARGS...: an io_uring count job over the FIFO fifo (held
 # open for writing by this shell, never written), as CSV in out.csv; SIGINT
-# after 0.5 s; the job must be gone within 10 s, exit 1 and report itself
-# interrupted.
+# once it has the FIFO open, and a moment for its reads to block; the job
+# must be gone within 10 s, exit 1 and report itself interrupted.
 interrupt_blocked()
 {
 	local pid rc
@@ -241,7 +241,8 @@ interrupt_blocked()
 	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
 		--filename=fifo --size=1m --kernel=count "$@" >out.csv 2>err &
 	pid=$!
-	sleep 0.5
+	until_open "$pid" fifo || { kill -KILL "$pid"; exec 3>&-; return 1; }
+	sleep 0.2
 	stop_within 10 INT "$pid" && rc=0 || rc=$?
 	exec 3>&-
 	test "$rc" = 1 &&
