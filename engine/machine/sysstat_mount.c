@@ -11,6 +11,7 @@
  */
 #include "machine/sysstat.h"
 #include "machine/sysstat_int.h"
+#include "util/path.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -264,13 +265,7 @@ int sysstat_device_of(struct sysstat *s, const char *path,
 		/* A file yet to be created: its directory's device. */
 		slash = strrchr(path, '/');
 		base = slash ? slash + 1 : path;
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == path)
-			snprintf(dir, sizeof(dir), "/");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path),
-				 path);
+		path_dir(path, dir, sizeof(dir));
 		at = dir;
 		if (stat(at, &st))
 			goto fail;

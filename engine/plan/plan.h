@@ -69,5 +69,10 @@ struct plan {
 unsigned plan_build(const struct jobset *js, const struct topo *t,
 		    struct diag *d, struct plan *p);
 void plan_free(struct plan *p);
+/* Whether this machine has room for the plan now: disk for the files to
+ * create, memory, huge pages, a memory cgroup for memory_limit; each lack
+ * an error in d, at the option that asks for it (planroom.c).  The first
+ * kind that lacks stops the checks. */
+void plan_check_machine(struct plan *p, struct diag *d);
 
 #endif
