@@ -228,6 +228,13 @@ test_expect_success 'ioengine=mem with size=1p: not enough memory, exit 2' '
 	test ! -s out
 '
 
+test_expect_success 'not enough memory for jobs that run together: the hungriest job'"'"'s size' '
+	printf "[global]\nioengine=mem\nkernel=count\n[a]\nsize=1m\n[b]\nsize=1p\n[c]\nsize=2m\n" >together.ini &&
+	expect_exit 2 "$MEMJOB" together.ini >out 2>err &&
+	grep "^together.ini:7: option .size.: the jobs that start with .b. need [0-9]*k ([0-9]* bytes) of memory at once, but only" err &&
+	test ! -s out
+'
+
 test_expect_success 'an error in one job means nothing is created for any job' '
 	mkdir run5 && cd run5 &&
 	expect_exit 2 small_files "$MEMJOB" --name=a --ioengine=psync \

@@ -101,7 +101,9 @@ static void check_memory(struct plan *p, struct diag *d)
 		return;
 	for (unsigned s = 0; s < p->nsegments; s++) {
 		const struct segment *sg = &p->segments[s];
-		uint64_t need = 0;
+		uint64_t need = 0, most = 0;
+		/* the hungriest job, whose size the error points at */
+		const struct job_spec *big = NULL;
 		char n1[32], n2[32];
 
 		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
@@ -118,22 +120,18 @@ static void check_memory(struct plan *p, struct diag *d)
 			    !hugepage_bytes(j->hugepage))
 				per += pj->size;
 			need += per * j->numjobs;
+			if (!big || pj->size * j->numjobs > most) {
+				big = j;
+				most = pj->size * j->numjobs;
+			}
 		}
-		if (need > avail) {
-			/* Point at the size of the hungriest job. */
-			const struct planned_job *big = &p->jobs[sg->first];
-
-			for (unsigned i = sg->first; i < sg->first + sg->count;
-			     i++)
-				if (p->jobs[i].size * p->jobs[i].spec->numjobs >
-				    big->size * big->spec->numjobs)
-					big = &p->jobs[i];
+		if (big && need > avail) {
 			value_format_size(need, n1, sizeof(n1));
 			value_format_size(avail, n2, sizeof(n2));
-			diag_error(d, job_loc(big->spec, "size"), "size",
+			diag_error(d, job_loc(big, "size"), "size",
 				   "the jobs that start with '%s' need %s (%llu "
 				   "bytes) of memory at once, but only %s (%llu "
-				   "bytes) is available", big->spec->name, n1,
+				   "bytes) is available", big->name, n1,
 				   (unsigned long long)need, n2,
 				   (unsigned long long)avail);
 		}
