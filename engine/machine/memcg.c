@@ -42,8 +42,8 @@ static FILE *open_at(const char *at, const char *file)
 {
 	char p[PATH_MAX + 64];
 
-	snprintf(p, sizeof(p), "%s%s", at, file);
-	return fopen(p, "r");
+	return sysfile_path(p, sizeof(p), at, "%s", file) ? NULL :
+	       fopen(p, "r");
 }
 
 /* The mount point (below at) and root of the v1 hierarchy with the

@@ -2,10 +2,10 @@
  * worker.c - one clone of one job, in its own thread.
  *
  * Setup (binding, memory policy, the file's page cache: prepare.c; then
- * the data source and the kernel) is done before the group's barrier; after it, the thread moves blocks from
- * the data source through the kernel until its passes, its runtime or the
- * stop flag end it.  Clock and stop checks happen per batch of blocks,
- * never per byte.
+ * the data source and the kernel) is done before the group's barrier;
+ * after it, the thread moves blocks from the data source through the
+ * kernel until its passes, its runtime or the stop flag end it.  Clock
+ * and stop checks happen per batch of blocks, never per byte.
  */
 
 #include <errno.h>
