@@ -5,6 +5,7 @@
  * them back.  The engine core drives every source the same way:
  *
  *	setup()                          before the group is released
+ *	fill()                           right after it (may be NULL)
  *	per pass:  blockgen_rewind();
  *	           while (get() == 1) { kernel over unit; put(); }
  *	drain()                          when stopped early (time, signal)
@@ -118,6 +119,13 @@ struct ioengine_ops {
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*setup)(struct ioe *e);
+	/* After setup, put the job's data into a region that setup mapped
+	 * but left fresh (mem: the file's bytes, or the pattern).  Between
+	 * the two the engine may time the first touch of the fresh pages
+	 * (first_touch=phase), which stores into them: only a region of the
+	 * job's own memory has a fill.  0 or -errno, described with
+	 * ioe_error().  NULL: setup() did it all. */
+	int (*fill)(struct ioe *e);
 	int (*get)(struct ioe *e, struct io_unit *u);
 	int (*put)(struct ioe *e, struct io_unit *u);
 	int (*drain)(struct ioe *e);	/* may be NULL: nothing in flight */

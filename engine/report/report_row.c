@@ -47,7 +47,8 @@
 	X(host_cpu_mhz) X(noise_warning) X(first_touch) X(timed_passes)	\
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
-	X(precision_status) X(precision_half_width_pct) X(precision_pairs)
+	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
+	X(touch_fresh)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -435,12 +436,14 @@ static void fill_noise(struct cell *c, const struct results *r,
 }
 
 /* first_touch=: what was done, the passes timed, and with phase the
- * touch's own figures; absent for a source that maps no region. */
+ * touch's own figures (a rate only for a first touch of pages not yet
+ * mapped); absent for a source that maps no region. */
 static void fill_touch(struct cell *c, const struct job_result *jr)
 {
 	const struct touch_result *t = &jr->touch;
 	const struct touch_figures *f = &t->fig;
 	uint64_t all = jr->pj->size * jr->pj->spec->numjobs;
+	double gbps;
 
 	if (t->mode == TOUCH_AUTO)
 		return;
@@ -451,8 +454,9 @@ static void fill_touch(struct cell *c, const struct job_result *jr)
 		return;
 	C(touch_bytes) = cell_u64(f->bytes);
 	C(touch_ns) = cell_u64(f->ns);
-	if (f->ns)
-		C(touch_gbps) = cell_fixed((double)f->bytes / (double)f->ns, 6);
+	C(touch_fresh) = cell_u64(!t->present);
+	if (first_touch_gbps(t, &gbps))	/* never for a re-touch */
+		C(touch_gbps) = cell_fixed(gbps, 6);
 	C(touch_minflt) = cell_u64(f->minflt);
 	C(touch_majflt) = cell_u64(f->majflt);
 	C(touch_usr_ns) = cell_u64(f->usr_ns);

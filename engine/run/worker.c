@@ -44,6 +44,17 @@ static int fail_as(struct thread_result *out, const char *why)
 	return -1;
 }
 
+/* The data source's setup or fill failed with ret (described in
+ * io->err): interrupted where a stop woke it (a blocking open()),
+ * failed otherwise. */
+static void source_failed(struct thread_result *out, const struct ioe *io,
+			  int ret, atomic_int *stop)
+{
+	fail_as(out, io->err);
+	if (ret == -EINTR && atomic_load(stop))
+		out->status = RUN_INTERRUPTED;
+}
+
 /* A SIGBUS in the job's mapped region (busguard.h): the job's error. */
 static int fail_bus(struct thread_result *out)
 {
@@ -86,38 +97,72 @@ static void tell_variant(const struct job_spec *j, const struct kstate *ks,
 			 v);
 }
 
+/* Walk the source's region once from user space, timed with the
+ * thread's CPU time and faults: fresh (not yet mapped) memory of the
+ * job's own gets a store of 0 per page (its bytes are 0), anything else
+ * a load (and a store of the same byte into the job's own memory). */
+static void touch_measure(const struct job_spec *j, const struct ioe *io,
+			  bool fresh, struct touch_figures *f)
+{
+	struct rusage r0, r1;
+
+	f->bytes = io->region_len;
+	getrusage(RUSAGE_THREAD, &r0);
+	f->ns = mono_ns();
+	if (fresh && ioe_own_memory(j->ioengine))
+		ioe_fault_in(io->region, io->region_len);
+	else
+		first_touch(io->region, io->region_len,
+			    ioe_own_memory(j->ioengine));
+	f->ns = mono_ns() - f->ns;
+	getrusage(RUSAGE_THREAD, &r1);
+	f->usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
+	f->sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
+	f->minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
+	f->majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
+}
+
+/* Between setup and fill (ioengine.h): first_touch=phase times the
+ * first touch of the fresh region here, the one moment it has one. */
+static void touch_fresh(const struct job_spec *j, const struct ioe *io,
+			struct touch_result *t)
+{
+	if (!io->region || first_touch_resolve(j->first_touch,
+					       io->resident) != TOUCH_PHASE)
+		return;
+	touch_measure(j, io, true, &t->fig);
+	t->mode = TOUCH_PHASE;
+}
+
 /* first_touch=: touch the source's region from user space now, before
  * the release (untimed, phase), or leave it to the first pass (timed);
- * what was done is added to extra for source_info. */
+ * what was done is added to extra for source_info.  filled: the source
+ * had a fill, so a touch not done before it finds its pages mapped. */
 static void touch_region(const struct job_spec *j, const struct ioe *io,
-			 char *extra, size_t len, struct touch_result *t)
+			 bool filled, char *extra, size_t len,
+			 struct touch_result *t)
 {
 	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
 							 io->resident);
-	struct touch_figures f = { .bytes = io->region_len };
 	size_t n = strlen(extra);
-	struct rusage r0, r1;
 
-	if (mode != TOUCH_TIMED) {
-		getrusage(RUSAGE_THREAD, &r0);
-		f.ns = mono_ns();
-		first_touch(io->region, io->region_len,
-			    ioe_own_memory(j->ioengine));
-		f.ns = mono_ns() - f.ns;
-		getrusage(RUSAGE_THREAD, &r1);
-		f.usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
-		f.sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
-		f.minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
-		f.majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
+	if (mode == TOUCH_UNTIMED) {
+		struct touch_figures f;
+
+		touch_measure(j, io, false, &f);
+	} else if (mode == TOUCH_PHASE && t->mode != TOUCH_PHASE) {
+		/* no fill to go before: the pages are as setup left them */
+		t->present = io->resident;
+		touch_measure(j, io, !io->resident, &t->fig);
+	} else if (mode == TOUCH_TIMED) {
+		t->present = io->resident || filled;
 	}
+	t->mode = mode;
 	if (n && n + 2 < len) {
 		memcpy(extra + n, "; ", 3);
 		n += 2;
 	}
-	first_touch_describe(mode, &f, extra + n, len - n);
-	t->mode = mode;
-	if (mode == TOUCH_PHASE)
-		t->fig = f;
+	first_touch_describe(t, extra + n, len - n);
 }
 
 struct meter {
@@ -501,13 +546,18 @@ void *worker_main(void *arg)
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
-		fail_as(out, io.err);
-		/* woken from a blocking open() to stop */
-		if (ret == -EINTR && atomic_load(stop))
-			out->status = RUN_INTERRUPTED;
+		source_failed(out, &io, ret, stop);
 		goto setup_done;
 	}
 	io_up = true;
+	if (e->fill) {
+		touch_fresh(j, &io, &out->touch);
+		ret = e->fill(&io);
+		if (ret < 0) {
+			source_failed(out, &io, ret, stop);
+			goto setup_done;
+		}
+	}
 	if (io.region)
 		busguard_arm(&bus, io.region, io.region_len,
 			     e->flags & IOE_FILE ? io.path : NULL, j->offset);
@@ -538,7 +588,8 @@ void *worker_main(void *arg)
 		}
 	}
 	if (io.region)
-		touch_region(j, &io, extra, sizeof(extra), &out->touch);
+		touch_region(j, &io, e->fill != NULL, extra, sizeof(extra),
+			     &out->touch);
 	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	if (out->status == RUN_OK && busguard_tripped())
