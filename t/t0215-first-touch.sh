@@ -102,6 +102,31 @@ test_expect_success 'first_touch on a source that maps nothing, or a bad value: 
 	grep "first_touch" err
 '
 
+# ---- jobs/count10.ini ---------------------------------------------------------
+
+# The shipped job at 4 MiB: its first-touch step is a real first touch
+# (a fault per fresh page, not the 0 of a walk over pages the pread had
+# already faulted in), and it has the seed's in-RAM plain-loop step, whose
+# count is everyone's.
+test_expect_success 'count10: first-touch faults every fresh page; in-ram-simple counts' '
+	(cd "$TEST_TMP" && SIZE=4m DIR="$TEST_TMP" "$MEMJOB" \
+		--output-format=csv --section=in-ram-simple \
+		--section=in-ram --section=first-touch \
+		"$SRCDIR/jobs/count10.ini") >c10.csv &&
+	test "$(csv_col c10.csv job 1) $(csv_col c10.csv job 2) $(csv_col c10.csv job 3)" = \
+		"in-ram-simple in-ram first-touch" &&
+	test "$(csv_col c10.csv impl 1)" = simple &&
+	test "$(csv_col c10.csv impl 2)" = unrolled &&
+	test -z "$(csv_col c10.csv job 4)" &&
+	count=$(csv_col c10.csv result 1) && test "$count" -gt 0 &&
+	test "$(csv_col c10.csv result 2)" = "$count" &&
+	test "$(csv_col c10.csv result 3)" = "$count" &&
+	faults=$(csv_col c10.csv touch_minflt 3) &&
+	echo "first-touch: $faults faults for 1024 pages" &&
+	test "$faults" -ge 1024 &&
+	test "$(csv_col c10.csv touch_fresh 3)" = 1
+'
+
 # ---- vector levels -----------------------------------------------------------
 
 test_expect_success '--version names the level the kernels run' '
