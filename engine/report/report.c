@@ -17,6 +17,7 @@
 #include "report/interference.h"
 #include "report/kneereport.h"
 #include "report/noisereport.h"
+#include "report/series.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/report.h"
@@ -374,6 +375,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	if (reps > 1 && n) {
 		struct stat_summary g = stat_summarise(gbps, n);
 		struct stat_summary t = stat_summarise(secs, n);
+		struct warmup w = series_warmup(r, idx);
 
 		fprintf(f, "  over %u run%s: ", n, n == 1 ? "" : "s");
 		if (kernel_measures_rate(j->kernel))
@@ -388,6 +390,12 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		}
 		fprintf(f, "time median %.3f s (min %.3f, max %.3f)\n",
 			t.median, t.min, t.max);
+		if (w.outlier)
+			fprintf(f, "  run 1 is a warm-up outlier: %+.1f%% against "
+				"the median of the others (%s)\n",
+				w.excess_pct, job_metric(results_get(r, idx, 0))
+				.lower_is_better ? "its metric" :
+				"the inverse of its rate");
 	}
 }
 
@@ -499,6 +507,7 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
 		interference_noise_count(r, &nc);
 		noise_run_header(rc->out, r, &nc);
+		series_order_line(rc->out, r);
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
 		group_totals_each(r, normal_group, rc->out);

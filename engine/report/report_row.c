@@ -20,6 +20,7 @@
 
 #include "report/interference.h"
 #include "report/noisereport.h"
+#include "report/series.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
@@ -48,7 +49,7 @@
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
-	X(touch_fresh)
+	X(touch_fresh) X(repeat_order) X(warmup_outlier)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -87,7 +88,7 @@ const char *const *report_csv_leading_columns(void)
 	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
 	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
 	X(slurm_procid) X(slurm_nodename) X(verdict) X(noise_warning)	\
-	X(first_touch)
+	X(first_touch) X(repeat_order)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -463,6 +464,20 @@ static void fill_touch(struct cell *c, const struct job_result *jr)
 	C(touch_sys_ns) = cell_u64(f->sys_ns);
 }
 
+/* The order of the job's runs, and whether this run is its warm-up
+ * outlier (1 on its first run's row, 0 on the others; absent where the
+ * series is not judged). */
+static void fill_series(struct cell *c, const struct results *r,
+			const struct job_result *jr)
+{
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	struct warmup w = series_warmup(r, idx);
+
+	C(repeat_order) = cell_str(series_order(r, idx));
+	if (w.judged)
+		C(warmup_outlier) = cell_u64(w.outlier && jr->repeat == 0);
+}
+
 static void fill_fixed(struct cell *c, const char *host,
 		       const struct results *r, const struct job_result *jr)
 {
@@ -534,6 +549,7 @@ static void fill_fixed(struct cell *c, const char *host,
 				(double)jr->start.wait_ns / 1e6, 1);
 	}
 	fill_touch(c, jr);
+	fill_series(c, r, jr);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,
