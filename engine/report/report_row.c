@@ -49,7 +49,7 @@
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
-	X(touch_fresh) X(repeat_order) X(warmup_outlier)
+	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -279,6 +279,8 @@ static void fill_interference(struct cell *c, const struct results *r,
 		C(baseline) = cell_sig(base, 6);
 		C(slowdown_pct) = cell_fixed(slow, 4);
 	}
+	if (row_cpu_slowdown(r, jr, &slow))
+		C(cpu_slowdown_pct) = cell_fixed(slow, 4);
 }
 
 /* The system counters of the job's segment; absent where unknown. */

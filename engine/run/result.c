@@ -127,8 +127,33 @@ struct metric job_metric(const struct job_result *jr)
 	return m;
 }
 
-unsigned results_metric_values(const struct results *r, unsigned job,
-			       unsigned n, double *v, unsigned max)
+struct metric job_cpu_metric(const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	double cpu = (double)(jr->usr_ns + jr->sys_ns);
+	struct metric m = { .lower_is_better = true };
+
+	if ((j->kernel->flags & KERN_PROGRAM) &&
+	    !(j->kernel->flags & KERN_ITEMS)) {
+		m.name = "cpu_s";
+		snprintf(m.label, sizeof(m.label), "CPU seconds");
+		m.value = cpu / 1e9;
+	} else if (j->kernel->flags & KERN_ITEMS) {
+		m.name = "cpu_ns_per_item";
+		snprintf(m.label, sizeof(m.label), "CPU ns per %s",
+			 j->kernel->item_name ? j->kernel->item_name : "item");
+		m.value = jr->items ? cpu / (double)jr->items : 0;
+	} else {
+		m.name = "cpu_s_per_gb";
+		snprintf(m.label, sizeof(m.label), "CPU s per GB");
+		m.value = jr->bytes ? cpu / (double)jr->bytes : 0;
+	}
+	return m;
+}
+
+static unsigned values_of(const struct results *r, unsigned job,
+			  unsigned n, double *v, unsigned max,
+			  struct metric (*of)(const struct job_result *))
 {
 	unsigned got = 0;
 
@@ -138,9 +163,21 @@ unsigned results_metric_values(const struct results *r, unsigned job,
 		const struct job_result *jr = results_get(r, job, k);
 
 		if (jr->status == RUN_OK)
-			v[got++] = job_metric(jr).value;
+			v[got++] = of(jr).value;
 	}
 	return got;
+}
+
+unsigned results_metric_values(const struct results *r, unsigned job,
+			       unsigned n, double *v, unsigned max)
+{
+	return values_of(r, job, n, v, max, job_metric);
+}
+
+unsigned results_cpu_values(const struct results *r, unsigned job,
+			    unsigned n, double *v, unsigned max)
+{
+	return values_of(r, job, n, v, max, job_cpu_metric);
 }
 
 bool results_point_interval(const struct results *r, unsigned job,

@@ -120,6 +120,12 @@ struct metric {
 };
 
 struct metric job_metric(const struct job_result *jr);
+/* The same run's cost on the CPU clock (usr + sys), per the metric's
+ * unit of work: CPU ns per item for kernels that count items, CPU s per
+ * GB (ns per byte) for rates, CPU seconds for programs; lower is better.
+ * Time the thread spent waiting for a CPU, or stolen by the hypervisor,
+ * is not in it.  value 0 when the run did no work. */
+struct metric job_cpu_metric(const struct job_result *jr);
 
 int results_init(struct results *r, const struct plan *p);
 /* Room for n repeats of every job (precision= runs more than repeat). */
@@ -132,6 +138,9 @@ unsigned results_repeats(const struct results *r, unsigned job);
  * max); returns how many. */
 unsigned results_metric_values(const struct results *r, unsigned job,
 			       unsigned n, double *v, unsigned max);
+/* The same with job_cpu_metric's figure. */
+unsigned results_cpu_values(const struct results *r, unsigned job,
+			    unsigned n, double *v, unsigned max);
 /* A loaded victim's slowdown interval: its runs against the alone runs
  * of the same rounds (those it alternated with); false when job is not
  * a loaded victim with a baseline. */
