@@ -214,6 +214,47 @@ static void normal_counters(FILE *f, const struct job_result *jr)
 		fputc('\n', f);
 }
 
+/* A clone's own figures over its own window, and its time; flagged
+ * when it ran markedly shorter than the longest clone. */
+static void normal_clone(FILE *f, const struct job_result *jr, unsigned c)
+{
+	const struct job_spec *j = jr->pj->spec;
+	const struct thread_result *t = &jr->threads[c];
+	uint64_t ns = t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0;
+	char rb[48];
+
+	fprintf(f, "    clone %u", c);
+	if (t->cpu >= 0)
+		fprintf(f, " (cpu %d)", t->cpu);
+	if (kernel_measures_rate(j->kernel))
+		fprintf(f, ": %s, %.3f GB/s,",
+			value_format_bytes((double)t->bytes, rb, sizeof(rb)),
+			ns ? (double)t->bytes / ns : 0.0);
+	else if (j->kernel->flags & KERN_ITEMS)
+		fprintf(f, ": %" PRIu64 " %s,", t->items,
+			plural(j->kernel->item_name, rb, sizeof(rb)));
+	else
+		fputc(':', f);
+	fprintf(f, " usr %.3f s, sys %.3f s", t->usr_ns / 1e9,
+		t->sys_ns / 1e9);
+	if (j->kernel->flags & KERN_RESULT) {
+		char v[32];
+
+		result_text(j, t->result, v, sizeof(v));
+		fprintf(f, ", %s %s", j->kernel->result_name, v);
+	}
+	fputs(";", f);
+	if ((j->kernel->flags & KERN_ITEMS) && t->items && ns)
+		fprintf(f, " %.2f ns per %s", (double)ns / (double)t->items,
+			j->kernel->item_name);
+	fprintf(f, " over %.3f s", ns / 1e9);
+	if (clone_ran_short(jr, c))
+		fprintf(f, "; RAN SHORTER than the longest clone (under %.0f%% "
+			"of its time): the others ran part of the job without "
+			"it", CLONE_SHORT_FRAC * 100);
+	fputc('\n', f);
+}
+
 static void normal_run(FILE *f, const struct job_result *jr, bool label)
 {
 	const struct job_spec *j = jr->pj->spec;
@@ -283,35 +324,8 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		fputs("    EMULATED: these figures come from ordinary memory "
 		      "standing in for the device\n", f);
 	if (j->numjobs > 1)
-		for (unsigned c = 0; c < j->numjobs; c++) {
-			const struct thread_result *t = &jr->threads[c];
-			uint64_t ns = t->end_ns - t->start_ns;
-
-			fprintf(f, "    clone %u", c);
-			if (t->cpu >= 0)
-				fprintf(f, " (cpu %d)", t->cpu);
-			if (kernel_measures_rate(j->kernel))
-				fprintf(f, ": %s, %.3f GB/s,",
-					value_format_bytes((double)t->bytes,
-							   rb, sizeof(rb)),
-					ns ? (double)t->bytes / ns : 0.0);
-			else if (j->kernel->flags & KERN_ITEMS)
-				fprintf(f, ": %" PRIu64 " %s,", t->items,
-					plural(j->kernel->item_name, rb,
-					       sizeof(rb)));
-			else
-				fputc(':', f);
-			fprintf(f, " usr %.3f s, sys %.3f s",
-				t->usr_ns / 1e9, t->sys_ns / 1e9);
-			if (j->kernel->flags & KERN_RESULT) {
-				char v[32];
-
-				result_text(j, t->result, v, sizeof(v));
-				fprintf(f, ", %s %s", j->kernel->result_name,
-					v);
-			}
-			fputc('\n', f);
-		}
+		for (unsigned c = 0; c < j->numjobs; c++)
+			normal_clone(f, jr, c);
 	if (jr->status == RUN_FAILED)
 		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
 	else if (jr->status == RUN_INTERRUPTED)

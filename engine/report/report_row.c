@@ -49,7 +49,8 @@
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
-	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct)
+	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
+	X(short_clones)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -552,6 +553,8 @@ static void fill_fixed(struct cell *c, const char *host,
 	}
 	fill_touch(c, jr);
 	fill_series(c, r, jr);
+	if (j->numjobs > 1 && jr->end_ns)
+		C(short_clones) = cell_u64(jr->short_clones);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

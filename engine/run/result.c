@@ -272,24 +272,43 @@ static void summarise_job(struct job_result *jr)
 		jr->ops_per_s = (double)jr->ops * 1e9 / (double)jr->elapsed_ns;
 	}
 	/* ns per item of one thread: with clones running side by side the
-	 * time is shared, so use each clone's own window, averaged. */
+	 * time is shared, so the clones' own windows, summed, over their
+	 * items, summed (a clone that ran briefly weighs as little as it
+	 * counted, not as much as one that ran throughout) */
 	if (jr->items) {
-		double sum = 0;
-		unsigned k = 0;
+		uint64_t ns = 0, items = 0;
 
 		for (unsigned c = 0; c < n; c++) {
 			const struct thread_result *t = &jr->threads[c];
 
 			if (t->items && t->end_ns > t->start_ns) {
-				sum += (double)(t->end_ns - t->start_ns) /
-				       (double)t->items;
-				k++;
+				ns += t->end_ns - t->start_ns;
+				items += t->items;
 			}
 		}
-		jr->ns_per_item = k ? sum / k : 0;
+		jr->ns_per_item = items ? (double)ns / (double)items : 0;
 		jr->cpu_ns_per_item = (double)(jr->usr_ns + jr->sys_ns) /
 				      (double)jr->items;
 	}
+	for (unsigned c = 0; c < n; c++)
+		jr->short_clones += clone_ran_short(jr, c);
+}
+
+bool clone_ran_short(const struct job_result *jr, unsigned c)
+{
+	const struct thread_result *t = &jr->threads[c];
+	uint64_t longest = 0;
+
+	if (jr->pj->spec->numjobs < 2 || !t->end_ns)
+		return false;
+	for (unsigned k = 0; k < jr->pj->spec->numjobs; k++) {
+		const struct thread_result *o = &jr->threads[k];
+
+		if (o->end_ns && o->end_ns - o->start_ns > longest)
+			longest = o->end_ns - o->start_ns;
+	}
+	return (double)(t->end_ns - t->start_ns) <
+	       CLONE_SHORT_FRAC * (double)longest;
 }
 
 void results_summarise_run(struct results *r, unsigned job, unsigned repeat)

@@ -76,7 +76,9 @@ struct job_result {
 	uint64_t result;
 	uint64_t items;
 	double gbps, ops_per_s;
-	double ns_per_item;		/* 0 when the kernel counts no items */
+	double ns_per_item;		/* 0 when the kernel counts no items:
+					   the clones' windows over their
+					   items, both summed */
 	double cpu_ns_per_item;		/* CPU time (usr + sys) per item */
 	bool emulated;
 	struct hist lat;		/* merged over clones */
@@ -90,8 +92,17 @@ struct job_result {
 	struct sysstat_delta sys;
 	struct phase_start start;
 	struct hostnoise noise;		/* on the job's CPUs, this run */
+	unsigned short_clones;		/* clone_ran_short() of them */
 	bool summarised;		/* the sums above are made */
 };
+
+/* A clone "ran markedly shorter" when its measured window is below this
+ * share of the longest clone's: for the rest of that time the others ran
+ * without it, and the job's figures mix the two. */
+#define CLONE_SHORT_FRAC	0.9
+
+/* Whether clone c of a run of 2+ clones ran markedly shorter. */
+bool clone_ran_short(const struct job_result *jr, unsigned c);
 
 struct results {
 	const struct plan *plan;
