@@ -111,6 +111,10 @@ struct ioengine_ops {
 	/* Threads of its own that do the job's I/O beside the job's clones
 	 * (io_uring's ioworkers), for the report; NULL: none. */
 	unsigned (*io_threads)(const struct job_spec *job);
+	/* The CPU time (user + system, ns) those threads have used so far,
+	 * read at the edges of the job's measured window; only between
+	 * setup and teardown.  NULL: the source has none. */
+	uint64_t (*io_threads_cpu_ns)(struct ioe *e);
 	/* Choices at parse time that this source's own options make for
 	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
 	 * before the kernel's impl is looked up.  May be NULL. */

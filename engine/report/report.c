@@ -258,6 +258,8 @@ static void normal_clone(FILE *f, const struct job_result *jr, unsigned c)
 static void normal_run(FILE *f, const struct job_result *jr, bool label)
 {
 	const struct job_spec *j = jr->pj->spec;
+	unsigned io_threads = j->ioengine->io_threads ?
+			      j->ioengine->io_threads(j) : 0;
 	char rb[32], wb[32];
 
 	if (label)
@@ -276,9 +278,14 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 					   rb, sizeof(rb)),
 			value_format_bytes((double)jr->write_bytes, wb,
 					   sizeof(wb)));
-	fprintf(f, "    cpu usr %.3f s, sys %.3f s; faults %" PRIu64 " minor, "
-		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
-		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
+	fprintf(f, "    cpu usr %.3f s, sys %.3f s", jr->usr_ns / 1e9,
+		jr->sys_ns / 1e9);
+	if (io_threads)		/* theirs are not in the figures above */
+		fprintf(f, " (the job's thread%s), its %u I/O thread%s %.3f s",
+			j->numjobs == 1 ? "" : "s", io_threads,
+			io_threads == 1 ? "" : "s", jr->io_cpu_ns / 1e9);
+	fprintf(f, "; faults %" PRIu64 " minor, %" PRIu64 " major; context "
+		"switches %" PRIu64 " voluntary, %" PRIu64 " involuntary\n",
 		jr->minflt, jr->majflt, jr->vcsw, jr->ivcsw);
 	noise_run_line(f, jr);
 	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {

@@ -50,7 +50,7 @@
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
 	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
-	X(short_clones)
+	X(short_clones) X(io_threads_cpu_ns)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -555,6 +555,9 @@ static void fill_fixed(struct cell *c, const char *host,
 	fill_series(c, r, jr);
 	if (j->numjobs > 1 && jr->end_ns)
 		C(short_clones) = cell_u64(jr->short_clones);
+	if (j->ioengine->io_threads && j->ioengine->io_threads(j) &&
+	    jr->end_ns)
+		C(io_threads_cpu_ns) = cell_u64(jr->io_cpu_ns);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

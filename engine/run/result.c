@@ -241,6 +241,7 @@ static void summarise_job(struct job_result *jr)
 		jr->ops += t->ops;
 		jr->usr_ns += t->usr_ns;
 		jr->sys_ns += t->sys_ns;
+		jr->io_cpu_ns += t->io_cpu_ns;
 		jr->minflt += t->minflt;
 		jr->majflt += t->majflt;
 		jr->vcsw += t->vcsw;

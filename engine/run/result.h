@@ -30,6 +30,7 @@ struct thread_result {
 	uint64_t bytes, ops;
 	uint64_t write_bytes;		/* of bytes, those written */
 	uint64_t usr_ns, sys_ns;
+	uint64_t io_cpu_ns;		/* the source's I/O threads' CPU time */
 	uint64_t minflt, majflt, vcsw, ivcsw;
 	uint64_t result;		/* the kernel's, over all the data */
 	uint64_t items;			/* KERN_ITEMS kernels: measured items */
@@ -73,6 +74,7 @@ struct job_result {
 	uint64_t start_ns, end_ns;
 	uint64_t bytes, ops, elapsed_ns, write_bytes;
 	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
+	uint64_t io_cpu_ns;		/* of the I/O threads (ioworkers) */
 	uint64_t result;
 	uint64_t items;
 	double gbps, ops_per_s;

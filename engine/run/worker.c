@@ -168,6 +168,9 @@ static void touch_region(const struct job_spec *j, const struct ioe *io,
 struct meter {
 	uint64_t t0;
 	struct rusage ru0;
+	struct ioe *io;			/* its I/O threads' CPU time, or NULL */
+	uint64_t (*io_cpu)(struct ioe *io);
+	uint64_t io_cpu0;
 	uint64_t bytes0, ops0, items0;
 	const struct kstate *ks;
 	struct counters *ctr;		/* perf counters, or NULL */
@@ -193,6 +196,8 @@ static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 			struct thread_result *out)
 {
 	getrusage(RUSAGE_THREAD, &m->ru0);
+	if (m->io)
+		m->io_cpu0 = m->io_cpu(m->io);
 	m->t0 = mono_ns();
 	m->bytes0 = bytes;
 	m->ops0 = ops;
@@ -214,6 +219,8 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	}
 	out->end_ns = mono_ns();
 	getrusage(RUSAGE_THREAD, &ru);
+	if (m->io)
+		out->io_cpu_ns = m->io_cpu(m->io) - m->io_cpu0;
 	out->start_ns = m->t0;
 	out->bytes = bytes - m->bytes0;
 	out->ops = ops - m->ops0;
@@ -311,7 +318,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
 	bool ramping = j->ramp_us > 0;
-	struct meter m = { .ks = ks, .ctr = ctr };
+	struct meter m = { .ks = ks, .ctr = ctr,
+			   .io = e->io_threads_cpu_ns ? io : NULL,
+			   .io_cpu = e->io_threads_cpu_ns };
 	struct io_unit u = { 0 };
 	int ret = 0;
 
