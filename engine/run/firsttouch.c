@@ -20,8 +20,12 @@
  * touch left: the walk is a re-touch, reported as such and without a rate.
  */
 #include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
 
+#include "ioengines/ioengine.h"
 #include "run/firsttouch.h"
+#include "util/clock.h"
 #include "util/value.h"
 
 #define TOUCH_STEP	4096
@@ -94,6 +98,74 @@ void first_touch_describe(const struct touch_result *t, char *buf,
 			 "first touch timed (in the first pass)");
 		break;
 	}
+}
+
+/* Walk the source's region once from user space, timed with the
+ * thread's CPU time and faults: fresh (not yet mapped) memory of the
+ * job's own gets a store of 0 per page (its bytes are 0), anything else
+ * a load (and a store of the same byte into the job's own memory). */
+static void touch_measure(const struct job_spec *j, const struct ioe *io,
+			  bool fresh, struct touch_figures *f)
+{
+	struct rusage r0, r1;
+
+	f->bytes = io->region_len;
+	getrusage(RUSAGE_THREAD, &r0);
+	f->ns = mono_ns();
+	if (fresh && ioe_own_memory(j->ioengine))
+		ioe_fault_in(io->region, io->region_len);
+	else
+		first_touch(io->region, io->region_len,
+			    ioe_own_memory(j->ioengine));
+	f->ns = mono_ns() - f->ns;
+	getrusage(RUSAGE_THREAD, &r1);
+	f->usr_ns = timeval_ns(&r1.ru_utime) - timeval_ns(&r0.ru_utime);
+	f->sys_ns = timeval_ns(&r1.ru_stime) - timeval_ns(&r0.ru_stime);
+	f->minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
+	f->majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
+}
+
+/* Between setup and fill (ioengine.h): first_touch=phase times the
+ * first touch of the fresh region here, the one moment it has one. */
+void first_touch_fresh(const struct job_spec *j, const struct ioe *io,
+		       struct touch_result *t)
+{
+	if (!io->region || first_touch_resolve(j->first_touch,
+					       io->resident) != TOUCH_PHASE)
+		return;
+	touch_measure(j, io, true, &t->fig);
+	t->mode = TOUCH_PHASE;
+}
+
+/* first_touch=: touch the source's region from user space now, before
+ * the release (untimed, phase), or leave it to the first pass (timed);
+ * what was done is added to extra for source_info.  filled: the source
+ * had a fill, so a touch not done before it finds its pages mapped. */
+void first_touch_region(const struct job_spec *j, const struct ioe *io,
+			bool filled, char *extra, size_t len,
+			struct touch_result *t)
+{
+	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
+							 io->resident);
+	size_t n = strlen(extra);
+
+	if (mode == TOUCH_UNTIMED) {
+		struct touch_figures f;
+
+		touch_measure(j, io, false, &f);
+	} else if (mode == TOUCH_PHASE && t->mode != TOUCH_PHASE) {
+		/* no fill to go before: the pages are as setup left them */
+		t->present = io->resident;
+		touch_measure(j, io, !io->resident, &t->fig);
+	} else if (mode == TOUCH_TIMED) {
+		t->present = io->resident || filled;
+	}
+	t->mode = mode;
+	if (n && n + 2 < len) {
+		memcpy(extra + n, "; ", 3);
+		n += 2;
+	}
+	first_touch_describe(t, extra + n, len - n);
 }
 
 const char *first_touch_name(enum first_touch_mode mode)

@@ -18,6 +18,8 @@
 
 #include "spec/job.h"
 
+struct ioe;
+
 /* The touch as a phase: its bytes, wall time, CPU time and faults. */
 struct touch_figures {
 	uint64_t bytes, ns, sys_ns, usr_ns, minflt, majflt;
@@ -49,6 +51,20 @@ void first_touch_describe(const struct touch_result *t, char *buf,
 /* The touch's rate in GB/s (bytes over ns): only for a first touch of
  * pages not yet mapped, measured as a phase; false otherwise. */
 bool first_touch_gbps(const struct touch_result *t, double *gbps);
+
+/* Between the source's setup and its fill (ioengine.h): with
+ * first_touch=phase, time the first touch of the fresh region into t,
+ * the one moment it has one. */
+void first_touch_fresh(const struct job_spec *j, const struct ioe *io,
+		       struct touch_result *t);
+/* After the fill (filled: the source had one) and the kernel's prepare:
+ * touch the region from user space now, before the release (untimed;
+ * phase where first_touch_fresh had nothing to time), or leave it to the
+ * first pass (timed); t gets what was done, and its words are added to
+ * extra (len bytes, "; "-separated) for source_info. */
+void first_touch_region(const struct job_spec *j, const struct ioe *io,
+			bool filled, char *extra, size_t len,
+			struct touch_result *t);
 
 /* "untimed", "timed", "phase"; NULL for TOUCH_AUTO (no region). */
 const char *first_touch_name(enum first_touch_mode mode);

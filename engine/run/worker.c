@@ -29,12 +29,6 @@
 
 #define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ull +
-	       (uint64_t)tv->tv_usec * 1000ull;
-}
-
 /* A failure the data source or the program has already described (in
  * io->err, pr.err): the thread's result carries that text.  Returns -1. */
 static int fail_as(struct thread_result *out, const char *why)
@@ -97,74 +91,6 @@ static void tell_variant(const struct job_spec *j, const struct kstate *ks,
 			 v);
 }
 
-/* Walk the source's region once from user space, timed with the
- * thread's CPU time and faults: fresh (not yet mapped) memory of the
- * job's own gets a store of 0 per page (its bytes are 0), anything else
- * a load (and a store of the same byte into the job's own memory). */
-static void touch_measure(const struct job_spec *j, const struct ioe *io,
-			  bool fresh, struct touch_figures *f)
-{
-	struct rusage r0, r1;
-
-	f->bytes = io->region_len;
-	getrusage(RUSAGE_THREAD, &r0);
-	f->ns = mono_ns();
-	if (fresh && ioe_own_memory(j->ioengine))
-		ioe_fault_in(io->region, io->region_len);
-	else
-		first_touch(io->region, io->region_len,
-			    ioe_own_memory(j->ioengine));
-	f->ns = mono_ns() - f->ns;
-	getrusage(RUSAGE_THREAD, &r1);
-	f->usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
-	f->sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
-	f->minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
-	f->majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
-}
-
-/* Between setup and fill (ioengine.h): first_touch=phase times the
- * first touch of the fresh region here, the one moment it has one. */
-static void touch_fresh(const struct job_spec *j, const struct ioe *io,
-			struct touch_result *t)
-{
-	if (!io->region || first_touch_resolve(j->first_touch,
-					       io->resident) != TOUCH_PHASE)
-		return;
-	touch_measure(j, io, true, &t->fig);
-	t->mode = TOUCH_PHASE;
-}
-
-/* first_touch=: touch the source's region from user space now, before
- * the release (untimed, phase), or leave it to the first pass (timed);
- * what was done is added to extra for source_info.  filled: the source
- * had a fill, so a touch not done before it finds its pages mapped. */
-static void touch_region(const struct job_spec *j, const struct ioe *io,
-			 bool filled, char *extra, size_t len,
-			 struct touch_result *t)
-{
-	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
-							 io->resident);
-	size_t n = strlen(extra);
-
-	if (mode == TOUCH_UNTIMED) {
-		struct touch_figures f;
-
-		touch_measure(j, io, false, &f);
-	} else if (mode == TOUCH_PHASE && t->mode != TOUCH_PHASE) {
-		/* no fill to go before: the pages are as setup left them */
-		t->present = io->resident;
-		touch_measure(j, io, !io->resident, &t->fig);
-	} else if (mode == TOUCH_TIMED) {
-		t->present = io->resident || filled;
-	}
-	t->mode = mode;
-	if (n && n + 2 < len) {
-		memcpy(extra + n, "; ", 3);
-		n += 2;
-	}
-	first_touch_describe(t, extra + n, len - n);
-}
-
 struct meter {
 	uint64_t t0;
 	struct rusage ru0;
@@ -225,8 +151,8 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	out->bytes = bytes - m->bytes0;
 	out->ops = ops - m->ops0;
 	out->items = m->ks->items - m->items0;
-	out->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&m->ru0.ru_utime);
-	out->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&m->ru0.ru_stime);
+	out->usr_ns = timeval_ns(&ru.ru_utime) - timeval_ns(&m->ru0.ru_utime);
+	out->sys_ns = timeval_ns(&ru.ru_stime) - timeval_ns(&m->ru0.ru_stime);
 	out->minflt = (uint64_t)(ru.ru_minflt - m->ru0.ru_minflt);
 	out->majflt = (uint64_t)(ru.ru_majflt - m->ru0.ru_majflt);
 	out->vcsw = (uint64_t)(ru.ru_nvcsw - m->ru0.ru_nvcsw);
@@ -475,8 +401,8 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	out->end_ns = mono_ns();
 	out->ops = 1;
 	out->items = ks->items;		/* codewalk counts them */
-	out->usr_ns = tv_ns(&pr.ru.ru_utime);
-	out->sys_ns = tv_ns(&pr.ru.ru_stime);
+	out->usr_ns = timeval_ns(&pr.ru.ru_utime);
+	out->sys_ns = timeval_ns(&pr.ru.ru_stime);
 	out->minflt = (uint64_t)pr.ru.ru_minflt;
 	out->majflt = (uint64_t)pr.ru.ru_majflt;
 	out->vcsw = (uint64_t)pr.ru.ru_nvcsw;
@@ -560,7 +486,7 @@ void *worker_main(void *arg)
 	}
 	io_up = true;
 	if (e->fill) {
-		touch_fresh(j, &io, &out->touch);
+		first_touch_fresh(j, &io, &out->touch);
 		ret = e->fill(&io);
 		if (ret < 0) {
 			source_failed(out, &io, ret, stop);
@@ -597,8 +523,8 @@ void *worker_main(void *arg)
 		}
 	}
 	if (io.region)
-		touch_region(j, &io, e->fill != NULL, extra, sizeof(extra),
-			     &out->touch);
+		first_touch_region(j, &io, e->fill != NULL, extra,
+				   sizeof(extra), &out->touch);
 	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	if (out->status == RUN_OK && busguard_tripped())
