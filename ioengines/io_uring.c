@@ -456,6 +456,11 @@ static unsigned uring_io_threads(const struct job_spec *job)
 	return uring_opts_of(job)->ioworkers;
 }
 
+static uint64_t uring_io_threads_cpu_ns(struct ioe *e)
+{
+	return workers_cpu_ns(e->priv);
+}
+
 const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
@@ -464,6 +469,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.options = uring_options,
 	.opts = &ioengine_io_uring_opts,
 	.io_threads = uring_io_threads,
+	.io_threads_cpu_ns = uring_io_threads_cpu_ns,
 	.validate = uring_validate,
 	.setup = uring_setup,
 	.get = uring_get,

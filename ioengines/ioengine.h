@@ -5,6 +5,7 @@
  * them back.  The engine core drives every source the same way:
  *
  *	setup()                          before the group is released
+ *	fill()                           right after it (may be NULL)
  *	per pass:  blockgen_rewind();
  *	           while (get() == 1) { kernel over unit; put(); }
  *	drain()                          when stopped early (time, signal)
@@ -110,6 +111,10 @@ struct ioengine_ops {
 	/* Threads of its own that do the job's I/O beside the job's clones
 	 * (io_uring's ioworkers), for the report; NULL: none. */
 	unsigned (*io_threads)(const struct job_spec *job);
+	/* The CPU time (user + system, ns) those threads have used so far,
+	 * read at the edges of the job's measured window; only between
+	 * setup and teardown.  NULL: the source has none. */
+	uint64_t (*io_threads_cpu_ns)(struct ioe *e);
 	/* Choices at parse time that this source's own options make for
 	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
 	 * before the kernel's impl is looked up.  May be NULL. */
@@ -118,6 +123,13 @@ struct ioengine_ops {
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*setup)(struct ioe *e);
+	/* After setup, put the job's data into a region that setup mapped
+	 * but left fresh (mem: the file's bytes, or the pattern).  Between
+	 * the two the engine may time the first touch of the fresh pages
+	 * (first_touch=phase), which stores into them: only a region of the
+	 * job's own memory has a fill.  0 or -errno, described with
+	 * ioe_error().  NULL: setup() did it all. */
+	int (*fill)(struct ioe *e);
 	int (*get)(struct ioe *e, struct io_unit *u);
 	int (*put)(struct ioe *e, struct io_unit *u);
 	int (*drain)(struct ioe *e);	/* may be NULL: nothing in flight */

@@ -1,17 +1,20 @@
 /*
  * mem.c - ioengine "mem": the job's data in anonymous memory.
  *
- * The buffer is filled before the job starts, with the pattern or with the
- * bytes of the job's file (the "read() into RAM first" of seed 003).  The
- * fill writes every page, so no page fault lands in the measured part and
- * what the kernel then sees is plain memory bandwidth and latency.  Blocks
+ * The buffer is mapped at setup and filled before the job starts (fill(),
+ * right after setup), with the pattern or with the bytes of the job's
+ * file (the "read() into RAM first" of seed 003).  The fill writes every
+ * page, so no page fault lands in the measured part and what the kernel
+ * then sees is plain memory bandwidth and latency; between the two the
+ * engine can time the first touch of the fresh pages (first_touch=phase),
+ * the only moment there is one to time.  Blocks
  * keep the file's offsets (they start at job->offset): the block at off
  * is buf + (off - job->offset), and it holds the same bytes the file (or
  * the pattern) has at off.  A write is whatever the kernel stores.
  *
- * e->priv is a struct mapfile like the file-mapping sources' (its map is
- * the anonymous memory, align and write unused), so get() and teardown()
- * are theirs.
+ * e->priv begins with a struct mapfile like the file-mapping sources'
+ * (its map is the anonymous memory, align and write unused), so get() is
+ * theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,11 @@
 #include "util/value.h"
 
 #define HUGE_2M		(2ULL << 20)
+
+struct mem_state {
+	struct mapfile m;		/* first: mapfile_get() reads it */
+	int fd;				/* the file until fill(), or -1 */
+};
 
 /*
  * hugepage=2m|1g: one MAP_HUGETLB mapping of whole pages of that size.
@@ -206,50 +214,70 @@ out_close:
 	return ret;
 }
 
+static void mem_teardown(struct ioe *e)
+{
+	struct mem_state *st = e->priv;
+
+	if (st && st->fd >= 0)
+		close(st->fd);
+	mapfile_teardown(e);
+}
+
+/* The mapping, its file opened; the bytes come in fill(). */
 static int mem_setup(struct ioe *e)
 {
+	struct mem_state *st;
 	struct mapfile *m;
-	int fd = -1, ret;
+	int ret;
 
-	m = ioe_priv_alloc(e, sizeof(*m));
-	if (!m)
+	st = ioe_priv_alloc(e, sizeof(*st));
+	if (!st)
 		return -ENOMEM;
+	st->fd = -1;
+	m = &st->m;
 	m->base = e->job->offset;
 	m->size = e->job->size;
 	if (e->path) {
-		ret = mem_open_file(e, m, &fd);
+		ret = mem_open_file(e, m, &st->fd);
 		if (ret)
-			goto out_free;
+			goto out;
 	} else if (!m->size) {
 		ret = -EINVAL;
 		ioe_error(e, "ioengine=mem without a file needs size");
-		goto out_free;
+		goto out;
 	}
 	ret = mem_map(e, m);
 	if (ret)
-		goto out_close;
-	if (fd >= 0) {
-		ret = mem_preload(e, m, fd);
+		goto out;
+	e->region = m->buf;
+	e->region_len = (size_t)m->size;
+	e->resident = true;	/* filled before the job starts */
+	return 0;
+
+out:
+	mem_teardown(e);
+	return ret;
+}
+
+static int mem_fill(struct ioe *e)
+{
+	struct mem_state *st = e->priv;
+	struct mapfile *m = &st->m;
+
+	if (st->fd >= 0) {
+		int ret = mem_preload(e, m, st->fd);
+
+		close(st->fd);
+		st->fd = -1;
 		if (ret)
-			goto out_close;
-		close(fd);
+			return ret;
 	} else {
 		pattern_fill(&e->job->pattern, e->job->pattern_seed, m->base,
 			     m->buf, m->size);
 	}
-	e->region = m->buf;
-	e->region_len = (size_t)m->size;
-	e->resident = true;
 	if (e->job->hugepage == HUGEPAGE_THP)
 		mem_tell_thp(e, m);
 	return 0;
-
-out_close:
-	if (fd >= 0)
-		close(fd);
-out_free:
-	mapfile_teardown(e);
-	return ret;
 }
 
 static const char *const mem_options[] = { "hugepage", "first_touch", NULL };
@@ -260,7 +288,8 @@ const struct ioengine_ops ioengine_mem = {
 	.flags = IOE_FILE_OPT | IOE_MAPPED,
 	.options = mem_options,
 	.setup = mem_setup,
+	.fill = mem_fill,
 	.get = mapfile_get,
 	.put = ioe_put_nothing,
-	.teardown = mapfile_teardown,
+	.teardown = mem_teardown,
 };

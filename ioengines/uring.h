@@ -296,6 +296,8 @@ int workers_setup(struct ioe *e, struct uring_priv *p);
 void workers_stop(struct ioe *e, struct uring_priv *p);
 /* The I/O threads' rings' counts, added to st. */
 void workers_stats(const struct uring_priv *p, struct ring_stats *st);
+/* The CPU time (ns) the running I/O threads have used so far. */
+uint64_t workers_cpu_ns(const struct uring_priv *p);
 /* The first I/O thread's ring (they are all set up alike). */
 const struct ring *workers_ring(const struct uring_priv *p);
 int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u);

@@ -438,6 +438,23 @@ void workers_stats(const struct uring_priv *p, struct ring_stats *st)
 		ring_stats_add(&p->w[i].r, st);
 }
 
+uint64_t workers_cpu_ns(const struct uring_priv *p)
+{
+	uint64_t ns = 0;
+
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		struct timespec ts;
+		clockid_t cid;
+
+		if (p->w[i].started &&
+		    !pthread_getcpuclockid(p->w[i].tid, &cid) &&
+		    !clock_gettime(cid, &ts))
+			ns += (uint64_t)ts.tv_sec * 1000000000ull +
+			      (uint64_t)ts.tv_nsec;
+	}
+	return ns;
+}
+
 const struct ring *workers_ring(const struct uring_priv *p)
 {
 	return &p->w[0].r;

@@ -354,7 +354,7 @@ dump_round_trip()
 test_expect_success '--dump round trip: jobs/count10.ini' '
 	unset SIZE DIR &&
 	dump_round_trip "$SRCDIR/jobs/count10.ini" &&
-	test "$(grep -c "^\[" d.jobs)" = 7 &&
+	test "$(grep -c "^\[" d.jobs)" = 8 &&
 	grep "^size=4g$" d.jobs &&
 	grep "^pattern_seed=3$" d.jobs
 '

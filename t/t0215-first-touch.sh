@@ -1,7 +1,8 @@
 #!/bin/bash
 # t0215-first-touch.sh - what is timed is what the job says: first_touch=
 # puts the first user-space touch of a mapped region before the clock
-# (untimed), in a phase of its own (phase) or in the first pass (timed),
+# (untimed), in a phase of its own (phase: a real first touch, its page
+# faults counted, or said to be a re-touch) or in the first pass (timed),
 # and source_info says which; the kernels run the vector level the CPU
 # has (or MEMJOB_ISA's), and source_info and --version name it.
 
@@ -41,16 +42,25 @@ test_expect_success 'mem: the first touch is untimed by default, and said so' '
 		grep -E "; first touch untimed \(before the clock\)$"
 '
 
-test_expect_success 'mem first_touch=timed leaves it to the first pass' '
+# The fill maps every page before the clock: the first pass is no first
+# touch, and the label must not say it is.
+test_expect_success 'mem first_touch=timed: the fill mapped the pages, said so' '
 	ft --ioengine=mem --first_touch=timed &&
 	ft_info |
-		grep -E "; first touch timed \(in the first pass\)$"
+		grep -E "; first touch before the clock \(the source mapped the pages before the job\)$"
 '
 
-test_expect_success 'mem first_touch=phase measures the touch as its own phase' '
+# A first touch is a page fault per page: the phase comes before the
+# fill, on fresh pages (4 MiB: 1024 of them, a fault each; a THP kernel
+# may not split, but mem asks for no huge pages), not after it on pages
+# the fill already faulted in (0 faults: a re-touch).
+test_expect_success 'mem first_touch=phase times the first touch of fresh pages' '
 	ft --ioengine=mem --first_touch=phase &&
 	info=$(ft_info) && echo "$info" &&
-	echo "$info" | grep -E "first touch of 4 MiB: [0-9.]+ s at [0-9.]+ GB/s with [0-9]+ minor and [0-9]+ major faults and cpu usr [0-9.]+ s sys [0-9.]+ s \(its own phase; untimed in the passes\)$" &&
+	echo "$info" | grep -E "first touch of 4 MiB \(pages not yet mapped\): [0-9.]+ s at [0-9.]+ GB/s with [0-9]+ minor and [0-9]+ major faults and cpu usr [0-9.]+ s sys [0-9.]+ s \(its own phase; untimed in the passes\)$" &&
+	faults=$(echo "$info" | sed -n "s/.* with \([0-9]*\) minor.*/\1/p") &&
+	echo "faults in the phase: $faults" &&
+	test "$faults" -ge 1024 && test "$faults" -le 1040 &&
 	# no comma: source_info stays one field even for cut -d,
 	! echo "$info" | grep ","
 '
@@ -75,12 +85,46 @@ test_expect_success 'mmap populate=1: the pages are in, so the touch is untimed'
 	ft_info | grep -E "; first touch untimed \(before the clock\)$"
 '
 
+# MAP_POPULATE mapped every page before the job: a phase has no first
+# touch left to time, says so, and gives the walk no rate.
+test_expect_success 'mmap populate=1 first_touch=phase: a re-touch, no GB/s' '
+	ft --ioengine=mmap --populate=1 --first_touch=phase &&
+	info=$(ft_info) && echo "$info" &&
+	echo "$info" | grep -E "; first touch of 4 MiB not timed: the source mapped its pages before the job and a walk over them: [0-9.]+ s with [0-9]+ minor and [0-9]+ major faults and cpu usr [0-9.]+ s sys [0-9.]+ s \(a re-touch; untimed in the passes\)$" &&
+	! echo "$info" | grep "GB/s"
+'
+
 test_expect_success 'first_touch on a source that maps nothing, or a bad value: exit 2' '
 	expect_exit 2 "$MEMJOB" --name=p --ioengine=psync --filename="$TEST_TMP/data" \
 		--first_touch=phase 2>err &&
 	grep "first_touch" err &&
 	expect_exit 2 "$MEMJOB" --name=p --size=4k --first_touch=sometimes 2>err &&
 	grep "first_touch" err
+'
+
+# ---- jobs/count10.ini ---------------------------------------------------------
+
+# The shipped job at 4 MiB: its first-touch step is a real first touch
+# (a fault per fresh page, not the 0 of a walk over pages the pread had
+# already faulted in), and it has the seed's in-RAM plain-loop step, whose
+# count is everyone's.
+test_expect_success 'count10: first-touch faults every fresh page; in-ram-simple counts' '
+	(cd "$TEST_TMP" && SIZE=4m DIR="$TEST_TMP" "$MEMJOB" \
+		--output-format=csv --section=in-ram-simple \
+		--section=in-ram --section=first-touch \
+		"$SRCDIR/jobs/count10.ini") >c10.csv &&
+	test "$(csv_col c10.csv job 1) $(csv_col c10.csv job 2) $(csv_col c10.csv job 3)" = \
+		"in-ram-simple in-ram first-touch" &&
+	test "$(csv_col c10.csv impl 1)" = simple &&
+	test "$(csv_col c10.csv impl 2)" = unrolled &&
+	test -z "$(csv_col c10.csv job 4)" &&
+	count=$(csv_col c10.csv result 1) && test "$count" -gt 0 &&
+	test "$(csv_col c10.csv result 2)" = "$count" &&
+	test "$(csv_col c10.csv result 3)" = "$count" &&
+	faults=$(csv_col c10.csv touch_minflt 3) &&
+	echo "first-touch: $faults faults for 1024 pages" &&
+	test "$faults" -ge 1024 &&
+	test "$(csv_col c10.csv touch_fresh 3)" = 1
 '
 
 # ---- vector levels -----------------------------------------------------------

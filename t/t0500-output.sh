@@ -351,4 +351,24 @@ test_expect_success 'MEMJOB_SYSROOT: the header says the counters come from the 
 	! grep MEMJOB_SYSROOT plain.out
 '
 
+# Two clones of a program: the one that makes the directory first runs
+# 0.05 s, the other 0.4 s.  The short one is flagged in the normal report
+# and counted in CSV's short_clones; each clone shows its own time.
+test_expect_success 'a clone that ran markedly shorter is flagged' '
+	rm -rf "$TEST_TMP/first" &&
+	"$MEMJOB" --output-format=normal,csv --name=two --kernel=exec \
+		--numjobs=2 --command="mkdir $TEST_TMP/first 2>/dev/null && sleep 0.05 || sleep 0.4" >out &&
+	sed -n "/^host,/,\$p" out >out.csv &&
+	grep -E "^    clone [01]( \(cpu [0-9]+\))?: usr [0-9.]+ s, sys [0-9.]+ s; over 0\.[0-9]+ s; RAN SHORTER than the longest clone \(under 90% of its time\): the others ran part of the job without it$" out &&
+	test "$(grep -c "RAN SHORTER" out)" = 1 &&
+	test "$(csv_col out.csv short_clones)" = 1 &&
+	rm -rf "$TEST_TMP/first" &&
+	"$MEMJOB" --output-format=csv --name=two --kernel=exec --numjobs=2 \
+		--command="sleep 0.3" >even.csv &&
+	test "$(csv_col even.csv short_clones)" = 0 &&
+	"$MEMJOB" --output-format=csv --name=one --kernel=exec \
+		--command=true >one.csv &&
+	test -z "$(csv_col one.csv short_clones)"
+'
+
 test_done

@@ -109,6 +109,21 @@ test_expect_success URING 'I/O threads on the CPUs of ioworkers_cpus, time_based
 	test "$(csv_col out.csv bytes)" -gt 0
 '
 
+# The I/O threads' CPU time is theirs, not the job thread's: measured
+# over the job's window (two threads: at most twice that), said apart.
+test_expect_success URING 'the I/O threads'"'"' CPU time, apart from the job'"'"'s thread' '
+	uring --iodepth=16 --ioworkers=2 --runtime=200ms --time_based=1 &&
+	io=$(csv_col out.csv io_threads_cpu_ns) &&
+	el=$(csv_col out.csv elapsed_ns) &&
+	echo "I/O threads $io ns of CPU over $el ns" &&
+	test "$io" -gt 0 && test "$io" -le $((2 * el + 10000000)) &&
+	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+		--iodepth=16 --ioworkers=2 >report &&
+	grep -E "^    cpu usr [0-9.]+ s, sys [0-9.]+ s \(the job.s thread\), its 2 I/O threads [0-9.]+ s; faults " report &&
+	uring --iodepth=16 &&
+	test -z "$(csv_col out.csv io_threads_cpu_ns)"
+'
+
 test_expect_success URING 'latency: one per I/O, ordered percentiles; latency=0: none' '
 	uring --iodepth=8 --direct=1 &&
 	test "$(csv_col out.csv lat_ios)" = 512 &&

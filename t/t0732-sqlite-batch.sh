@@ -2,7 +2,8 @@
 # t0732-sqlite-batch.sh - seed 001's own experiment: memjob-sqlite-batch
 # runs SQLite statements one or N at a time and reports its own time and
 # L1 icache misses (or says the counter is missing), refuses a bad N, and
-# jobs/icache-sqlite.ini runs it as kernel=exec at batch 1 and 8.
+# jobs/icache-sqlite.ini runs it as kernel=exec at batch 1 and 8, their
+# repeats taking turns.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -55,6 +56,22 @@ test_expect_success SQLITE_BATCH 'jobs/icache-sqlite.ini: batch 1 and batch 8 as
 	test "$(csv_col out.csv elapsed_ns 2)" -gt 0 &&
 	grep "^batch 1: 1 rounds of 10240 SELECT" err &&
 	grep "^batch 8: 1 rounds of 10240 SELECT" err
+'
+
+# REPEAT=3: the batches take turns, batch 1, batch 8, batch 1 ..., so the
+# first run's cost is not batch 1's alone; the report says so.
+test_expect_success SQLITE_BATCH 'jobs/icache-sqlite.ini REPEAT=3: batches interleaved, and said so' '
+	PATH=$SRCDIR:$PATH ROUNDS=1 REPEAT=3 "$MEMJOB" \
+		--output-format=normal,csv "$SRCDIR/jobs/icache-sqlite.ini" \
+		>out 2>err &&
+	sed -n "/^host,/,\$p" out >out.csv &&
+	paste -d: <(csv_get out.csv start_ns) <(csv_get out.csv job) \
+		<(csv_get out.csv repeat) | sort -t: -k1,1n | cut -d: -f2- |
+		tr "\n" " " >actual && echo >>actual &&
+	echo "batch-1:1 batch-8:1 batch-1:2 batch-8:2 batch-1:3 batch-8:3 " >expect &&
+	test_cmp expect actual &&
+	test "$(csv_get out.csv repeat_order | sort -u)" = interleaved &&
+	grep -x "repeats: interleaved, one run of each job per round: batch-1, batch-8 (3 rounds)" out
 '
 
 test_done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t0830-touch-report.sh - the first touch as figures a script can read:
-# the columns first_touch, timed_passes and touch_* (at the end of CSV,
-# keys of JSON), the normal report's "timed:" line (which passes the clock
+# the columns first_touch, timed_passes, touch_* and touch_fresh (at the
+# end of CSV, keys of JSON; a rate only for a touch of fresh pages), the normal report's "timed:" line (which passes the clock
 # ran over) and, with first_touch=phase, the touch's own line.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
@@ -30,6 +30,7 @@ test_expect_success 'the new columns, together, after verdict, in this order' '
 		touch_gbps touch_minflt touch_majflt touch_usr_ns \
 		touch_sys_ns >expect &&
 	test_cmp expect actual &&
+	test "$(grep -x -A1 precision_pairs cols | tail -n 1)" = touch_fresh &&
 	test "$(grep -n -x first_touch cols | cut -d: -f1)" -gt \
 		"$(grep -n -x verdict cols | cut -d: -f1)"
 '
@@ -48,6 +49,9 @@ test_expect_success 'mem first_touch=phase: the phase in its columns, the same a
 	test "$(csv_col out.csv first_touch)" = phase &&
 	test "$(csv_col out.csv timed_passes)" = 2 &&
 	test "$(csv_col out.csv touch_bytes)" = 4194304 &&
+	test "$(csv_col out.csv touch_fresh)" = 1 &&
+	# a fault per fresh page: 1024 of them
+	test "$(csv_col out.csv touch_minflt)" -ge 1024 &&
 	ns=$(csv_col out.csv touch_ns) && test "$ns" -gt 0 &&
 	gbps=$(csv_col out.csv touch_gbps) &&
 	near "$gbps" "$(awk -v n="$ns" "BEGIN { print 4194304 / n }")" 0.001 &&
@@ -56,7 +60,7 @@ test_expect_success 'mem first_touch=phase: the phase in its columns, the same a
 			{ echo "$c not a count"; exit 1; }
 	done &&
 	# source_info rounds the same figures to ms
-	s=$(csv_col out.csv source_info | sed -n "s/.*first touch of 4 MiB: \([0-9.]*\) s at.*/\1/p") &&
+	s=$(csv_col out.csv source_info | sed -n "s/.*first touch of 4 MiB (pages not yet mapped): \([0-9.]*\) s at.*/\1/p") &&
 	near "$s" "$(awk -v n="$ns" "BEGIN { print n / 1e9 }")" 0.0006
 '
 
@@ -81,11 +85,22 @@ test_expect_success 'mmap: timed by default; as a phase its faults are in touch_
 	test "$timed" -ge 1 && test "$touched" -ge 1 && test "$after" -lt "$timed"
 '
 
+# mmap populate=1 mapped the pages before the job: the phase is a
+# re-touch, with its time and faults but no rate, and touch_fresh 0.
+test_expect_success 'mmap populate=1 first_touch=phase: touch_fresh 0, no touch_gbps' '
+	tr_csv --ioengine=mmap --populate=1 --first_touch=phase &&
+	test "$(csv_col out.csv first_touch)" = phase &&
+	test "$(csv_col out.csv touch_fresh)" = 0 &&
+	test -n "$(csv_col out.csv touch_ns)" &&
+	test -z "$(csv_col out.csv touch_gbps)"
+'
+
 test_expect_success 'a source that maps nothing: the columns are empty' '
 	tr_csv --ioengine=psync &&
 	test -z "$(csv_col out.csv first_touch)" &&
 	test -z "$(csv_col out.csv timed_passes)" &&
-	test -z "$(csv_col out.csv touch_bytes)"
+	test -z "$(csv_col out.csv touch_bytes)" &&
+	test -z "$(csv_col out.csv touch_fresh)"
 '
 
 # A read's buffers are faulted in at setup: a 1 MiB pread buffer used to
@@ -115,7 +130,14 @@ test_expect_success 'normal report: the timed line, and the phase line with phas
 	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mem --first_touch=phase --loops=2 >out &&
 	grep -E "^    timed: 2 passes over the data, after the first touch \(not timed with them\)$" out &&
-	grep -E "^    first touch of 4 MiB: [0-9.]+ s, [0-9.]+ GB/s; faults [0-9]+ minor, [0-9]+ major; cpu usr [0-9.]+ s, sys [0-9.]+ s \(its own phase\)$" out &&
+	grep -E "^    first touch of 4 MiB \(pages not yet mapped\): [0-9.]+ s, [0-9.]+ GB/s; faults [0-9]+ minor, [0-9]+ major; cpu usr [0-9.]+ s, sys [0-9.]+ s \(its own phase\)$" out &&
+	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+		--ioengine=mmap --populate=1 --first_touch=phase >out &&
+	grep -E "^    first touch of 4 MiB: none to time, the source mapped its pages before the job; a walk over them: [0-9.]+ s; faults [0-9]+ minor, [0-9]+ major; cpu usr [0-9.]+ s, sys [0-9.]+ s \(its own phase\)$" out &&
+	! grep "^    first touch.*GB/s" out &&
+	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+		--ioengine=mem --first_touch=timed >out &&
+	grep -E "^    timed: 1 pass over the data, after the first touch \(the source mapped the pages before the job\)$" out &&
 	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mmap >out &&
 	grep -E "^    timed: 1 pass over the data, the first touch of each page in the first$" out &&

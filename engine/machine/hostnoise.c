@@ -235,14 +235,22 @@ int hostnoise_thread_wait(const char *root, uint64_t *ns)
 
 void hostnoise_describe(const struct hostnoise *n, char *buf, size_t len)
 {
-	char st[64], wt[64], fq[96];
+	hostnoise_describe_wait(n, NULL, buf, len);
+}
+
+void hostnoise_describe_wait(const struct hostnoise *n, const char *wait,
+			     char *buf, size_t len)
+{
+	char st[64], wt[128], fq[96];
 
 	if (n->have_steal)
 		snprintf(st, sizeof(st), "%.1f%% (of %llu ticks)",
 			 n->steal_pct, (unsigned long long)n->ticks);
 	else
 		snprintf(st, sizeof(st), "not readable");
-	if (n->have_wait)
+	if (wait)
+		snprintf(wt, sizeof(wt), "%s", wait);
+	else if (n->have_wait)
 		snprintf(wt, sizeof(wt), "%.1f%%", n->wait_pct);
 	else
 		snprintf(wt, sizeof(wt), "not readable");

@@ -100,6 +100,9 @@ int hostnoise_parse_schedstat(const char *text, uint64_t *ns);
  * 0.3%, frequency not readable": each figure or "not readable".
  */
 void hostnoise_describe(const struct hostnoise *n, char *buf, size_t len);
+/* The same with the wait's words given (NULL: n's). */
+void hostnoise_describe_wait(const struct hostnoise *n, const char *wait,
+			     char *buf, size_t len);
 
 /*
  * The sentence when the host's noise (the larger of steal and wait, in

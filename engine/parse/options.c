@@ -29,6 +29,9 @@ static const char *const hugepage_words[] = {
 static const char *const touch_words[] = {
 	"auto", "untimed", "timed", "phase", NULL
 };
+static const char *const order_words[] = {
+	"interleaved", "grouped", NULL
+};
 static const char *const role_words[] = {
 	"none", "victim", "aggressor", NULL
 };
@@ -333,12 +336,20 @@ const struct opt_def opt_core[] = {
 	  .help = "ioengine=mem and mmap: where the first touch of each page "
 		  "from user space goes.  untimed: every page is read (mem: "
 		  "rewritten) once before the clock starts, so the passes "
-		  "measure memory that is already mapped.  phase: the same, "
-		  "and the touch is measured as its own phase, reported on a "
-		  "line of its own and in source_info (\"first touch of 1 "
-		  "GiB: 0.612 s, 1.75 GB/s\", with its page faults and CPU "
-		  "time), and in the touch_ columns of CSV and JSON.  "
-		  "timed: no touch, the first pass pays for it.  auto (the "
+		  "measure memory that is already mapped.  phase: the first "
+		  "touch is measured as its own phase, before the clock, "
+		  "reported on a line of its own and in source_info "
+		  "(\"first touch of 1 GiB (pages not yet mapped): 0.412 s, "
+		  "2.61 GB/s\", with its page faults and CPU time), and in "
+		  "the touch_ columns of CSV and JSON; for mem it comes "
+		  "before the fill, a store into each fresh page (a fault "
+		  "each), and the pread or pattern fill follows untimed; "
+		  "where the source mapped the pages before the job (mmap "
+		  "populate=1) there is no first touch left, and the report "
+		  "says so and gives the walk over them no rate.  "
+		  "timed: no touch, the first pass pays for it (where the "
+		  "source mapped the pages before the job, the report says "
+		  "that the first pass is no first touch).  auto (the "
 		  "default): untimed where the source put the data in memory "
 		  "before the job (mem, which reads its file with pread; mmap "
 		  "with populate=1), timed otherwise (mmap's page faults are "
@@ -482,7 +493,27 @@ const struct opt_def opt_core[] = {
 		  "with min and max, and CSV a row per repeat.  Jobs that run "
 		  "at the same time are repeated together, so they must have "
 		  "the same repeat.  With precision, the least number of "
-		  "repeats." },
+		  "repeats.  A job's first run that is markedly slower than "
+		  "its others is flagged as a warm-up outlier (see "
+		  "repeat_order)." },
+	{ .name = "repeat_order", .type = OPT_ENUM, .cat = CAT_RUN,
+	  .off = F(repeat_order), .def = "interleaved", .words = order_words,
+	  .arg = "interleaved|grouped",
+	  .help = "The order of the repeats of jobs separated by stonewall "
+		  "(a series of steps, sweep points): interleaved (the "
+		  "default) runs them round by round, one run of each "
+		  "segment in file order per round (A B A B ...), so that "
+		  "the first run's cost and a drift of the host land on "
+		  "every step alike; grouped runs all repeats of a segment "
+		  "before the next (A A B B).  Within a round the file's "
+		  "order holds, so a job that writes a file runs before the "
+		  "job after it that reads it, in every round.  A segment "
+		  "joins the rounds of the one before it when both are "
+		  "interleaved; a victim's alone and loaded runs always take "
+		  "turns; segments of a victim with precision keep rounds of "
+		  "their own.  Jobs that run at the same time take the same "
+		  "repeat_order.  The report says which order each job's "
+		  "runs had (CSV and JSON: repeat_order)." },
 	{ .name = "precision", .type = OPT_CUSTOM, .cat = CAT_RUN,
 	  .off = F(precision_pct), .def = "off", .arg = "PCT|off",
 	  .parse = optv_parse_precision, .format = optv_format_precision,

@@ -354,8 +354,33 @@ static int add_segment(struct plan *p, unsigned first, unsigned repeat)
 	return 0;
 }
 
+/* Whether segment s has a job with precision=: its rounds are adaptive
+ * and its budget its own, so it joins no block by repeat_order. */
+static bool seg_precise(const struct plan *p, unsigned s)
+{
+	const struct segment *sg = &p->segments[s];
+
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
+		if (p->jobs[i].spec->precision_pct > 0)
+			return true;
+	return false;
+}
+
+/* Whether segment s joins the block of s - 1 by repeat_order: both
+ * interleaved, neither with precision=. */
+static bool order_joins(const struct plan *p, unsigned s)
+{
+	const struct job_spec *a = p->jobs[p->segments[s - 1].first].spec;
+	const struct job_spec *b = p->jobs[p->segments[s].first].spec;
+
+	return a->repeat_order == ORDER_INTERLEAVED &&
+	       b->repeat_order == ORDER_INTERLEAVED &&
+	       !seg_precise(p, s - 1) && !seg_precise(p, s);
+}
+
 /* A loaded victim joins its baseline's block, with every segment between
- * them: overlapping spans (a victim x aggressor grid) make one block. */
+ * them: overlapping spans (a victim x aggressor grid) make one block.
+ * Segments that repeat_order interleaves join the block before them. */
 static void plan_blocks(struct plan *p)
 {
 	bool *joined = calloc(p->nsegments, sizeof(*joined));
@@ -371,10 +396,19 @@ static void plan_blocks(struct plan *p)
 		for (unsigned s = (a < b ? a : b) + 1; s <= (a < b ? b : a); s++)
 			joined[s] = true;
 	}
+	for (unsigned s = 1; joined && s < p->nsegments; s++)
+		joined[s] |= order_joins(p, s);
 	for (unsigned s = 0; s < p->nsegments; s++)
 		p->segments[s].block = s && joined && joined[s] ?
 				       p->segments[s - 1].block : s;
 	free(joined);
+}
+
+bool plan_interleaved(const struct plan *p, unsigned seg)
+{
+	unsigned b = p->segments[seg].block;
+
+	return (b + 1 < p->nsegments && p->segments[b + 1].block == b);
 }
 
 unsigned plan_build(const struct jobset *js, const struct topo *t,
@@ -420,6 +454,13 @@ unsigned plan_build(const struct jobset *js, const struct topo *t,
 				   sg->repeat);
 		if (sg->count)
 			check_same_precision(j, &js->jobs[sg->first], d);
+		if (sg->count && j->repeat_order !=
+		    js->jobs[sg->first].repeat_order)
+			diag_error(d, job_loc(j, "repeat_order"), "repeat_order",
+				   "job '%s' runs at the same time as job '%s' "
+				   "and is repeated with it, so they take the "
+				   "same repeat_order (set it in [global])",
+				   j->name, js->jobs[sg->first].name);
 		sg->count++;
 		/* the nearest earlier job of that name: sweeps repeat names */
 		if (j->wait_for)

@@ -9,10 +9,14 @@
  * Segments linked by a victim's baseline (its alone runs and the loaded
  * runs judged against them, with whatever lies between) form a block, and
  * a block runs repeat by repeat: alone, loaded, alone, loaded ..., so
- * that a drift of the host lands on both sides of a slowdown.  Other
- * segments are blocks of one and run all their repeats in turn.  Every check that can refuse a run without running it
- * happens here or in check.c, so a refused run has started nothing and
- * created nothing.
+ * that a drift of the host lands on both sides of a slowdown.  So do
+ * consecutive segments with repeat_order=interleaved (the default; not
+ * those with precision=, whose rounds are their own): a series of steps
+ * runs A B A B, and its first run's cost is not one step's alone.  Other
+ * segments are blocks of one and run all their repeats in turn.  Within a
+ * round the segments keep the file's order.  Every check that can refuse
+ * a run without running it happens here or in check.c, so a refused run
+ * has started nothing and created nothing.
  */
 #ifndef MEMJOB_PLAN_H
 #define MEMJOB_PLAN_H
@@ -69,6 +73,9 @@ struct plan {
 unsigned plan_build(const struct jobset *js, const struct topo *t,
 		    struct diag *d, struct plan *p);
 void plan_free(struct plan *p);
+/* Whether segment seg's runs take turns with other segments' (its block
+ * has more than one segment): "interleaved", else "grouped". */
+bool plan_interleaved(const struct plan *p, unsigned seg);
 /* Whether this machine has room for the plan now: disk for the files to
  * create, memory, huge pages, a memory cgroup for memory_limit; each lack
  * an error in d, at the option that asks for it (planroom.c).  The first

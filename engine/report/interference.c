@@ -53,6 +53,32 @@ bool row_slowdown(const struct results *r, const struct job_result *jr,
 	return true;
 }
 
+/* The median of job idx's CPU-clock cost over its first n repeats. */
+static double cpu_median(const struct results *r, unsigned idx, unsigned n)
+{
+	double v[PRECISION_MAX_ROUNDS];
+
+	n = results_cpu_values(r, idx, n, v, PRECISION_MAX_ROUNDS);
+	return stat_summarise(v, n).median;
+}
+
+bool row_cpu_slowdown(const struct results *r, const struct job_result *jr,
+		      double *slowdown)
+{
+	const struct job_spec *j = jr->pj->spec;
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	double alone, loaded = job_cpu_metric(jr).value;
+
+	if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+	    j->baseline < 0 || jr->status != RUN_OK)
+		return false;
+	alone = cpu_median(r, (unsigned)j->baseline, results_repeats(r, idx));
+	if (alone <= 0 || loaded <= 0)
+		return false;
+	*slowdown = slowdown_pct(alone, loaded, true);
+	return true;
+}
+
 bool point_slowdown(const struct results *r, const struct job_result *jr,
 		    double *slowdown)
 {
@@ -192,6 +218,14 @@ static void victim_lines(const struct results *r, const char *name,
 			l.aggressor_gbps = aggressor_gbps(r, i);
 		l.emulated = point_emulated(r, i);
 		l.noise = noise_of_point(r, i, (unsigned)j->baseline);
+		l.loaded_wait = noise_loaded_wait(r, i);
+		l.cpu_m = job_cpu_metric(results_get(r, i, 0));
+		l.cpu_alone = cpu_median(r, (unsigned)j->baseline, n);
+		l.cpu_loaded = cpu_median(r, i, n);
+		l.have_cpu = l.cpu_alone > 0 && l.cpu_loaded > 0;
+		if (l.have_cpu)
+			l.cpu_slowdown_pct = slowdown_pct(l.cpu_alone,
+							  l.cpu_loaded, true);
 		fn(user, &l);
 	}
 }
@@ -253,8 +287,13 @@ static void print_line(void *user, const struct interference_line *l)
 	fprintf(f, "%s\n", l->emulated ? "  EMULATED" : "");
 	slowdown_verdict(&l->ci, verdict, sizeof(verdict));
 	fprintf(f, "  %-32s %s\n", "", verdict);
-	noise_point_lines(f, &l->noise, &l->ci, l->slowdown_pct,
-			  prec_target(l));
+	if (l->have_cpu)
+		fprintf(f, "  %-32s on its CPU time: %+.2f%% (%s alone %.4g, "
+			"loaded %.4g; without the wait for a CPU)\n", "",
+			l->cpu_slowdown_pct, l->cpu_m.label, l->cpu_alone,
+			l->cpu_loaded);
+	noise_point_lines(f, &l->noise, &l->loaded_wait, &l->ci,
+			  l->slowdown_pct, prec_target(l));
 	if (l->prec.state != PRECISION_OFF) {
 		precision_describe(&l->prec, verdict, sizeof(verdict));
 		fprintf(f, "  %-32s precision: %s\n", "", verdict);
@@ -369,6 +408,17 @@ void interference_row(struct row_emitter *e,
 				    prec_target(l), warn, sizeof(warn));
 	row_str(e, "noise_warning", warn);
 	precision_cells(e, &l->prec);
+	row_str(e, "cpu_metric_name", l->cpu_m.name);
+	if (l->have && l->have_cpu) {
+		row_sig(e, "cpu_alone", l->cpu_alone, 6);
+		row_sig(e, "cpu_loaded", l->cpu_loaded, 6);
+		row_fixed(e, "cpu_slowdown_pct", l->cpu_slowdown_pct, 4);
+	} else {
+		row_absent(e, "cpu_alone");
+		row_absent(e, "cpu_loaded");
+		row_absent(e, "cpu_slowdown_pct");
+	}
+	noise_loaded_cells(e, &l->loaded_wait);
 	row_end(e);
 }
 

@@ -11,7 +11,10 @@
  *
  * A point's slowdown also comes with its 95% confidence interval, from
  * the alone and loaded repeats as two samples (interval.h), and a
- * verdict in words: "slower by 5.4% (95% CI 3.9..6.8%)".
+ * verdict in words: "slower by 5.4% (95% CI 3.9..6.8%)".  The same
+ * slowdown on the victim's CPU clock leaves out the time it waited for a
+ * CPU (an aggressor on its CPU, the host): set beside the wall-time one,
+ * it tells the cache's share from the scheduler's.
  */
 #ifndef MEMJOB_INTERFERENCE_H
 #define MEMJOB_INTERFERENCE_H
@@ -33,6 +36,11 @@ double slowdown_pct(double alone, double loaded, bool lower_is_better);
  * the row is not one. */
 bool row_slowdown(const struct results *r, const struct job_result *jr,
 		  double *baseline, double *slowdown);
+/* For a loaded victim row: its slowdown on the CPU clock, this run's
+ * job_cpu_metric against the median of its baseline's; false when the
+ * row is not one or a figure is missing. */
+bool row_cpu_slowdown(const struct results *r, const struct job_result *jr,
+		      double *slowdown);
 /* For a loaded victim row: its point's slowdown, of the medians over
  * the repeats (the interference table's; the same for each repeat);
  * false when the row is not one or a median is missing. */
@@ -73,6 +81,13 @@ struct interference_line {
 	bool emulated;			/* a job of the point (or of its
 					   baseline) ran in emulation */
 	struct hostnoise noise;		/* noisereport.h: noise_of_point */
+	struct wait_range loaded_wait;	/* the loaded runs' wait */
+	/* The same slowdown on the victim's CPU clock (job_cpu_metric):
+	 * the medians alone and loaded, and the slowdown of the medians;
+	 * have_cpu false where a median is missing. */
+	bool have_cpu;
+	struct metric cpu_m;
+	double cpu_alone, cpu_loaded, cpu_slowdown_pct;
 };
 
 /* Each line, victim by victim in plan order. */

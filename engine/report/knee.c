@@ -6,7 +6,8 @@
  * The one idea: everything is relative to one level's own plateau, found
  * from the low end of the latencies in a window of sizes well inside the
  * level, because on a shared machine noise only ever makes a chase slower.
- * A knee must then be a rise that stays, so one slow point is not a knee.
+ * A knee must then be a rise that holds, so one slow point is not a knee,
+ * but a rise that eases off a little after it is.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -112,11 +113,11 @@ static void window(const struct kpoint *p, unsigned n, uint64_t a,
 
 /*
  * The plateau of the window [lo, hi) (non-empty): the median of its
- * points within KNEE_RISE of its lowest latency.  *first gets the first
- * such point.  scratch has room for hi - lo values.
+ * points within KNEE_BAND of its lowest latency.  *first gets the first
+ * such point, *lowest that latency.  scratch has room for hi - lo values.
  */
 static double plateau(const struct kpoint *p, unsigned lo, unsigned hi,
-		      double *scratch, unsigned *first)
+		      double *scratch, unsigned *first, double *lowest)
 {
 	double low = p[lo].ns;
 	unsigned i, c = 0;
@@ -124,9 +125,10 @@ static double plateau(const struct kpoint *p, unsigned lo, unsigned hi,
 	for (i = lo + 1; i < hi; i++)
 		if (p[i].ns < low)
 			low = p[i].ns;
+	*lowest = low;
 	*first = hi;
 	for (i = lo; i < hi; i++) {
-		if (p[i].ns > low * KNEE_RISE)
+		if (p[i].ns > low * KNEE_BAND)
 			continue;
 		if (*first == hi)
 			*first = i;
@@ -135,16 +137,22 @@ static double plateau(const struct kpoint *p, unsigned lo, unsigned hi,
 	return median(scratch, c);
 }
 
-/* Whether the latency is above t from point i on, for KNEE_CONFIRM more. */
-static bool rise_stays(const struct kpoint *p, unsigned n, unsigned i,
-		       double t)
+/*
+ * Whether the rise at point i holds (knee.h, rule 4): over i and the
+ * KNEE_CONFIRM points after it (those measured), the median is above
+ * rise and none is at or below hold.  scratch has room for the points.
+ */
+static bool rise_holds(const struct kpoint *p, unsigned n, unsigned i,
+		       double rise, double hold, double *scratch)
 {
-	unsigned j;
+	unsigned j, c = 0;
 
-	for (j = i; j < n && j <= i + KNEE_CONFIRM; j++)
-		if (p[j].ns <= t)
+	for (j = i; j < n && j <= i + KNEE_CONFIRM; j++) {
+		if (p[j].ns <= hold)
 			return false;
-	return true;
+		scratch[c++] = p[j].ns;
+	}
+	return median(scratch, c) > rise;
 }
 
 /* k->text from a format; a long sentence is cut at the buffer's end. */
@@ -218,7 +226,7 @@ static void knee_one(const struct kpoint *p, unsigned n, double *scratch,
 {
 	uint64_t from = prev;
 	unsigned lo, hi, first, i;
-	double t;
+	double low, rise, t, hold;
 
 	memset(k, 0, sizeof(*k));
 	k->level = c->level;
@@ -235,10 +243,16 @@ static void knee_one(const struct kpoint *p, unsigned n, double *scratch,
 		no_data(k, prev);
 		return;
 	}
-	k->plateau_ns = plateau(p, lo, hi, scratch, &first);
-	t = k->plateau_ns * KNEE_RISE;
+	k->plateau_ns = plateau(p, lo, hi, scratch, &first, &low);
+	/* a plateau as spread as its median is above its lowest point
+	 * needs a rise that much clearer (knee.h, rule 4) */
+	rise = KNEE_RISE * k->plateau_ns / low;
+	if (rise > KNEE_RISE_MAX)
+		rise = KNEE_RISE_MAX;
+	t = k->plateau_ns * rise;
+	hold = k->plateau_ns * (1 + rise) / 2;
 	for (i = first + 1; i < n; i++) {
-		if (p[i].ns > t && rise_stays(p, n, i, t)) {
+		if (p[i].ns > t && rise_holds(p, n, i, t, hold, scratch)) {
 			k->knee_size = p[i].size;
 			k->plateau_end = p[i - 1].size;
 			k->after_ns = p[i].ns;

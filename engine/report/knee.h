@@ -12,7 +12,7 @@
  * host shares the LLC) is reported as such, never hidden.
  *
  * The rule, for a level of size S whose next smaller data level has size P
- * (0 for L1) and knee K (P when it had none), with F = KNEE_RISE:
+ * (0 for L1) and knee K (P when it had none), with B = KNEE_BAND:
  *
  *  1. Several points at one size (repeats) count as their median.
  *  2. The plateau window is the sizes in (2 min(P, K), S/2]: clear of the
@@ -20,20 +20,32 @@
  *     that is smaller, and of this level's own edge.  If it is empty,
  *     (P, S].
  *  3. Latency noise on a busy machine only ever adds time, so the plateau
- *     is the median of the window's points within F times the window's
+ *     is the median of the window's points within B times the window's
  *     lowest latency: neither a burst of noise nor a knee that comes early,
  *     inside the window, drags it up.
- *  4. Scanning up from the first plateau point, the knee is the first size
- *     whose latency is above F x plateau and stays there for the next two
- *     sizes measured (as many as there are).  The plateau ends at the size
- *     measured before it.
+ *  4. A rise is clear when it is F times the plateau, F = KNEE_RISE times
+ *     the plateau's own spread (its median over the window's lowest
+ *     point), at most KNEE_RISE_MAX: a tight plateau shows a soft step, a
+ *     noisy one needs a steep one.  Scanning up from the first plateau
+ *     point, the knee is the first size whose latency is a clear rise
+ *     that holds: over it and the next KNEE_CONFIRM sizes measured (as
+ *     many as there are), the median is a clear rise too and no point
+ *     comes back down to H = (1 + F) / 2 times the plateau.  So one slow
+ *     point is no knee (the median of three is a plateau point), and a
+ *     step followed by a dip is still a step: a stream of stores steps up
+ *     at L2 and then eases off a little while the L3 takes it, without
+ *     getting back to L2's latency.  The plateau ends at the size
+ *     measured before the knee.
  *  5. Found where sysfs says: S/2 <= knee <= 2 S.  Real caches start to
  *     miss a little before they are full (pseudo-LRU, other data, physical
  *     indexing), so the knee is typically between 3/4 S and S.
  *
- * F = 1.5: the smallest step between cache levels on real CPUs is about
- * 2.5x (L1 to L2), so 1.5 is well below any real step and well above the
- * noise that medians of repeats leave.  With chase_layout=random on 4 KiB
+ * A dependent chase steps by 2.5x or more between levels, a stream of
+ * independent stores (jobs/cache-loop.ini) by as little as 1.4x (the
+ * prefetchers hide most of the next level's latency): F runs from 1.3,
+ * for a plateau whose points agree, to 1.5, well below any chase step and
+ * above the noise that medians of repeats leave.  B = 1.5 keeps a noisy
+ * plateau's points in its median.  With chase_layout=random on 4 KiB
  * pages, TLB misses raise the latency of large working sets on their own
  * and can make a knee of their own; chase_layout=page or hugepage=thp
  * leaves them out.
@@ -47,8 +59,10 @@
 #include "util/row.h"
 #include "machine/topology.h"
 
-#define KNEE_RISE	1.5	/* "clearly above": F x the plateau */
-#define KNEE_CONFIRM	2	/* sizes after the rise that must stay up */
+#define KNEE_BAND	1.5	/* the plateau: within B x the lowest */
+#define KNEE_RISE	1.3	/* a clear rise over a tight plateau */
+#define KNEE_RISE_MAX	1.5	/* ... and over the noisiest */
+#define KNEE_CONFIRM	2	/* sizes after the rise that must hold it */
 #define KNEE_MAX_LEVELS	TOPO_MAX_CACHES
 
 enum knee_status {

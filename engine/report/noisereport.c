@@ -38,6 +38,28 @@ struct hostnoise noise_of_point(const struct results *r, unsigned loaded,
 	return n;
 }
 
+struct wait_range noise_loaded_wait(const struct results *r,
+				    unsigned loaded)
+{
+	struct wait_range w = { 0 };
+	struct hostnoise all = { 0 };
+
+	for (unsigned k = 0; k < results_repeats(r, loaded); k++) {
+		const struct job_result *jr = results_get(r, loaded, k);
+
+		if (jr->status != RUN_OK || !jr->noise.have_wait)
+			continue;
+		if (!w.have || jr->noise.wait_pct < w.min)
+			w.min = jr->noise.wait_pct;
+		if (!w.have || jr->noise.wait_pct > w.max)
+			w.max = jr->noise.wait_pct;
+		w.have = true;
+		hostnoise_merge(&all, &jr->noise);
+	}
+	w.pct = all.wait_pct;
+	return w;
+}
+
 /*
  * The half-width the point's slowdown claims to resolve: the one
  * precision= asked for where there is one (what the user wants to tell
@@ -91,14 +113,26 @@ void noise_run_header(FILE *f, const struct results *r,
 }
 
 void noise_point_lines(FILE *f, const struct hostnoise *n,
+		       const struct wait_range *loaded,
 		       const struct interval *ci, double slowdown_pct,
 		       double target)
 {
-	char d[256], warn[256];
+	char d[320], warn[256], wt[128], a[32] = "not readable";
+	char l[64] = "not readable";
 
-	hostnoise_describe(n, d, sizeof(d));
-	fprintf(f, "  %-32s host, victim's CPUs (wait: alone runs): %s\n", "",
-		d);
+	/* the alone runs' wait is what the warning weighs; the loaded
+	 * runs' is in their wall time, and so in the slowdown */
+	if (n->have_wait)
+		snprintf(a, sizeof(a), "%.1f%%", n->wait_pct);
+	if (loaded->have && loaded->max - loaded->min < 0.05)
+		snprintf(l, sizeof(l), "%.1f%%", loaded->pct);
+	else if (loaded->have)
+		snprintf(l, sizeof(l), "%.1f%% (runs %.1f-%.1f%%)",
+			 loaded->pct, loaded->min, loaded->max);
+	snprintf(wt, sizeof(wt), "%s alone, %s loaded", a, l);
+	hostnoise_describe_wait(n, wt, d, sizeof(d));
+	fprintf(f, "  %-32s host, victim's CPUs, alone and loaded runs: %s\n",
+		"", d);
 	noise_point_warning(n, ci, slowdown_pct, target, warn, sizeof(warn));
 	if (warn[0])
 		fprintf(f, "  %-32s WARNING: %s\n", "", warn);
@@ -118,6 +152,19 @@ void noise_cells(struct row_emitter *e, const struct hostnoise *n)
 		row_fixed(e, "host_cpu_mhz", n->mhz, 1);
 	else
 		row_absent(e, "host_cpu_mhz");
+}
+
+void noise_loaded_cells(struct row_emitter *e, const struct wait_range *w)
+{
+	if (!w->have) {
+		row_absent(e, "host_wait_loaded_pct");
+		row_absent(e, "host_wait_loaded_min_pct");
+		row_absent(e, "host_wait_loaded_max_pct");
+		return;
+	}
+	row_fixed(e, "host_wait_loaded_pct", w->pct, 3);
+	row_fixed(e, "host_wait_loaded_min_pct", w->min, 3);
+	row_fixed(e, "host_wait_loaded_max_pct", w->max, 3);
 }
 
 void noise_run_row(struct row_emitter *e, const struct results *r,

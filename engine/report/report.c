@@ -17,6 +17,7 @@
 #include "report/interference.h"
 #include "report/kneereport.h"
 #include "report/noisereport.h"
+#include "report/series.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/report.h"
@@ -213,9 +214,52 @@ static void normal_counters(FILE *f, const struct job_result *jr)
 		fputc('\n', f);
 }
 
+/* A clone's own figures over its own window, and its time; flagged
+ * when it ran markedly shorter than the longest clone. */
+static void normal_clone(FILE *f, const struct job_result *jr, unsigned c)
+{
+	const struct job_spec *j = jr->pj->spec;
+	const struct thread_result *t = &jr->threads[c];
+	uint64_t ns = t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0;
+	char rb[48];
+
+	fprintf(f, "    clone %u", c);
+	if (t->cpu >= 0)
+		fprintf(f, " (cpu %d)", t->cpu);
+	if (kernel_measures_rate(j->kernel))
+		fprintf(f, ": %s, %.3f GB/s,",
+			value_format_bytes((double)t->bytes, rb, sizeof(rb)),
+			ns ? (double)t->bytes / ns : 0.0);
+	else if (j->kernel->flags & KERN_ITEMS)
+		fprintf(f, ": %" PRIu64 " %s,", t->items,
+			plural(j->kernel->item_name, rb, sizeof(rb)));
+	else
+		fputc(':', f);
+	fprintf(f, " usr %.3f s, sys %.3f s", t->usr_ns / 1e9,
+		t->sys_ns / 1e9);
+	if (j->kernel->flags & KERN_RESULT) {
+		char v[32];
+
+		result_text(j, t->result, v, sizeof(v));
+		fprintf(f, ", %s %s", j->kernel->result_name, v);
+	}
+	fputs(";", f);
+	if ((j->kernel->flags & KERN_ITEMS) && t->items && ns)
+		fprintf(f, " %.2f ns per %s", (double)ns / (double)t->items,
+			j->kernel->item_name);
+	fprintf(f, " over %.3f s", ns / 1e9);
+	if (clone_ran_short(jr, c))
+		fprintf(f, "; RAN SHORTER than the longest clone (under %.0f%% "
+			"of its time): the others ran part of the job without "
+			"it", CLONE_SHORT_FRAC * 100);
+	fputc('\n', f);
+}
+
 static void normal_run(FILE *f, const struct job_result *jr, bool label)
 {
 	const struct job_spec *j = jr->pj->spec;
+	unsigned io_threads = j->ioengine->io_threads ?
+			      j->ioengine->io_threads(j) : 0;
 	char rb[32], wb[32];
 
 	if (label)
@@ -234,9 +278,14 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 					   rb, sizeof(rb)),
 			value_format_bytes((double)jr->write_bytes, wb,
 					   sizeof(wb)));
-	fprintf(f, "    cpu usr %.3f s, sys %.3f s; faults %" PRIu64 " minor, "
-		"%" PRIu64 " major; context switches %" PRIu64 " voluntary, %"
-		PRIu64 " involuntary\n", jr->usr_ns / 1e9, jr->sys_ns / 1e9,
+	fprintf(f, "    cpu usr %.3f s, sys %.3f s", jr->usr_ns / 1e9,
+		jr->sys_ns / 1e9);
+	if (io_threads)		/* theirs are not in the figures above */
+		fprintf(f, " (the job's thread%s), its %u I/O thread%s %.3f s",
+			j->numjobs == 1 ? "" : "s", io_threads,
+			io_threads == 1 ? "" : "s", jr->io_cpu_ns / 1e9);
+	fprintf(f, "; faults %" PRIu64 " minor, %" PRIu64 " major; context "
+		"switches %" PRIu64 " voluntary, %" PRIu64 " involuntary\n",
 		jr->minflt, jr->majflt, jr->vcsw, jr->ivcsw);
 	noise_run_line(f, jr);
 	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {
@@ -282,35 +331,8 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		fputs("    EMULATED: these figures come from ordinary memory "
 		      "standing in for the device\n", f);
 	if (j->numjobs > 1)
-		for (unsigned c = 0; c < j->numjobs; c++) {
-			const struct thread_result *t = &jr->threads[c];
-			uint64_t ns = t->end_ns - t->start_ns;
-
-			fprintf(f, "    clone %u", c);
-			if (t->cpu >= 0)
-				fprintf(f, " (cpu %d)", t->cpu);
-			if (kernel_measures_rate(j->kernel))
-				fprintf(f, ": %s, %.3f GB/s,",
-					value_format_bytes((double)t->bytes,
-							   rb, sizeof(rb)),
-					ns ? (double)t->bytes / ns : 0.0);
-			else if (j->kernel->flags & KERN_ITEMS)
-				fprintf(f, ": %" PRIu64 " %s,", t->items,
-					plural(j->kernel->item_name, rb,
-					       sizeof(rb)));
-			else
-				fputc(':', f);
-			fprintf(f, " usr %.3f s, sys %.3f s",
-				t->usr_ns / 1e9, t->sys_ns / 1e9);
-			if (j->kernel->flags & KERN_RESULT) {
-				char v[32];
-
-				result_text(j, t->result, v, sizeof(v));
-				fprintf(f, ", %s %s", j->kernel->result_name,
-					v);
-			}
-			fputc('\n', f);
-		}
+		for (unsigned c = 0; c < j->numjobs; c++)
+			normal_clone(f, jr, c);
 	if (jr->status == RUN_FAILED)
 		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
 	else if (jr->status == RUN_INTERRUPTED)
@@ -374,6 +396,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	if (reps > 1 && n) {
 		struct stat_summary g = stat_summarise(gbps, n);
 		struct stat_summary t = stat_summarise(secs, n);
+		struct warmup w = series_warmup(r, idx);
 
 		fprintf(f, "  over %u run%s: ", n, n == 1 ? "" : "s");
 		if (kernel_measures_rate(j->kernel))
@@ -388,6 +411,12 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 		}
 		fprintf(f, "time median %.3f s (min %.3f, max %.3f)\n",
 			t.median, t.min, t.max);
+		if (w.outlier)
+			fprintf(f, "  run 1 is a warm-up outlier: %+.1f%% against "
+				"the median of the others (%s)\n",
+				w.excess_pct, job_metric(results_get(r, idx, 0))
+				.lower_is_better ? "its metric" :
+				"the inverse of its rate");
 	}
 }
 
@@ -499,6 +528,7 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
 		interference_noise_count(r, &nc);
 		noise_run_header(rc->out, r, &nc);
+		series_order_line(rc->out, r);
 		for (unsigned i = 0; i < p->njobs; i++)
 			normal_job(rc->out, r, i);
 		group_totals_each(r, normal_group, rc->out);

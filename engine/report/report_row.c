@@ -20,6 +20,7 @@
 
 #include "report/interference.h"
 #include "report/noisereport.h"
+#include "report/series.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
@@ -47,7 +48,9 @@
 	X(host_cpu_mhz) X(noise_warning) X(first_touch) X(timed_passes)	\
 	X(touch_bytes) X(touch_ns) X(touch_gbps) X(touch_minflt)		\
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
-	X(precision_status) X(precision_half_width_pct) X(precision_pairs)
+	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
+	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
+	X(short_clones) X(io_threads_cpu_ns)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -86,7 +89,7 @@ const char *const *report_csv_leading_columns(void)
 	X(kernel_release) X(memjob_version) X(job_hash) X(machine_type)	\
 	X(slurm_job_id) X(slurm_array_job_id) X(slurm_array_task_id)		\
 	X(slurm_procid) X(slurm_nodename) X(verdict) X(noise_warning)	\
-	X(first_touch)
+	X(first_touch) X(repeat_order)
 
 static const bool fixed_is_text[NFIXED] = {
 #define AS_TEXT(name) [COL_##name] = true,
@@ -277,6 +280,8 @@ static void fill_interference(struct cell *c, const struct results *r,
 		C(baseline) = cell_sig(base, 6);
 		C(slowdown_pct) = cell_fixed(slow, 4);
 	}
+	if (row_cpu_slowdown(r, jr, &slow))
+		C(cpu_slowdown_pct) = cell_fixed(slow, 4);
 }
 
 /* The system counters of the job's segment; absent where unknown. */
@@ -435,12 +440,14 @@ static void fill_noise(struct cell *c, const struct results *r,
 }
 
 /* first_touch=: what was done, the passes timed, and with phase the
- * touch's own figures; absent for a source that maps no region. */
+ * touch's own figures (a rate only for a first touch of pages not yet
+ * mapped); absent for a source that maps no region. */
 static void fill_touch(struct cell *c, const struct job_result *jr)
 {
 	const struct touch_result *t = &jr->touch;
 	const struct touch_figures *f = &t->fig;
 	uint64_t all = jr->pj->size * jr->pj->spec->numjobs;
+	double gbps;
 
 	if (t->mode == TOUCH_AUTO)
 		return;
@@ -451,12 +458,27 @@ static void fill_touch(struct cell *c, const struct job_result *jr)
 		return;
 	C(touch_bytes) = cell_u64(f->bytes);
 	C(touch_ns) = cell_u64(f->ns);
-	if (f->ns)
-		C(touch_gbps) = cell_fixed((double)f->bytes / (double)f->ns, 6);
+	C(touch_fresh) = cell_u64(!t->present);
+	if (first_touch_gbps(t, &gbps))	/* never for a re-touch */
+		C(touch_gbps) = cell_fixed(gbps, 6);
 	C(touch_minflt) = cell_u64(f->minflt);
 	C(touch_majflt) = cell_u64(f->majflt);
 	C(touch_usr_ns) = cell_u64(f->usr_ns);
 	C(touch_sys_ns) = cell_u64(f->sys_ns);
+}
+
+/* The order of the job's runs, and whether this run is its warm-up
+ * outlier (1 on its first run's row, 0 on the others; absent where the
+ * series is not judged). */
+static void fill_series(struct cell *c, const struct results *r,
+			const struct job_result *jr)
+{
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	struct warmup w = series_warmup(r, idx);
+
+	C(repeat_order) = cell_str(series_order(r, idx));
+	if (w.judged)
+		C(warmup_outlier) = cell_u64(w.outlier && jr->repeat == 0);
 }
 
 static void fill_fixed(struct cell *c, const char *host,
@@ -530,6 +552,12 @@ static void fill_fixed(struct cell *c, const char *host,
 				(double)jr->start.wait_ns / 1e6, 1);
 	}
 	fill_touch(c, jr);
+	fill_series(c, r, jr);
+	if (j->numjobs > 1 && jr->end_ns)
+		C(short_clones) = cell_u64(jr->short_clones);
+	if (j->ioengine->io_threads && j->ioengine->io_threads(j) &&
+	    jr->end_ns)
+		C(io_threads_cpu_ns) = cell_u64(jr->io_cpu_ns);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

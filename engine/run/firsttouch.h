@@ -2,6 +2,11 @@
  * firsttouch.h - the first touch of a job's memory from user space, done
  * before the clock starts (first_touch=untimed), measured as a phase of
  * its own (phase), or left to the first timed pass (timed).
+ *
+ * Only a touch of pages not yet mapped is a first touch: its page faults
+ * are what it costs.  Where the source mapped the pages before the job (a
+ * pread or pattern fill, MAP_POPULATE), they are "present": a walk over
+ * them is a re-touch, and the reports say so instead of giving it a rate.
  */
 #ifndef MEMJOB_FIRSTTOUCH_H
 #define MEMJOB_FIRSTTOUCH_H
@@ -13,16 +18,21 @@
 
 #include "spec/job.h"
 
+struct ioe;
+
 /* The touch as a phase: its bytes, wall time, CPU time and faults. */
 struct touch_figures {
 	uint64_t bytes, ns, sys_ns, usr_ns, minflt, majflt;
 };
 
 /* What a run did with the first touch: mode is TOUCH_AUTO where the
- * source maps no region (nothing to touch), else the resolved mode; fig
- * holds figures with TOUCH_PHASE only. */
+ * source maps no region (nothing to touch), else the resolved mode;
+ * present: the source had mapped the pages before the touch (phase) or
+ * before the clock (timed), so the walk or the first pass was no first
+ * touch; fig holds figures with TOUCH_PHASE only. */
 struct touch_result {
 	enum first_touch_mode mode;
+	bool present;
 	struct touch_figures fig;
 };
 
@@ -36,14 +46,31 @@ void first_touch(void *p, size_t len, bool store);
 /* The report's words for what was done ("first touch untimed (before
  * the clock)"; with phase, the figures) into buf, without a comma, so
  * that source_info stays one field even for a naive CSV split. */
-void first_touch_describe(enum first_touch_mode mode,
-			  const struct touch_figures *f, char *buf,
+void first_touch_describe(const struct touch_result *t, char *buf,
 			  size_t len);
+/* The touch's rate in GB/s (bytes over ns): only for a first touch of
+ * pages not yet mapped, measured as a phase; false otherwise. */
+bool first_touch_gbps(const struct touch_result *t, double *gbps);
+
+/* Between the source's setup and its fill (ioengine.h): with
+ * first_touch=phase, time the first touch of the fresh region into t,
+ * the one moment it has one. */
+void first_touch_fresh(const struct job_spec *j, const struct ioe *io,
+		       struct touch_result *t);
+/* After the fill (filled: the source had one) and the kernel's prepare:
+ * touch the region from user space now, before the release (untimed;
+ * phase where first_touch_fresh had nothing to time), or leave it to the
+ * first pass (timed); t gets what was done, and its words are added to
+ * extra (len bytes, "; "-separated) for source_info. */
+void first_touch_region(const struct job_spec *j, const struct ioe *io,
+			bool filled, char *extra, size_t len,
+			struct touch_result *t);
 
 /* "untimed", "timed", "phase"; NULL for TOUCH_AUTO (no region). */
 const char *first_touch_name(enum first_touch_mode mode);
 /* Add a clone's touch into into (bytes, faults and CPU time add; the
- * wall time is the longest, the clones touching side by side). */
+ * wall time is the longest, the clones touching side by side; present
+ * if any clone's pages were). */
 void first_touch_merge(struct touch_result *into,
 		       const struct touch_result *from);
 /* The normal report's lines for a run of passes (bytes of them over

@@ -127,8 +127,33 @@ struct metric job_metric(const struct job_result *jr)
 	return m;
 }
 
-unsigned results_metric_values(const struct results *r, unsigned job,
-			       unsigned n, double *v, unsigned max)
+struct metric job_cpu_metric(const struct job_result *jr)
+{
+	const struct job_spec *j = jr->pj->spec;
+	double cpu = (double)(jr->usr_ns + jr->sys_ns);
+	struct metric m = { .lower_is_better = true };
+
+	if ((j->kernel->flags & KERN_PROGRAM) &&
+	    !(j->kernel->flags & KERN_ITEMS)) {
+		m.name = "cpu_s";
+		snprintf(m.label, sizeof(m.label), "CPU seconds");
+		m.value = cpu / 1e9;
+	} else if (j->kernel->flags & KERN_ITEMS) {
+		m.name = "cpu_ns_per_item";
+		snprintf(m.label, sizeof(m.label), "CPU ns per %s",
+			 j->kernel->item_name ? j->kernel->item_name : "item");
+		m.value = jr->items ? cpu / (double)jr->items : 0;
+	} else {
+		m.name = "cpu_s_per_gb";
+		snprintf(m.label, sizeof(m.label), "CPU s per GB");
+		m.value = jr->bytes ? cpu / (double)jr->bytes : 0;
+	}
+	return m;
+}
+
+static unsigned values_of(const struct results *r, unsigned job,
+			  unsigned n, double *v, unsigned max,
+			  struct metric (*of)(const struct job_result *))
 {
 	unsigned got = 0;
 
@@ -138,9 +163,21 @@ unsigned results_metric_values(const struct results *r, unsigned job,
 		const struct job_result *jr = results_get(r, job, k);
 
 		if (jr->status == RUN_OK)
-			v[got++] = job_metric(jr).value;
+			v[got++] = of(jr).value;
 	}
 	return got;
+}
+
+unsigned results_metric_values(const struct results *r, unsigned job,
+			       unsigned n, double *v, unsigned max)
+{
+	return values_of(r, job, n, v, max, job_metric);
+}
+
+unsigned results_cpu_values(const struct results *r, unsigned job,
+			    unsigned n, double *v, unsigned max)
+{
+	return values_of(r, job, n, v, max, job_cpu_metric);
 }
 
 bool results_point_interval(const struct results *r, unsigned job,
@@ -204,6 +241,7 @@ static void summarise_job(struct job_result *jr)
 		jr->ops += t->ops;
 		jr->usr_ns += t->usr_ns;
 		jr->sys_ns += t->sys_ns;
+		jr->io_cpu_ns += t->io_cpu_ns;
 		jr->minflt += t->minflt;
 		jr->majflt += t->majflt;
 		jr->vcsw += t->vcsw;
@@ -235,24 +273,43 @@ static void summarise_job(struct job_result *jr)
 		jr->ops_per_s = (double)jr->ops * 1e9 / (double)jr->elapsed_ns;
 	}
 	/* ns per item of one thread: with clones running side by side the
-	 * time is shared, so use each clone's own window, averaged. */
+	 * time is shared, so the clones' own windows, summed, over their
+	 * items, summed (a clone that ran briefly weighs as little as it
+	 * counted, not as much as one that ran throughout) */
 	if (jr->items) {
-		double sum = 0;
-		unsigned k = 0;
+		uint64_t ns = 0, items = 0;
 
 		for (unsigned c = 0; c < n; c++) {
 			const struct thread_result *t = &jr->threads[c];
 
 			if (t->items && t->end_ns > t->start_ns) {
-				sum += (double)(t->end_ns - t->start_ns) /
-				       (double)t->items;
-				k++;
+				ns += t->end_ns - t->start_ns;
+				items += t->items;
 			}
 		}
-		jr->ns_per_item = k ? sum / k : 0;
+		jr->ns_per_item = items ? (double)ns / (double)items : 0;
 		jr->cpu_ns_per_item = (double)(jr->usr_ns + jr->sys_ns) /
 				      (double)jr->items;
 	}
+	for (unsigned c = 0; c < n; c++)
+		jr->short_clones += clone_ran_short(jr, c);
+}
+
+bool clone_ran_short(const struct job_result *jr, unsigned c)
+{
+	const struct thread_result *t = &jr->threads[c];
+	uint64_t longest = 0;
+
+	if (jr->pj->spec->numjobs < 2 || !t->end_ns)
+		return false;
+	for (unsigned k = 0; k < jr->pj->spec->numjobs; k++) {
+		const struct thread_result *o = &jr->threads[k];
+
+		if (o->end_ns && o->end_ns - o->start_ns > longest)
+			longest = o->end_ns - o->start_ns;
+	}
+	return (double)(t->end_ns - t->start_ns) <
+	       CLONE_SHORT_FRAC * (double)longest;
 }
 
 void results_summarise_run(struct results *r, unsigned job, unsigned repeat)

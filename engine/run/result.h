@@ -30,6 +30,7 @@ struct thread_result {
 	uint64_t bytes, ops;
 	uint64_t write_bytes;		/* of bytes, those written */
 	uint64_t usr_ns, sys_ns;
+	uint64_t io_cpu_ns;		/* the source's I/O threads' CPU time */
 	uint64_t minflt, majflt, vcsw, ivcsw;
 	uint64_t result;		/* the kernel's, over all the data */
 	uint64_t items;			/* KERN_ITEMS kernels: measured items */
@@ -73,10 +74,13 @@ struct job_result {
 	uint64_t start_ns, end_ns;
 	uint64_t bytes, ops, elapsed_ns, write_bytes;
 	uint64_t usr_ns, sys_ns, minflt, majflt, vcsw, ivcsw;
+	uint64_t io_cpu_ns;		/* of the I/O threads (ioworkers) */
 	uint64_t result;
 	uint64_t items;
 	double gbps, ops_per_s;
-	double ns_per_item;		/* 0 when the kernel counts no items */
+	double ns_per_item;		/* 0 when the kernel counts no items:
+					   the clones' windows over their
+					   items, both summed */
 	double cpu_ns_per_item;		/* CPU time (usr + sys) per item */
 	bool emulated;
 	struct hist lat;		/* merged over clones */
@@ -90,8 +94,17 @@ struct job_result {
 	struct sysstat_delta sys;
 	struct phase_start start;
 	struct hostnoise noise;		/* on the job's CPUs, this run */
+	unsigned short_clones;		/* clone_ran_short() of them */
 	bool summarised;		/* the sums above are made */
 };
+
+/* A clone "ran markedly shorter" when its measured window is below this
+ * share of the longest clone's: for the rest of that time the others ran
+ * without it, and the job's figures mix the two. */
+#define CLONE_SHORT_FRAC	0.9
+
+/* Whether clone c of a run of 2+ clones ran markedly shorter. */
+bool clone_ran_short(const struct job_result *jr, unsigned c);
 
 struct results {
 	const struct plan *plan;
@@ -120,6 +133,12 @@ struct metric {
 };
 
 struct metric job_metric(const struct job_result *jr);
+/* The same run's cost on the CPU clock (usr + sys), per the metric's
+ * unit of work: CPU ns per item for kernels that count items, CPU s per
+ * GB (ns per byte) for rates, CPU seconds for programs; lower is better.
+ * Time the thread spent waiting for a CPU, or stolen by the hypervisor,
+ * is not in it.  value 0 when the run did no work. */
+struct metric job_cpu_metric(const struct job_result *jr);
 
 int results_init(struct results *r, const struct plan *p);
 /* Room for n repeats of every job (precision= runs more than repeat). */
@@ -132,6 +151,9 @@ unsigned results_repeats(const struct results *r, unsigned job);
  * max); returns how many. */
 unsigned results_metric_values(const struct results *r, unsigned job,
 			       unsigned n, double *v, unsigned max);
+/* The same with job_cpu_metric's figure. */
+unsigned results_cpu_values(const struct results *r, unsigned job,
+			    unsigned n, double *v, unsigned max);
 /* A loaded victim's slowdown interval: its runs against the alone runs
  * of the same rounds (those it alternated with); false when job is not
  * a loaded victim with a baseline. */

@@ -29,12 +29,6 @@
 
 #define CHECK_BYTES	(1u << 20)	/* look at the clock every ~1 MiB */
 
-static uint64_t tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ull +
-	       (uint64_t)tv->tv_usec * 1000ull;
-}
-
 /* A failure the data source or the program has already described (in
  * io->err, pr.err): the thread's result carries that text.  Returns -1. */
 static int fail_as(struct thread_result *out, const char *why)
@@ -42,6 +36,17 @@ static int fail_as(struct thread_result *out, const char *why)
 	out->status = RUN_FAILED;
 	snprintf(out->err, sizeof(out->err), "%s", why);
 	return -1;
+}
+
+/* The data source's setup or fill failed with ret (described in
+ * io->err): interrupted where a stop woke it (a blocking open()),
+ * failed otherwise. */
+static void source_failed(struct thread_result *out, const struct ioe *io,
+			  int ret, atomic_int *stop)
+{
+	fail_as(out, io->err);
+	if (ret == -EINTR && atomic_load(stop))
+		out->status = RUN_INTERRUPTED;
 }
 
 /* A SIGBUS in the job's mapped region (busguard.h): the job's error. */
@@ -86,43 +91,12 @@ static void tell_variant(const struct job_spec *j, const struct kstate *ks,
 			 v);
 }
 
-/* first_touch=: touch the source's region from user space now, before
- * the release (untimed, phase), or leave it to the first pass (timed);
- * what was done is added to extra for source_info. */
-static void touch_region(const struct job_spec *j, const struct ioe *io,
-			 char *extra, size_t len, struct touch_result *t)
-{
-	enum first_touch_mode mode = first_touch_resolve(j->first_touch,
-							 io->resident);
-	struct touch_figures f = { .bytes = io->region_len };
-	size_t n = strlen(extra);
-	struct rusage r0, r1;
-
-	if (mode != TOUCH_TIMED) {
-		getrusage(RUSAGE_THREAD, &r0);
-		f.ns = mono_ns();
-		first_touch(io->region, io->region_len,
-			    ioe_own_memory(j->ioengine));
-		f.ns = mono_ns() - f.ns;
-		getrusage(RUSAGE_THREAD, &r1);
-		f.usr_ns = tv_ns(&r1.ru_utime) - tv_ns(&r0.ru_utime);
-		f.sys_ns = tv_ns(&r1.ru_stime) - tv_ns(&r0.ru_stime);
-		f.minflt = (uint64_t)(r1.ru_minflt - r0.ru_minflt);
-		f.majflt = (uint64_t)(r1.ru_majflt - r0.ru_majflt);
-	}
-	if (n && n + 2 < len) {
-		memcpy(extra + n, "; ", 3);
-		n += 2;
-	}
-	first_touch_describe(mode, &f, extra + n, len - n);
-	t->mode = mode;
-	if (mode == TOUCH_PHASE)
-		t->fig = f;
-}
-
 struct meter {
 	uint64_t t0;
 	struct rusage ru0;
+	struct ioe *io;			/* its I/O threads' CPU time, or NULL */
+	uint64_t (*io_cpu)(struct ioe *io);
+	uint64_t io_cpu0;
 	uint64_t bytes0, ops0, items0;
 	const struct kstate *ks;
 	struct counters *ctr;		/* perf counters, or NULL */
@@ -148,6 +122,8 @@ static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 			struct thread_result *out)
 {
 	getrusage(RUSAGE_THREAD, &m->ru0);
+	if (m->io)
+		m->io_cpu0 = m->io_cpu(m->io);
 	m->t0 = mono_ns();
 	m->bytes0 = bytes;
 	m->ops0 = ops;
@@ -169,12 +145,14 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	}
 	out->end_ns = mono_ns();
 	getrusage(RUSAGE_THREAD, &ru);
+	if (m->io)
+		out->io_cpu_ns = m->io_cpu(m->io) - m->io_cpu0;
 	out->start_ns = m->t0;
 	out->bytes = bytes - m->bytes0;
 	out->ops = ops - m->ops0;
 	out->items = m->ks->items - m->items0;
-	out->usr_ns = tv_ns(&ru.ru_utime) - tv_ns(&m->ru0.ru_utime);
-	out->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&m->ru0.ru_stime);
+	out->usr_ns = timeval_ns(&ru.ru_utime) - timeval_ns(&m->ru0.ru_utime);
+	out->sys_ns = timeval_ns(&ru.ru_stime) - timeval_ns(&m->ru0.ru_stime);
 	out->minflt = (uint64_t)(ru.ru_minflt - m->ru0.ru_minflt);
 	out->majflt = (uint64_t)(ru.ru_majflt - m->ru0.ru_majflt);
 	out->vcsw = (uint64_t)(ru.ru_nvcsw - m->ru0.ru_nvcsw);
@@ -266,7 +244,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
 	bool ramping = j->ramp_us > 0;
-	struct meter m = { .ks = ks, .ctr = ctr };
+	struct meter m = { .ks = ks, .ctr = ctr,
+			   .io = e->io_threads_cpu_ns ? io : NULL,
+			   .io_cpu = e->io_threads_cpu_ns };
 	struct io_unit u = { 0 };
 	int ret = 0;
 
@@ -421,8 +401,8 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	out->end_ns = mono_ns();
 	out->ops = 1;
 	out->items = ks->items;		/* codewalk counts them */
-	out->usr_ns = tv_ns(&pr.ru.ru_utime);
-	out->sys_ns = tv_ns(&pr.ru.ru_stime);
+	out->usr_ns = timeval_ns(&pr.ru.ru_utime);
+	out->sys_ns = timeval_ns(&pr.ru.ru_stime);
 	out->minflt = (uint64_t)pr.ru.ru_minflt;
 	out->majflt = (uint64_t)pr.ru.ru_majflt;
 	out->vcsw = (uint64_t)pr.ru.ru_nvcsw;
@@ -501,13 +481,18 @@ void *worker_main(void *arg)
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
-		fail_as(out, io.err);
-		/* woken from a blocking open() to stop */
-		if (ret == -EINTR && atomic_load(stop))
-			out->status = RUN_INTERRUPTED;
+		source_failed(out, &io, ret, stop);
 		goto setup_done;
 	}
 	io_up = true;
+	if (e->fill) {
+		first_touch_fresh(j, &io, &out->touch);
+		ret = e->fill(&io);
+		if (ret < 0) {
+			source_failed(out, &io, ret, stop);
+			goto setup_done;
+		}
+	}
 	if (io.region)
 		busguard_arm(&bus, io.region, io.region_len,
 			     e->flags & IOE_FILE ? io.path : NULL, j->offset);
@@ -538,7 +523,8 @@ void *worker_main(void *arg)
 		}
 	}
 	if (io.region)
-		touch_region(j, &io, extra, sizeof(extra), &out->touch);
+		first_touch_region(j, &io, e->fill != NULL, extra,
+				   sizeof(extra), &out->touch);
 	tell_info(out, &io, pre, pre_bytes, pre_ns, extra);
 setup_done:
 	if (out->status == RUN_OK && busguard_tripped())

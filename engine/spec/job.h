@@ -48,6 +48,9 @@ enum mempolicy_kind {
 enum pattern_kind { PATTERN_ZERO, PATTERN_BYTE, PATTERN_RANDINT };
 /* first_touch=: where the first user-space touch of a mapped region goes */
 enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
+/* repeat_order=: a job's repeats taking turns with the other segments'
+ * (round by round), or all of them back to back */
+enum repeat_order { ORDER_INTERLEAVED, ORDER_GROUPED };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
 /* Set by the sweep expansion, not by options: what this run of a job is. */
 enum job_phase {
@@ -160,6 +163,7 @@ struct job_spec {
 	bool new_group;
 	char *wait_for;
 	unsigned repeat;
+	enum repeat_order repeat_order;
 	double precision_pct;		/* precision=: target half-width of a
 					   slowdown's 95% interval; 0 = off */
 	uint64_t precision_budget_us;	/* for the victim's block of runs */

@@ -28,9 +28,7 @@ static void judge_point(struct cmp_point *p, unsigned nruns, double *v)
 	if (n < FLEET_MIN_RUNS)
 		return;
 	s = stat_summarise(v, n);
-	for (unsigned i = 0; i < n; i++)
-		v[i] = fabs(v[i] - s.median);
-	p->fleet_mad = stat_summarise(v, n).median;
+	p->fleet_mad = stat_mad(v, n, s.median);
 	p->fleet_median = s.median;
 	p->fleet_runs = n;
 	p->judged = true;

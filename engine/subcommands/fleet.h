@@ -24,7 +24,7 @@
 #include "subcommands/compare.h"
 
 #define FLEET_MIN_RUNS		3u
-#define FLEET_MAD_SCALE		1.4826
+#define FLEET_MAD_SCALE		STAT_MAD_SCALE
 #define FLEET_MAD_K		3.0
 #define FLEET_MAD_FLOOR		0.01	/* of |median| */
 

@@ -165,10 +165,14 @@ static void job_from_run(struct job_spec *job, const struct run *r)
 	job->loops = 1;
 }
 
-/* Setup, or skip the test when the machine cannot do it. */
+/* Setup and fill (as the worker runs them, without a timed first touch
+ * between), or skip the test when the machine cannot do it. */
 static void setup_or_skip(const struct ioengine_ops *ops, struct ioe *e)
 {
 	int ret = ops->setup(e);
+
+	if (!ret && ops->fill)
+		ret = ops->fill(e);
 
 	if (ret == -ENOSYS || ret == -EPERM ||
 	    (ret == -EINVAL && e->job->direct && strstr(e->err, "O_DIRECT"))) {
@@ -379,6 +383,8 @@ static void drive_write(struct run *r, bool random)
 	e.path = path;
 	e.gen = &gen;
 	ret = job.ioengine->setup(&e);
+	if (!ret && job.ioengine->fill)
+		ret = job.ioengine->fill(&e);
 	if (ret == -ENOSYS || ret == -EPERM) {
 		unlink(path);
 		skip();
