@@ -29,6 +29,7 @@
 #include "parse/optspace.h"
 #include "report/outname.h"
 #include "parse/parse.h"
+#include "plan/estimate.h"
 #include "plan/plan.h"
 #include "subcommands/plot.h"
 #include "run/progress.h"
@@ -231,6 +232,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	struct results res;
 	struct exec_ctx x = { 0 };
 	struct report_ctx rc = { 0 };
+	struct run_estimate est;
 	char host[256] = "";
 	FILE *out = stdout;
 	int status;
@@ -238,6 +240,11 @@ static int run(struct cmdline *cl, struct jobset *js,
 	if (plan_build(js, topo, d, &plan)) {
 		plan_free(&plan);
 		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
+	}
+	plan_estimate(&plan, &est);
+	if (est.hi_s > ESTIMATE_SAY_S) {	/* a run worth waiting for */
+		fputs("memjob: ", stderr);
+		estimate_print(stderr, &plan, &est);
 	}
 	if (cl->parse_only) {
 		plan_free(&plan);
