@@ -35,6 +35,12 @@ static double job_seconds(const struct planned_job *pj, bool *sized,
 		j->numjobs;
 	gbps = pj->paths ? ESTIMATE_FILE_GBPS : ESTIMATE_MEM_GBPS;
 	*sized = true;
+	/* a source that loads its file into memory first (mem) reads it
+	 * once more, untimed but not free */
+	if (pj->paths && (j->ioengine->flags & IOE_FILE_OPT)) {
+		s += (double)pj->size * j->numjobs / (ESTIMATE_FILE_GBPS * 1e9);
+		gbps = ESTIMATE_MEM_GBPS;
+	}
 	if (j->runtime_us && j->runtime_us / 1e6 < bytes / (gbps * 1e9))
 		return s + j->runtime_us / 1e6;
 	return s + bytes / (gbps * 1e9);
