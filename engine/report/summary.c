@@ -16,6 +16,7 @@
 #include "kernels/kernel.h"
 #include "report/kneereport.h"
 #include "report/report_int.h"
+#include "report/series.h"
 #include "report/summary.h"
 #include "util/strbuf.h"
 #include "util/interval.h"
@@ -44,6 +45,9 @@ struct job_fold {
 					   pages */
 	double touch_s;			/* their median wall time */
 	bool touch_present;		/* a phase found its pages mapped */
+	struct warmup warm;		/* run 1 a warm-up outlier? */
+	bool clones;			/* clone_lo..clone_hi hold GB/s */
+	double clone_lo, clone_hi;	/* a clone's GB/s, over the runs */
 };
 
 static void fold_touch(struct job_fold *jf, const struct results *r,
@@ -66,6 +70,22 @@ static void fold_touch(struct job_fold *jf, const struct results *r,
 	if (n)
 		jf->touch_s = stat_summarise(t, n).median;
 	free(t);
+}
+
+/* The GB/s of each clone of a run into the fold's range. */
+static void fold_clones(struct job_fold *jf, const struct job_result *jr)
+{
+	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++) {
+		const struct thread_result *t = &jr->threads[c];
+		uint64_t ns = t->end_ns - t->start_ns;
+		double g = ns ? (double)t->bytes / (double)ns : 0;
+
+		if (!jf->clones || g < jf->clone_lo)
+			jf->clone_lo = g;
+		if (!jf->clones || g > jf->clone_hi)
+			jf->clone_hi = g;
+		jf->clones = true;
+	}
 }
 
 /* 0, or -1 out of memory. */
@@ -107,11 +127,14 @@ static int fold_job(struct job_fold *jf, const struct results *r,
 			jf->have_result = true;
 		}
 		jf->v[jf->ok++] = job_metric(jr).value;
+		if (j->numjobs > 1 && kernel_measures_rate(j->kernel))
+			fold_clones(jf, jr);
 	}
 	if (!jf->runs)
 		jf->m = job_metric(results_get(r, idx, 0));
 	jf->s = stat_summarise(jf->v, jf->ok);		/* sorts v */
 	jf->ci = interval_median(jf->v, jf->ok);
+	jf->warm = series_warmup(r, idx);
 	fold_touch(jf, r, idx);
 	return 0;
 }
@@ -142,6 +165,11 @@ static void fold_notes(const struct job_fold *jf, const struct job_spec *j,
 		NOTE("first touch %.3f s", jf->touch_s);
 	if (jf->touch_present)
 		NOTE("first touch: the pages were mapped before the job");
+	if (jf->clones)
+		NOTE("each of %u clones %.3f..%.3f GB/s", j->numjobs,
+		     jf->clone_lo, jf->clone_hi);
+	if (jf->warm.outlier)
+		NOTE("run 1 a warm-up outlier: %+.1f%%", jf->warm.excess_pct);
 	if (jf->emulated)
 		NOTE("EMULATED");
 	if (!jf->runs)
