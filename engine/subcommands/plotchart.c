@@ -287,12 +287,12 @@ static void put_bars(FILE *f, const struct bar_chart *bc, unsigned panel)
 
 			if (br->colour != k)
 				continue;
-			fprintf(f, "%.6g %.17g", br->cat + (k - (bc->ncolours -
+			fprintf(f, "%.6g %.10g", br->cat + (k - (bc->ncolours -
 				1) / 2.0) * w, br->y);
 			if (br->whisker)
-				fprintf(f, " %.17g %.17g\n", br->lo, br->hi);
+				fprintf(f, " %.10g %.10g\n", br->lo, br->hi);
 			else
-				fprintf(f, " %.17g %.17g\n", br->y, br->y);
+				fprintf(f, " %.10g %.10g\n", br->y, br->y);
 		}
 		fputs("EOD\n", f);
 	}
@@ -419,12 +419,14 @@ static int slowdown_chart(FILE *f, const struct csv_table *t, char *err,
 			 sizeof(bc.xlabel) - strlen(bc.xlabel),
 			 " (the last swept option)");
 	snprintf(bc.ylabel, sizeof(bc.ylabel), "victim slowdown, %% of its "
-		 "time alone (whiskers: %s)", ranges ? "95%% CI, or the range "
+		 "time alone (whiskers: %s)", ranges ? "95% CI, or the range "
 		 "of the runs where too few for one" : "95% CI");
 	if (emulated)
-		fputs("set label 'EMULATED: the writers wrote to ordinary memory "
-		      "standing in for the device (dax_emulate=1)' at screen "
-		      "0.01, screen 0.02 left textcolor rgb '#a00000'\n", f);
+		fputs("set style textbox opaque noborder\n"
+		      "set label 'EMULATED: the writers wrote to ordinary "
+		      "memory standing in for the device (dax_emulate=1)' at "
+		      "graph 0.99, graph 0.97 right front boxed textcolor "
+		      "rgb '#a00000'\n", f);
 	fputs("set key top left box opaque\n", f);
 	put_bars(f, &bc, 0);
 	bar_free(&bc);
