@@ -62,6 +62,7 @@ done
 test_expect_success 'the mask: two different runs of a job look the same' '
 	printf "%s\n" \
 		"  a  GB/s  1.234  -  1.2..1.3  2  count 17; first touch 0.41 ms; run 1 a warm-up outlier: +31.0%" \
+		"  c  GB/s  1  -  1..1  1  each of 4 clones 1..2 GB/s; a clone RAN SHORTER than the others in 1 run; run 1 a warm-up outlier: +5.0%; EMULATED" \
 		"                                   host, victim${SQ}s CPUs, alone and loaded runs: steal 0.0% (of 9 ticks), waited for a CPU 0.2% alone, 33.1% (runs 31.0-34.2%) loaded, frequency not readable" \
 		"  b  ns per access  12.50  11.0..13.9  9.1..200.7  12" \
 		"                                   slower by 5.4% (95% CI 3.9..6.8%)" \
@@ -71,6 +72,7 @@ test_expect_success 'the mask: two different runs of a job look the same' '
 		"  write  0.000  0  0  108 KiB  0 B  4.06 MiB  47.9 MiB" >a &&
 	printf "%s\n" \
 		"  a  GB/s  11.234  -  10.2..13.3  2  count 17; first touch 1.4 s" \
+		"  c  GB/s  1  -  1..1  1  each of 4 clones 1..2 GB/s; EMULATED" \
 		"                                   host, victim${SQ}s CPUs, alone and loaded runs: steal not readable, waited for a CPU 0.2% alone, 1.0% loaded, frequency 2400 MHz" \
 		"  b  ns per access  2.50  1.0..3.9  0.1..20.7  6" \
 		"                                   no effect found: smaller than +-2.1% at 95%" \

@@ -101,7 +101,7 @@ test_expect_success 'without intervals: the median of the runs and their range, 
 test_expect_success 'setup: count10 shrunk' '
 	DIR=$TEST_TMP SIZE=8m "$MEMJOB" --output-format=csv \
 		"$SRCDIR/jobs/count10.ini" >count10.csv 2>/dev/null &&
-	test "$(csv_rows count10.csv)" = 7
+	test "$(csv_rows count10.csv)" = 8
 '
 
 test_expect_success 'count10: bars of GB/s per step, in the order run, with ranges' '
@@ -109,13 +109,13 @@ test_expect_success 'count10: bars of GB/s per step, in the order run, with rang
 	test "$(kind c.gp)" = bars &&
 	grep "^set ylabel .GB/s (10^9 bytes per second), median of the runs (whiskers: min..max).$" c.gp &&
 	grep "^set xlabel .job, in the order run.$" c.gp &&
-	grep -x "set xtics (.mmap-cold. 0, .mmap-warm. 1, .mmap-unrolled. 2, .in-ram. 3, .first-touch. 4, .direct-psync. 5, .direct-uring. 6) rotate by -30" c.gp &&
+	grep -x "set xtics (.mmap-cold. 0, .mmap-warm. 1, .mmap-unrolled. 2, .in-ram-simple. 3, .in-ram. 4, .first-touch. 5, .direct-psync. 6, .direct-uring. 7) rotate by -30" c.gp &&
 	grep "^set yrange \[0:\*\]" c.gp &&
 	# one run each: the bar is its GB/s
-	g=$(csv_col count10.csv gbps 4) &&
-	block c.gp p0c0 | sed -n 4p >inram &&
+	g=$(csv_col count10.csv gbps 5) &&
+	block c.gp p0c0 | sed -n 5p >inram &&
 	read -r x y lo hi <inram &&
-	test "$x" = 3 && near "$y" "$g" 0.001
+	test "$x" = 4 && near "$y" "$g" 0.001
 '
 
 test_expect_success 'a sweep over words and two kinds of figure: a panel each' '

@@ -117,7 +117,7 @@ test_expect_success URING 'the I/O threads'"'"' CPU time, apart from the job'"'"
 	el=$(csv_col out.csv elapsed_ns) &&
 	echo "I/O threads $io ns of CPU over $el ns" &&
 	test "$io" -gt 0 && test "$io" -le $((2 * el + 10000000)) &&
-	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+	"$MEMJOB" --verbose --name=u --ioengine=io_uring --filename=data --kernel=count \
 		--iodepth=16 --ioworkers=2 >report &&
 	grep -E "^    cpu usr [0-9.]+ s, sys [0-9.]+ s \(the job.s thread\), its 2 I/O threads [0-9.]+ s; faults " report &&
 	uring --iodepth=16 &&

@@ -46,6 +46,7 @@ struct job_fold {
 	double touch_s;			/* their median wall time */
 	bool touch_present;		/* a phase found its pages mapped */
 	struct warmup warm;		/* run 1 a warm-up outlier? */
+	unsigned short_runs;		/* runs with a clone that ran short */
 	bool clones;			/* clone_lo..clone_hi hold GB/s */
 	double clone_lo, clone_hi;	/* a clone's GB/s, over the runs */
 };
@@ -127,6 +128,7 @@ static int fold_job(struct job_fold *jf, const struct results *r,
 			jf->have_result = true;
 		}
 		jf->v[jf->ok++] = job_metric(jr).value;
+		jf->short_runs += jr->short_clones > 0;
 		if (j->numjobs > 1 && kernel_measures_rate(j->kernel))
 			fold_clones(jf, jr);
 	}
@@ -168,6 +170,9 @@ static void fold_notes(const struct job_fold *jf, const struct job_spec *j,
 	if (jf->clones)
 		NOTE("each of %u clones %.3f..%.3f GB/s", j->numjobs,
 		     jf->clone_lo, jf->clone_hi);
+	if (jf->short_runs)
+		NOTE("a clone RAN SHORTER than the others in %u run%s",
+		     jf->short_runs, jf->short_runs == 1 ? "" : "s");
 	if (jf->warm.outlier)
 		NOTE("run 1 a warm-up outlier: %+.1f%%", jf->warm.excess_pct);
 	if (jf->emulated)

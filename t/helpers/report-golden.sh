@@ -59,7 +59,10 @@ golden_mask()
 	    -e 's/^( +)(no effect found|slower by|faster by|too few repeats|no interval)\b.*/\1VERDICT/' \
 	    -e 's/(steal|frequency|waited for a CPU) (not readable|[0-9.]+( ?%| MHz)?( \(of [0-9]+ ticks\))?)/\1 X/g' \
 	    -e 's/^( +host, victim.s CPUs[^:]*:).*/\1 X/' \
+	    -e 's/run 1 a warm-up outlier: [-+0-9.]+%; //' \
 	    -e 's/(; )?run 1 a warm-up outlier: [-+0-9.]+%//' \
+	    -e 's/a clone RAN SHORTER than the others in [0-9]+ runs?; //' \
+	    -e 's/(; )?a clone RAN SHORTER than the others in [0-9]+ runs?//' \
 	    -e 's/^(  L[0-9a-z]+ +[0-9.]+ [KMGT]?i?B) .*/\1 FINDING/' \
 	    -e 's/^(  [0-9]+[kmg]? +[-+0-9.]+ +)([-+0-9.]+ +[-+0-9.]+ +([0-9.]+x|-)|baseline)$/\1ROW/' \
 	    -e 's/[-+]?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/N/g' \
