@@ -231,7 +231,7 @@ void estimate_print(FILE *f, const struct plan *p,
 			suggest(hint, sizeof(hint), p, "precision_budget", v);
 	}
 	if (repeat > 1) {
-		snprintf(v, sizeof(v), "%u", repeat > 3 ? 3 : 1);
+		snprintf(v, sizeof(v), "%s", repeat > 3 ? "3" : "1");
 		suggest(hint, sizeof(hint), p, "repeat", v);
 	}
 	if (timed && runtime >= 20000) {

@@ -11,10 +11,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kernels/kernel.h"
-#include "report/kneereport.h"
 #include "report/report_int.h"
 #include "report/series.h"
 #include "report/summary.h"
@@ -27,7 +25,7 @@
 /* Decimals a metric is printed with in every table of the report. */
 static int metric_decimals(const char *name)
 {
-	return !strcmp(name, "ns_per_item") ? 2 : 3;
+	return name && !strcmp(name, "ns_per_item") ? 2 : 3;
 }
 
 /* A job's runs, folded. */
@@ -435,7 +433,7 @@ static void pivot_series(FILE *f, const struct results *r,
 	struct text_table *t = NULL;
 	char align[PIVOT_COLS + 2];
 
-	if (pivot_fill(&pv, r, idx, n))
+	if (pivot_fill(&pv, r, idx, n) || !pv.ncols)
 		goto out;
 	memset(align, 'r', sizeof(align));
 	align[0] = 'l';
