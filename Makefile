@@ -56,7 +56,7 @@ DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
 	build/sqlite-batch.d
 
 .PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
-	distclean bench help unit-tests fuzz FORCE
+	distclean bench help unit-tests fuzz goldens FORCE
 .DELETE_ON_ERROR:
 
 # Seed 001's own experiment, run by kernel=exec (jobs/icache-sqlite.ini):
@@ -295,6 +295,13 @@ man: memjob
 			exit 1 } }' man/memjob.1 >build/memjob.1.new
 	mv build/memjob.1.new man/memjob.1
 
+# ---- golden reports ------------------------------------------------------
+# The layout of each shipped job's normal report, figures masked, that
+# t/t0505-report-layout.sh compares with: regenerate after changing a
+# label on purpose, read the diff, commit it (t/golden/README).
+goldens: memjob $(PROGRAMS)
+	bash t/helpers/report-golden.sh --write
+
 # ---- housekeeping ---------------------------------------------------------
 
 clean:
@@ -305,7 +312,7 @@ distclean: clean
 
 help:
 	@echo "targets: all (memjob), check, install, uninstall, lint, man," \
-	      "bench, fuzz (clang), clean, distclean"
+	      "goldens, bench, fuzz (clang), clean, distclean"
 	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
 
 -include $(DEPS)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "parse/check.h"
 #include "config.h"
 #include "parse/datadir.h"
@@ -28,6 +29,7 @@
 #include "parse/optspace.h"
 #include "report/outname.h"
 #include "parse/parse.h"
+#include "plan/estimate.h"
 #include "plan/plan.h"
 #include "subcommands/plot.h"
 #include "run/progress.h"
@@ -41,229 +43,12 @@
 
 enum { EXIT_RAN = 0, EXIT_JOBFAIL = 1, EXIT_USAGE = 2 };
 
-struct cmdline {
-	const char **files;
-	int *file_args;			/* argv index of each, for errors */
-	size_t nfiles;
-	char **shipped;			/* paths found in the data directory */
-	size_t nshipped;
-	const char **sections;
-	int *section_args;
-	size_t nsections;
-	unsigned formats;
-	const char *output;
-	int output_arg;
-	int cmdhelp_arg;
-	bool parse_only, dump, version, help, topology, plan;
-	const char *topology_file;	/* --topology-file, or NULL */
-	const char *cmdhelp;
-	bool want_cmdhelp;
-	enum progress_when progress;
-};
-
 /* The one piece of global state: the signal handler's only way out. */
 static atomic_int stop_flag;
 
 static void on_signal(int sig)
 {
 	atomic_store(&stop_flag, sig);
-}
-
-static const char *const program_opts[] = {
-	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
-	"version", "help", "topology", "progress", "topology-file", "plan",
-	NULL
-};
-
-static void usage(FILE *f)
-{
-	fputs("usage: memjob [OPTIONS] [JOBFILE...] [--name=JOB --OPT=VALUE...]\n"
-	      "       memjob report [OPTIONS] CSV...   compare runs' results\n"
-	      "       memjob plot [OPTIONS] CSV...     plot results with gnuplot\n"
-	      "\n"
-	      "Runs the jobs of the job files (- reads standard input) and of\n"
-	      "the command line, and reports what they measured.  A JOBFILE\n"
-	      "that is no file here names a shipped job (llc-noisy,\n"
-	      "jobs/count10.ini) in the data directory ($MEMJOB_DATADIR).\n"
-	      "\n"
-	      "  --output-format=LIST  normal, csv, json, or several: normal,json\n"
-	      "  --output=FILE         write the report to FILE; %h (host),\n"
-	      "                        %j, %A, %a, %t (Slurm job, array job,\n"
-	      "                        array task, task rank), %p (pid), %%\n"
-	      "                        make a new file per host or task\n"
-	      "  --section=NAME        run only this job (repeatable)\n"
-	      "  --parse-only          check the jobs and exit\n"
-	      "  --dump                print the resolved jobs as a job file\n"
-	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
-	      "  --topology            print caches, SMT siblings, NUMA nodes\n"
-	      "  --topology-file=FILE  plan for the machine FILE describes (hwloc\n"
-	      "                        XML or synthetic:DESC), not this one\n"
-	      "  --plan                per run and clone, the CPUs and memory\n"
-	      "                        node it would get; nothing is run\n"
-	      "  --version             print the version\n"
-	      "  --progress=WHEN       a progress line on standard error: auto\n"
-	      "                        (when it is a terminal), always, never\n"
-	      "  --OPT=VALUE           a job option (see --cmdhelp); before any\n"
-	      "                        --name it applies to every job\n"
-	      "\n"
-	      "See memjob(1).\n", f);
-	fprintf(f, "data directory: %s\n", datadir());
-}
-
-static const char *nearest_program_opt(const char *name)
-{
-	struct value_near n;
-
-	value_near_init(&n, name);
-	for (size_t i = 0; program_opts[i]; i++)
-		value_near_offer(&n, program_opts[i]);
-	return value_near_best(&n);
-}
-
-static bool is_flag(const char *key)
-{
-	return !strcmp(key, "parse-only") || !strcmp(key, "dump") ||
-	       !strcmp(key, "version") || !strcmp(key, "help") ||
-	       !strcmp(key, "topology") || !strcmp(key, "plan");
-}
-
-/* Program options are handled here; job options go to the parser. */
-static int parse_args(int argc, char **argv, struct cmdline *cl,
-		      struct parser *ps, struct diag *d)
-{
-	cl->formats = REPORT_NORMAL;
-	cl->files = calloc((size_t)argc, sizeof(*cl->files));
-	cl->file_args = calloc((size_t)argc, sizeof(*cl->file_args));
-	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
-	cl->section_args = calloc((size_t)argc, sizeof(*cl->section_args));
-	cl->shipped = calloc((size_t)argc, sizeof(*cl->shipped));
-	if (!cl->files || !cl->sections || !cl->file_args ||
-	    !cl->section_args || !cl->shipped)
-		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		struct srcloc loc = { "command line", i };
-		char shipped[4096];
-		char key[128];
-		const char *eq, *val;
-		size_t klen;
-
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			/* in command-line order, among --name jobs; a name
-			 * that is no file here may be a shipped job */
-			if (strcmp(a, "-") && access(a, R_OK) &&
-			    !datadir_find_job(a, shipped, sizeof(shipped)) &&
-			    (cl->shipped[cl->nshipped] = strdup(shipped)))
-				a = cl->shipped[cl->nshipped++];
-			if (strcmp(a, "-") && access(a, R_OK))
-				diag_error(d, &loc, NULL, "cannot open job "
-					   "file '%s': %m (nor is it a job "
-					   "shipped in %s)", a, datadir());
-			else
-				parser_add_file(ps, a);
-			cl->file_args[cl->nfiles] = i;
-			cl->files[cl->nfiles++] = a;
-			continue;
-		}
-		if (!strcmp(a, "-h")) {
-			cl->help = true;
-			continue;
-		}
-		if (a[1] != '-') {
-			diag_error(d, &loc, NULL, "unknown option '%s' (options "
-				   "are --name=value; see memjob --help)", a);
-			continue;
-		}
-		a += 2;
-		eq = strchr(a, '=');
-		klen = eq ? (size_t)(eq - a) : strlen(a);
-		val = eq ? eq + 1 : NULL;
-		if (klen == 0 || klen >= sizeof(key)) {
-			diag_error(d, &loc, NULL, "bad option '%s'", argv[i]);
-			continue;
-		}
-		memcpy(key, a, klen);
-		key[klen] = '\0';
-
-		if (!strcmp(key, "output-format")) {
-			char why[512];
-
-			if (report_parse_formats(val, &cl->formats, why,
-						 sizeof(why)))
-				diag_error(d, &loc, "output-format", "%s", why);
-		} else if (!strcmp(key, "output")) {
-			char why[512];
-
-			if (!val || !*val)
-				diag_error(d, &loc, "output", "expected "
-					   "--output=FILE");
-			else if (outname_check(val, why, sizeof(why)))
-				diag_error(d, &loc, "output", "%s", why);
-			cl->output = val;
-			cl->output_arg = i;
-		} else if (!strcmp(key, "progress")) {
-			static const char *const when[] = { "auto", "always",
-							    "never", NULL };
-			int w = val ? value_word(val, when) : -1;
-
-			if (w < 0)
-				diag_error(d, &loc, "progress", "expected auto, "
-					   "always or never, got '%s'",
-					   val ? val : "");
-			else
-				cl->progress = (enum progress_when)w;
-		} else if (!strcmp(key, "section")) {
-			if (!val || !*val) {
-				diag_error(d, &loc, "section", "expected "
-					   "--section=NAME");
-			} else {
-				cl->section_args[cl->nsections] = i;
-				cl->sections[cl->nsections++] = val;
-			}
-		} else if (is_flag(key) && val) {
-			diag_error(d, &loc, key, "takes no value, got '--%s=%s'",
-				   key, val);
-		} else if (!strcmp(key, "parse-only")) {
-			cl->parse_only = true;
-		} else if (!strcmp(key, "dump")) {
-			cl->dump = true;
-		} else if (!strcmp(key, "cmdhelp")) {
-			cl->want_cmdhelp = true;
-			cl->cmdhelp = val;
-			cl->cmdhelp_arg = i;
-		} else if (!strcmp(key, "version")) {
-			cl->version = true;
-		} else if (!strcmp(key, "topology")) {
-			cl->topology = true;
-		} else if (!strcmp(key, "plan")) {
-			cl->plan = true;
-		} else if (!strcmp(key, "topology-file")) {
-			if (!val || !*val)
-				diag_error(d, &loc, "topology-file", "expected "
-					   "--topology-file=FILE (hwloc XML, or "
-					   "a synthetic description)");
-			cl->topology_file = val;
-		} else if (!strcmp(key, "help")) {
-			cl->help = true;
-		} else if (opt_find(key)) {
-			parser_add_cmdline(ps, key, val, i);
-		} else {
-			const char *near = opt_nearest(key);
-			const char *pnear = nearest_program_opt(key);
-
-			if (pnear)
-				near = pnear;
-			if (near)
-				diag_error(d, &loc, NULL, "unknown option "
-					   "'--%s'; did you mean '--%s'?", key,
-					   near);
-			else
-				diag_error(d, &loc, NULL, "unknown option "
-					   "'--%s' (see memjob --help and "
-					   "--cmdhelp)", key);
-		}
-	}
-	return 0;
 }
 
 /* The identity of the run's rows: the machine, and the jobs as --dump
@@ -371,6 +156,65 @@ static bool interrupted_early(void)
 	return true;
 }
 
+/* The sample_log of the plan's first job with one that holds rows, or
+ * NULL: a time series is what such a run is drawn as. */
+static const char *sampled(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const char *path = p->jobs[i].sample_path;
+		char line[2][64];
+		FILE *f;
+		bool rows;
+
+		if (!path || !(f = fopen(path, "r")))
+			continue;
+		rows = fgets(line[0], sizeof(line[0]), f) &&
+		       fgets(line[1], sizeof(line[1]), f);
+		fclose(f);
+		if (rows)
+			return path;
+	}
+	return NULL;
+}
+
+/* --plot=FILE: the run's time series, or its CSV rows, drawn as memjob
+ * plot would; 0, or -1 after a message. */
+static int plot_run(const struct report_ctx *rc, const struct results *r,
+		    const char *out)
+{
+	const char *samples = sampled(r->plan);
+	struct report_ctx csv = *rc;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret = -1;
+
+	if (samples) {
+		f = fopen(samples, "r");
+		if (f) {
+			ret = plot_results(f, samples, out);
+			fclose(f);
+		}
+		return ret ? -1 : 0;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	csv.out = f;
+	csv.formats = REPORT_CSV;
+	if (report_results(&csv, r) | fclose(f)) {
+		free(text);
+		return -1;
+	}
+	f = fmemopen(text, len, "r");
+	if (f) {
+		ret = plot_results(f, "the run's results", out);
+		fclose(f);
+	}
+	free(text);
+	return ret ? -1 : 0;
+}
+
 /* Does a job of the plan ask for memory_limit? */
 static bool memory_limited(const struct plan *p)
 {
@@ -388,6 +232,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	struct results res;
 	struct exec_ctx x = { 0 };
 	struct report_ctx rc = { 0 };
+	struct run_estimate est;
 	char host[256] = "";
 	FILE *out = stdout;
 	int status;
@@ -395,6 +240,11 @@ static int run(struct cmdline *cl, struct jobset *js,
 	if (plan_build(js, topo, d, &plan)) {
 		plan_free(&plan);
 		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
+	}
+	plan_estimate(&plan, &est);
+	if (est.hi_s > ESTIMATE_SAY_S) {	/* a run worth waiting for */
+		fputs("memjob: ", stderr);
+		estimate_print(stderr, &plan, &est);
 	}
 	if (cl->parse_only) {
 		plan_free(&plan);
@@ -415,6 +265,7 @@ static int run(struct cmdline *cl, struct jobset *js,
 	}
 	rc.out = out;
 	rc.formats = cl->formats;
+	rc.details = cl->details;
 	rc.host = host;
 	rc.machine = machine;
 	rc.notes = notes;
@@ -469,6 +320,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 		diag_plain(d, "out of memory: the JSON report is left out");
 		status = EXIT_JOBFAIL;
 	}
+	if (cl->plot && plot_run(&rc, &res, cl->plot)) {
+		diag_plain(d, "--plot=%s: no picture (see above)", cl->plot);
+		status = EXIT_JOBFAIL;
+	}
 	exec_cleanup(&x);
 out_results:
 	results_free(&res);
@@ -510,7 +365,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ps = parser_new(&d);
-	if (!ps || parse_args(argc, argv, &cl, ps, &d)) {
+	if (!ps || cmdline_parse(argc, argv, &cl, ps, &d)) {
 		fputs("memjob: out of memory\n", stderr);
 		goto out;
 	}
@@ -537,7 +392,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.help) {
-		usage(stdout);
+		cmdline_usage(stdout);
 		status = EXIT_RAN;
 		goto out;
 	}
@@ -635,12 +490,6 @@ out:
 	if (t)
 		topo_free(t);
 	parser_free(ps);
-	free(cl.files);
-	for (size_t i = 0; i < cl.nshipped; i++)
-		free(cl.shipped[i]);
-	free(cl.shipped);
-	free(cl.file_args);
-	free(cl.sections);
-	free(cl.section_args);
+	cmdline_free(&cl);
 	return status;
 }

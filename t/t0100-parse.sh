@@ -102,22 +102,22 @@ test_expect_success 'a time reaches the run: runtime=0.2s time_based' '
 # ---- lists -----------------------------------------------------------------
 
 test_expect_success TWO_CPUS 'cpus_allowed=0-1 with split puts clones on CPUs 0 and 1' '
-	"$MEMJOB" --name=s --size=64k --numjobs=2 --cpus_allowed=0-1 \
+	"$MEMJOB" --details=clones --name=s --size=64k --numjobs=2 --cpus_allowed=0-1 \
 		--cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 0)" out &&
 	grep "clone 1 (cpu 1)" out
 '
 
 test_expect_success TWO_CPUS 'cpus_allowed=0-1:1 is every CPU of 0-1; 0-1:2 only CPU 0' '
-	"$MEMJOB" --name=s --size=64k --numjobs=2 --cpus_allowed=0-1:1 \
+	"$MEMJOB" --details=clones --name=s --size=64k --numjobs=2 --cpus_allowed=0-1:1 \
 		--cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 0)" out &&
 	grep "clone 1 (cpu 1)" out &&
-	"$MEMJOB" --name=s --size=64k --numjobs=2 --cpus_allowed=0-1:2 \
+	"$MEMJOB" --details=clones --name=s --size=64k --numjobs=2 --cpus_allowed=0-1:2 \
 		--cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 0)" out &&
 	grep "clone 1 (cpu 0)" out &&
-	"$MEMJOB" --name=s --size=64k --numjobs=2 --cpus_allowed=1 \
+	"$MEMJOB" --details=clones --name=s --size=64k --numjobs=2 --cpus_allowed=1 \
 		--cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 1)" out &&
 	grep "clone 1 (cpu 1)" out &&

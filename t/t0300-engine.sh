@@ -237,7 +237,7 @@ test_expect_success 'repeat runs a segment again only after it ended' '
 # ---- placement ---------------------------------------------------------------------
 
 test_expect_success TWO_CPUS 'cpus_allowed_policy=split: one clone per CPU' '
-	"$MEMJOB" --output-format=normal,csv --name=s --size=1m --kernel=count \
+	"$MEMJOB" --details=clones --output-format=normal,csv --name=s --size=1m --kernel=count \
 		--numjobs=2 --cpus_allowed=0-1 --cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 0)" out &&
 	grep "clone 1 (cpu 1)" out &&
@@ -247,7 +247,7 @@ test_expect_success TWO_CPUS 'cpus_allowed_policy=split: one clone per CPU' '
 '
 
 test_expect_success TWO_CPUS 'split wraps around: 3 clones on 2 CPUs' '
-	"$MEMJOB" --name=s --size=64k --numjobs=3 --cpus_allowed=0-1 \
+	"$MEMJOB" --details=clones --name=s --size=64k --numjobs=3 --cpus_allowed=0-1 \
 		--cpus_allowed_policy=split >out &&
 	grep "clone 0 (cpu 0)" out &&
 	grep "clone 1 (cpu 1)" out &&

@@ -31,7 +31,7 @@ test_expect_success 'always: a line per tick, with share, rate and eta' '
 	sed -E "s/^memjob: reader ([0-9]+)%.*/\1/" updates >shares &&
 	sort -n -c shares &&
 	test "$(tail -c 4 err | od -An -c | tr -d " ")" = "\\r033[K" &&
-	grep "^reader" out && ! grep -F "$CR" out
+	grep "^  reader " out && ! grep -F "$CR" out
 '
 
 test_expect_success 'a job that ends by size shows its share of the bytes' '

@@ -129,9 +129,36 @@ test_expect_success 'gbps is bytes / elapsed and ops_per_s ops / elapsed' '
 test_expect_success 'the default is the normal report, without CSV' '
 	"$MEMJOB" --name=n --size=64k --kernel=count --pattern=byte:10 \
 		--value=168430090 >out &&
-	grep "^n: group 0" out &&
-	grep "count: 16384" out &&
+	grep -E "^  n +GB/s +[0-9.]+ +- +[0-9.]+\.\.[0-9.]+ +1  count 16384$" out &&
 	! grep "^host," out
+'
+
+test_expect_success 'the normal report gives the answer; --verbose adds each run' '
+	"$MEMJOB" --name=n --size=64k --kernel=count --repeat=2 >out &&
+	grep "^results: per job, the median of its runs" out &&
+	! grep -E "^n: group 0|^  run 1:|cpu usr|not supported:" out &&
+	"$MEMJOB" --verbose --name=n --size=64k --kernel=count --repeat=2 >v.out &&
+	grep "^details, run by run:$" v.out &&
+	grep "^n: group 0" v.out &&
+	grep -E "^  run 2: 64 KiB in " v.out &&
+	grep -E "^    cpu usr " v.out &&
+	grep -E "^  over 2 runs: GB/s median " v.out &&
+	# the answer comes first, the details after it
+	test "$(grep -n "^results:" v.out | cut -d: -f1)" -lt \
+	     "$(grep -n "^details, run by run:" v.out | cut -d: -f1)"
+'
+
+test_expect_success '--details=LIST: only the blocks named; a wrong word exits 2' '
+	"$MEMJOB" --details=clones --name=n --size=64k --kernel=count \
+		--numjobs=2 >c.out &&
+	grep -E "^    clone 1" c.out &&
+	! grep "cpu usr" c.out &&
+	"$MEMJOB" --details=system,runs --name=n --size=64k >s.out &&
+	grep "^    cpu usr" s.out &&
+	grep "^    system, over the jobs that ran with this one:" s.out &&
+	expect_exit 2 "$MEMJOB" --details=runz --name=n --size=64k >out 2>err &&
+	grep "option .details.: expected runs, counters, system, clones, groups, all or a comma list of them, each at most once; got .runz.; did you mean .runs.?" err &&
+	test ! -s out
 '
 
 test_expect_success '--output-format=csv prints only the CSV' '
@@ -144,14 +171,14 @@ test_expect_success '--output-format=csv prints only the CSV' '
 test_expect_success '--output-format=normal,csv prints both, normal first' '
 	"$MEMJOB" --output-format=normal,csv --name=n --size=64k --kernel=count \
 		--pattern=byte:10 --value=168430090 >out &&
-	grep -n "^n: group 0" out | cut -d: -f1 >normal-line &&
+	grep -n "^results: " out | cut -d: -f1 >normal-line &&
 	grep -n "^host,job," out | cut -d: -f1 >csv-line &&
 	test -s normal-line && test -s csv-line &&
 	test "$(cat normal-line)" -lt "$(cat csv-line)" &&
 	sed -n "/^host,job,/,\$p" out >out.csv &&
 	test "$(csv_rows out.csv)" = 1 &&
 	test "$(csv_col out.csv result)" = 16384 &&
-	grep "count: 16384" out
+	grep -E "^  n .*  count 16384$" out
 '
 
 test_expect_success '--output=FILE writes the report there and nothing to stdout' '
@@ -163,7 +190,7 @@ test_expect_success '--output=FILE writes the report there and nothing to stdout
 	test "$(csv_col r.csv status)" = ok &&
 	"$MEMJOB" --output=r.txt --name=n --size=64k >out &&
 	test ! -s out &&
-	grep "^n: group 0" r.txt
+	grep "^results: " r.txt
 '
 
 test_expect_success '--output into a missing directory: exit 2, nothing run' '
@@ -197,7 +224,7 @@ test_skip 'a filename with a comma is quoted in the CSV' \
 # ---- a job that fails while running ---------------------------------------------------
 
 test_expect_success SYSFS_UNMAPPABLE 'setup: a run where one job fails at run time' '
-	"$MEMJOB" --output-format=normal,csv --name=bad --ioengine=mmap \
+	"$MEMJOB" --verbose --output-format=normal,csv --name=bad --ioengine=mmap \
 		--filename="$SYSFS_FILE" --kernel=count \
 		--name=good --size=1m --kernel=count --pattern=byte:10 \
 		--value=168430090 \
@@ -234,7 +261,10 @@ test_expect_success SYSFS_UNMAPPABLE 'the other jobs of the run complete ok' '
 
 test_expect_success SYSFS_UNMAPPABLE 'the normal report says FAILED, with the same reason' '
 	sed -n "/^bad:/,/^\$/p" fail.out >bad.block &&
-	grep "FAILED: $(cat error)" bad.block
+	grep "FAILED: $(cat error)" bad.block &&
+	# and its answer, without --verbose too
+	grep -E "^  bad +GB/s +- +- +- +0  1 FAILED: " fail.out |
+		grep -F "$(cat error)"
 '
 
 test_expect_success SYSFS_UNMAPPABLE 'a file that ends before offset+size fails, whatever the source' '
@@ -266,7 +296,7 @@ job_block()
 }
 
 test_expect_success 'setup: a chase, a count and a program, normal and CSV' '
-	"$MEMJOB" --output-format=normal,csv --numjobs=2 --repeat=2 \
+	"$MEMJOB" --verbose --output-format=normal,csv --numjobs=2 --repeat=2 \
 		--name=chase --kernel=chase --size=256k --runtime=30ms \
 		--time_based=1 \
 		--name=count --kernel=count --size=1000k --bs=8k \
@@ -356,11 +386,12 @@ test_expect_success 'MEMJOB_SYSROOT: the header says the counters come from the 
 # and counted in CSV's short_clones; each clone shows its own time.
 test_expect_success 'a clone that ran markedly shorter is flagged' '
 	rm -rf "$TEST_TMP/first" &&
-	"$MEMJOB" --output-format=normal,csv --name=two --kernel=exec \
+	"$MEMJOB" --details=clones --output-format=normal,csv --name=two --kernel=exec \
 		--numjobs=2 --command="mkdir $TEST_TMP/first 2>/dev/null && sleep 0.05 || sleep 0.4" >out &&
 	sed -n "/^host,/,\$p" out >out.csv &&
+	grep -E "^  two .*  a clone RAN SHORTER than the others in 1 run$" out &&
 	grep -E "^    clone [01]( \(cpu [0-9]+\))?: usr [0-9.]+ s, sys [0-9.]+ s; over 0\.[0-9]+ s; RAN SHORTER than the longest clone \(under 90% of its time\): the others ran part of the job without it$" out &&
-	test "$(grep -c "RAN SHORTER" out)" = 1 &&
+	test "$(grep -c "RAN SHORTER than the longest" out)" = 1 &&
 	test "$(csv_col out.csv short_clones)" = 1 &&
 	rm -rf "$TEST_TMP/first" &&
 	"$MEMJOB" --output-format=csv --name=two --kernel=exec --numjobs=2 \

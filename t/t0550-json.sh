@@ -122,7 +122,7 @@ test_expect_success JQ 'the notes are the sweep notes the normal report prints' 
 # ---- the derived tables -----------------------------------------------------------
 
 test_expect_success JQ,TWO_CPUS 'setup: a victim and a swept aggressor, normal and JSON' '
-	"$MEMJOB" --output-format=normal,json --repeat=2 \
+	"$MEMJOB" --details=groups --output-format=normal,json --repeat=2 \
 		--name=victim --role=victim --cpus_allowed=0 --size=256k \
 		--kernel=chase --runtime=50ms --time_based=1 \
 		--name=aggressor --role=aggressor --cpus_allowed=1 --rw=write \
@@ -218,7 +218,7 @@ test_expect_success JQ 'json alone: the document and nothing else' '
 
 test_expect_success JQ 'normal,json and csv,json: each block in turn, the document last' '
 	"$MEMJOB" --output-format=normal,json --name=n --size=64k >nj.out &&
-	grep -n "^n: group 0" nj.out | cut -d: -f1 >normal-line &&
+	grep -n "^results: " nj.out | cut -d: -f1 >normal-line &&
 	grep -n "^{\$" nj.out | cut -d: -f1 >json-line &&
 	test "$(cat normal-line)" -lt "$(cat json-line)" &&
 	json_part nj.out | jq -e ".results[0].job == \"n\"" &&
@@ -231,7 +231,7 @@ test_expect_success JQ 'normal,json and csv,json: each block in turn, the docume
 
 test_expect_success JQ 'the order of the list does not matter: normal, csv, json' '
 	"$MEMJOB" --output-format=json,csv,normal --name=n --size=64k >all.out &&
-	normal=$(grep -n "^n: group 0" all.out | cut -d: -f1) &&
+	normal=$(grep -n "^results: " all.out | cut -d: -f1) &&
 	csv=$(grep -n "^host,job," all.out | cut -d: -f1) &&
 	json=$(grep -n "^{\$" all.out | cut -d: -f1) &&
 	test "$normal" -lt "$csv" && test "$csv" -lt "$json" &&
@@ -243,7 +243,7 @@ test_expect_success JQ '--output=FILE: the whole report there, nothing on stdout
 	"$MEMJOB" --output-format=normal,json --output=r.out --name=n \
 		--size=64k >out 2>err &&
 	test ! -s out && test ! -s err &&
-	grep "^n: group 0" r.out &&
+	grep "^results: " r.out &&
 	json_part r.out | jq -e ".results[0].status == \"ok\""
 '
 
@@ -269,7 +269,7 @@ test_expect_success JQ 'SIGTERM in a normal,json run: the document ends the outp
 		--output-format=normal,json --output=r.out --sample_interval=20ms \
 		two.ini 2>err && rc=0 || rc=$?
 	test "$rc" = 1 &&
-	grep "^first: group 0" r.out &&
+	grep -E "^  first .*interrupted" r.out &&
 	json_part r.out | jq -e ".stopped_by == \"SIGTERM\"" &&
 	test "$(tail -n 1 r.out)" = "}"
 '

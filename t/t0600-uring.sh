@@ -117,7 +117,7 @@ test_expect_success URING 'the I/O threads'"'"' CPU time, apart from the job'"'"
 	el=$(csv_col out.csv elapsed_ns) &&
 	echo "I/O threads $io ns of CPU over $el ns" &&
 	test "$io" -gt 0 && test "$io" -le $((2 * el + 10000000)) &&
-	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+	"$MEMJOB" --verbose --name=u --ioengine=io_uring --filename=data --kernel=count \
 		--iodepth=16 --ioworkers=2 >report &&
 	grep -E "^    cpu usr [0-9.]+ s, sys [0-9.]+ s \(the job.s thread\), its 2 I/O threads [0-9.]+ s; faults " report &&
 	uring --iodepth=16 &&
@@ -137,19 +137,19 @@ test_expect_success URING 'latency: one per I/O, ordered percentiles; latency=0:
 '
 
 test_expect_success URING 'the normal report shows the latency and the ring' '
-	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+	"$MEMJOB" --verbose --name=u --ioengine=io_uring --filename=data --kernel=count \
 		--iodepth=4 >report &&
 	grep "latency (us): p50 .* over 512 I/Os" report &&
 	grep "io_uring: ring: depth 4, flags " report
 '
 
 test_expect_success URING 'the normal report says the I/O threads and the whole iodepth' '
-	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+	"$MEMJOB" --verbose --name=u --ioengine=io_uring --filename=data --kernel=count \
 		--ioworkers=2 --iodepth=6 >report &&
 	cat report &&
 	grep "^u: group 0, 1 thread + 2 I/O threads: ioengine=io_uring " report &&
 	grep "io_uring: 2 rings (one per I/O thread), iodepth 6 in all, 3 each, flags " report &&
-	"$MEMJOB" --name=u --ioengine=io_uring --filename=data --kernel=count \
+	"$MEMJOB" --verbose --name=u --ioengine=io_uring --filename=data --kernel=count \
 		--ioworkers=2 --iodepth=5 >report &&
 	grep "iodepth 5 in all, up to 3 each, flags " report
 '
@@ -219,7 +219,7 @@ test_expect_success URING 'randrw: the split follows rwmixread, the pattern stay
 test_expect_success URING 'rw=rw: read + written = bytes in the report, whatever the mix' '
 	for pct in 0 50 100; do
 		cp mix0 seq &&
-		"$MEMJOB" --name=s --ioengine=io_uring --filename=seq --overwrite=1 \
+		"$MEMJOB" --verbose --name=s --ioengine=io_uring --filename=seq --overwrite=1 \
 			--pattern=randint:0-20 --kernel=count --bs=64k --rw=rw \
 			--rwmixread=$pct --iodepth=4 --output-format=normal,csv \
 			>report &&

@@ -161,7 +161,7 @@ loops=1000000
 EOF
 
 test_expect_success TWO_CPUS 'setup: a chase victim against a fill aggressor' '
-	"$MEMJOB" --output-format=normal,csv i.ini >i.out 2>i.err &&
+	"$MEMJOB" --verbose --output-format=normal,csv i.ini >i.out 2>i.err &&
 	sed -n "/^host,/,\$p" i.out >i.csv &&
 	cat i.csv &&
 	test "$(csv_rows i.csv)" = 9

@@ -285,13 +285,14 @@ test_expect_success 'jobs of one segment need the same repeat_order: exit 2' '
 # is judged.
 test_expect_success 'a first run markedly slower than the rest: a warm-up outlier' '
 	rm -f "$TEST_TMP/warm" &&
-	"$MEMJOB" --output-format=normal,csv --name=w --kernel=exec --repeat=4 \
+	"$MEMJOB" --verbose --output-format=normal,csv --name=w --kernel=exec --repeat=4 \
 		--command="if [ -e $TEST_TMP/warm ]; then sleep 0.1; else touch $TEST_TMP/warm; sleep 0.3; fi" >out &&
 	csv_of out &&
 	test "$(lines out.csv warmup_outlier)" = "1 0 0 0" &&
 	grep -E "^  run 1 is a warm-up outlier: \+[0-9.]+% against the median of the others \(its metric\)$" out &&
+	grep -E "^  w .*  run 1 a warm-up outlier: \+[0-9.]+%$" out &&
 	rm -f "$TEST_TMP/warm" &&
-	"$MEMJOB" --output-format=normal,csv --name=w --kernel=exec --repeat=4 \
+	"$MEMJOB" --verbose --output-format=normal,csv --name=w --kernel=exec --repeat=4 \
 		--command="if [ -e $TEST_TMP/warm ]; then sleep 0.1; else touch $TEST_TMP/warm; sleep 0.02; fi" >out &&
 	csv_of out &&
 	test "$(lines out.csv warmup_outlier)" = "0 0 0 0" &&

@@ -74,7 +74,7 @@ test_expect_success NOT_DAX 'dax off DAX fails at run time; the other jobs compl
 '
 
 test_expect_success 'dax_emulate=1: the job runs, marked emulated everywhere' '
-	"$MEMJOB" --output-format=normal,csv \
+	"$MEMJOB" --verbose --output-format=normal,csv \
 		--name=d --ioengine=dax --dax_emulate=1 --rw=write \
 		--kernel=fill --size=1m --name=m --size=1m >out &&
 	cat out &&
@@ -85,6 +85,8 @@ test_expect_success 'dax_emulate=1: the job runs, marked emulated everywhere' '
 	test "$(csv_col out.csv emulated 2)" = 0 &&
 	sed -n "/^d:/,/^\$/p" out | grep "EMULATED" &&
 	! sed -n "/^m:/,/^\$/p" out | grep "EMULATED" &&
+	grep -E "^  d .*  EMULATED$" out &&
+	! grep -E "^  m .*EMULATED" out &&
 	test_path_is_missing d.0
 '
 
@@ -228,7 +230,7 @@ test_expect_success 'kernel=exec command=true: ok, judged by its elapsed time' '
 '
 
 test_expect_success 'a program'"'"'s header names the kernel, not blocks or a size it has not got' '
-	"$MEMJOB" --output-format=normal --name=e --kernel=exec \
+	"$MEMJOB" --verbose --output-format=normal --name=e --kernel=exec \
 		--command=true >out &&
 	grep -x "e: group 0, 1 thread: kernel=exec (a program: its own run is timed)" out &&
 	! grep "^e:.*bs=" out

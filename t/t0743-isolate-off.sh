@@ -23,7 +23,7 @@ test_expect_success 'the run after an isolate_phases=0 job says it was not isola
 '
 
 test_expect_success 'the normal report says it too' '
-	"$MEMJOB" --ioengine=psync --bs=4k --size=64k --stonewall \
+	"$MEMJOB" --verbose --ioengine=psync --bs=4k --size=64k --stonewall \
 		--name=a --rw=write --filename=a.dat --isolate_phases=0 \
 		--name=b --rw=write --filename=b.dat >out &&
 	sed -n "/^b: /,\$p" out | grep -E "^    psync: started with Dirty .*\(phases not isolated: isolate_phases=0\)$"

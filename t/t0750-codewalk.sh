@@ -20,8 +20,8 @@ test_expect_success X86_64 'codewalk counts items and calls: items = calls x bat
 '
 
 test_expect_success X86_64 'the normal report gives ns per item and per call' '
-	"$MEMJOB" --name=c --kernel=codewalk --code_size=16k --batch=4 \
-		--runtime=100ms --time_based >out &&
+	"$MEMJOB" --verbose --name=c --kernel=codewalk --code_size=16k \
+		--batch=4 --runtime=100ms --time_based >out &&
 	cat out &&
 	grep "ns per item" out && grep "ns per call" out &&
 	grep -E "^   elapsed [0-9.]+ s: [0-9.]+[kMG]? items/s$" out &&

@@ -14,7 +14,7 @@
 
 run()
 {
-	"$MEMJOB" --output-format="$1" --repeat=2 --name=v --cpus_allowed=0 \
+	"$MEMJOB" --verbose --output-format="$1" --repeat=2 --name=v --cpus_allowed=0 \
 		--size=64k --kernel=chase --runtime=50ms --time_based >"$2"
 }
 

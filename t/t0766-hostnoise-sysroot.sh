@@ -31,7 +31,7 @@ make_root()
 test_expect_success 'steal as fed, per run and for the run; wait 0.0%; 2400 MHz' '
 	make_root r10 &&
 	feed r10/proc/stat 100 &&
-	MEMJOB_SYSROOT=$PWD/r10 timeout 60 "$MEMJOB" --output-format=normal,csv \
+	MEMJOB_SYSROOT=$PWD/r10 timeout 60 "$MEMJOB" --verbose --output-format=normal,csv \
 		--repeat=2 --name=v --cpus_allowed=0 --size=64k --kernel=chase \
 		--runtime=10ms --time_based >out; rc=$?
 	stop_feed &&
@@ -57,7 +57,7 @@ warning="steal 100.0% of the victim's CPU time: effects below ~100.0% cannot be 
 test_expect_success JQ 'all of the victim'"'"'s CPU stolen: the warning, in every output' '
 	make_root r100 &&
 	feed r100/proc/stat 1000 &&
-	MEMJOB_SYSROOT=$PWD/r100 timeout 60 "$MEMJOB" --output-format=normal,csv,json \
+	MEMJOB_SYSROOT=$PWD/r100 timeout 60 "$MEMJOB" --verbose --output-format=normal,csv,json \
 		--repeat=3 --name=v --role=victim --cpus_allowed=0 --size=64k \
 		--kernel=chase --runtime=20ms --time_based \
 		--name=a --role=aggressor --size=64k \
@@ -103,7 +103,7 @@ test_expect_success 'no proc/stat, no cpufreq, no schedstat: not readable, never
 	mkdir -p bare/proc &&
 	cp -R "$SRCDIR/t/fixtures/sysstat/proc/." bare/proc/ &&
 	rm -f bare/proc/stat &&
-	MEMJOB_SYSROOT=$PWD/bare "$MEMJOB" --output-format=normal,csv \
+	MEMJOB_SYSROOT=$PWD/bare "$MEMJOB" --verbose --output-format=normal,csv \
 		--name=v --cpus_allowed=0 --size=64k --kernel=chase \
 		--runtime=10ms --time_based >bare.out &&
 	grep -x "    host, on this job'"'"'s CPUs: steal not readable, waited for a CPU not readable, frequency not readable" bare.out &&

@@ -15,7 +15,7 @@
 
 run()
 {
-	"$MEMJOB" --output-format=normal,csv --name=two --numjobs=2 \
+	"$MEMJOB" --verbose --output-format=normal,csv --name=two --numjobs=2 \
 		--cpus_allowed=0 --size=64k --kernel=chase --runtime=200ms \
 		--time_based >out &&
 	sed -n "/^host,job,/,\$p" out >out.csv

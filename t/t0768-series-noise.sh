@@ -1,8 +1,10 @@
 #!/bin/bash
 # t0768-series-noise.sh - the host's steal in sample_interval's time
-# series: every row ends with host_steal_pct, the steal of that interval on
-# the job's CPUs (hostnoise.h's definition, as the run's column of that
-# name).  On this machine: the column is the last of the header, and each
+# series: every row has host_steal_pct after the system counters, the
+# steal of that interval on the job's CPUs (hostnoise.h's definition, as
+# the run's column of that name), then the host and memjob's version (for
+# memjob plot's title).  On this machine: the column follows dev_util_pct
+# in the header, and each
 # value is empty (not readable, or no tick in the interval) or a number in
 # 0..100.  From a test root (MEMJOB_SYSROOT) whose proc/stat is a named
 # pipe fed a new text at each open, each with the same share of cpu0's
@@ -47,9 +49,10 @@ job()
 		--time_based --sample_interval=20ms --sample_log="$2" >/dev/null
 }
 
-test_expect_success 'this machine: host_steal_pct last, empty or 0..100' '
+test_expect_success 'this machine: host_steal_pct after dev_util_pct, empty or 0..100' '
 	job "" real.csv &&
-	head -n 1 real.csv | grep -q ",dev_util_pct,host_steal_pct$" &&
+	head -n 1 real.csv | grep -q ",dev_util_pct,host_steal_pct,host,memjob_version$" &&
+	test "$(series_col real.csv host | sort -u)" = "$(hostname)" &&
 	series_col real.csv host_steal_pct >real.steal &&
 	test "$(wc -l <real.steal)" -ge 2 &&
 	while read -r v; do
@@ -88,7 +91,7 @@ test_expect_success 'no proc/stat: the field is empty in every row, never 0' '
 	cp -R "$SRCDIR/t/fixtures/sysstat/proc/." bare/proc/ &&
 	rm -f bare/proc/stat &&
 	job "$PWD/bare" bare.csv &&
-	head -n 1 bare.csv | grep -q ",host_steal_pct$" &&
+	head -n 1 bare.csv | grep -q ",host_steal_pct,host,memjob_version$" &&
 	series_col bare.csv host_steal_pct >bare.steal &&
 	test "$(wc -l <bare.steal)" -ge 2 &&
 	test -z "$(tr -d "\n" <bare.steal)"

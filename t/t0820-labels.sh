@@ -25,7 +25,7 @@ json_part()
 }
 
 test_expect_success 'setup: one job of each kernel that measures no rate, and a count' '
-	"$MEMJOB" --output-format=normal,csv,json --repeat=2 \
+	"$MEMJOB" --verbose --output-format=normal,csv,json --repeat=2 \
 		--name=chase --kernel=chase --size=128k --runtime=20ms \
 		--time_based=1 \
 		--name=touch --kernel=touch --rw=write --size=64k \
@@ -87,7 +87,7 @@ test_expect_success 'the header states the units, once' '
 '
 
 test_expect_success JQ 'a group of chases only: no bytes and no GB/s for it, in any format' '
-	"$MEMJOB" --output-format=normal,json \
+	"$MEMJOB" --verbose --output-format=normal,json \
 		--name=a --kernel=chase --size=64k --runtime=10ms --time_based=1 \
 		--name=b --kernel=chase --size=64k --runtime=10ms --time_based=1 \
 		>grp.out &&
@@ -102,7 +102,7 @@ test_expect_success JQ 'aggressors that measure no rate: their threads, no GB/s'
 		"[v]" "role=victim" "kernel=chase" "size=64k" "runtime=10ms" \
 		"time_based=1" \
 		"[a]" "role=aggressor" "kernel=exec" "command=sleep 5" >quiet.ini &&
-	"$MEMJOB" --output-format=normal,json quiet.ini >q.out &&
+	"$MEMJOB" --verbose --output-format=normal,json quiet.ini >q.out &&
 	sed -n "/^interference:/,/^{/p" q.out >q.table &&
 	grep -E "^  -  +[0-9.]+ \(.*\) +[0-9.]+ \(.*\) +[-+][0-9.]+ \(.*\) +1 thread$" q.table &&
 	! grep "GB/s" q.table &&
@@ -115,7 +115,7 @@ test_expect_success JQ 'aggressors that measure a rate keep their GB/s' '
 		"[v]" "role=victim" "kernel=chase" "size=64k" "runtime=10ms" \
 		"time_based=1" \
 		"[a]" "role=aggressor" "kernel=count" "size=256k" >busy.ini &&
-	"$MEMJOB" --output-format=normal,json busy.ini >b.out &&
+	"$MEMJOB" --verbose --output-format=normal,json busy.ini >b.out &&
 	sed -n "/^interference:/,/^{/p" b.out |
 		grep -E "^  -  .* 1 thread, [0-9.]+ GB/s$" &&
 	json_part b.out >b.json &&
@@ -123,7 +123,7 @@ test_expect_success JQ 'aggressors that measure a rate keep their GB/s' '
 '
 
 test_expect_success 'preread and every size in a report are in binary units' '
-	"$MEMJOB" --name=p --ioengine=psync --filename=p.dat --size=3m \
+	"$MEMJOB" --verbose --name=p --ioengine=psync --filename=p.dat --size=3m \
 		--preread=1 --kernel=count >pre.out &&
 	grep -E "psync: preread 3 MiB in [0-9.]+ s" pre.out &&
 	! grep -E "[0-9]{5,}k|[0-9]{5,} bytes" pre.out

@@ -127,22 +127,24 @@ for src in psync libaio io_uring; do
 done
 
 test_expect_success 'normal report: the timed line, and the phase line with phase only' '
-	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+	"$MEMJOB" --verbose --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mem --first_touch=phase --loops=2 >out &&
 	grep -E "^    timed: 2 passes over the data, after the first touch \(not timed with them\)$" out &&
 	grep -E "^    first touch of 4 MiB \(pages not yet mapped\): [0-9.]+ s, [0-9.]+ GB/s; faults [0-9]+ minor, [0-9]+ major; cpu usr [0-9.]+ s, sys [0-9.]+ s \(its own phase\)$" out &&
-	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+	# the answer names the phase too, without --verbose
+	grep -E "^  tr .*  count [0-9]+; first touch [0-9.]+ m?s$" out &&
+	"$MEMJOB" --verbose --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mmap --populate=1 --first_touch=phase >out &&
 	grep -E "^    first touch of 4 MiB: none to time, the source mapped its pages before the job; a walk over them: [0-9.]+ s; faults [0-9]+ minor, [0-9]+ major; cpu usr [0-9.]+ s, sys [0-9.]+ s \(its own phase\)$" out &&
 	! grep "^    first touch.*GB/s" out &&
-	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+	"$MEMJOB" --verbose --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mem --first_touch=timed >out &&
 	grep -E "^    timed: 1 pass over the data, after the first touch \(the source mapped the pages before the job\)$" out &&
-	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+	"$MEMJOB" --verbose --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=mmap >out &&
 	grep -E "^    timed: 1 pass over the data, the first touch of each page in the first$" out &&
 	! grep "^    first touch of" out &&
-	"$MEMJOB" --name=tr --filename="$TEST_TMP/data" --kernel=count \
+	"$MEMJOB" --verbose --name=tr --filename="$TEST_TMP/data" --kernel=count \
 		--ioengine=psync >out &&
 	! grep -E "^    (timed|first touch)" out
 '

@@ -665,14 +665,16 @@ const struct opt_def opt_core[] = {
 		  "interval_s in seconds; job_bytes, and job_mbps in 10^6 "
 		  "bytes per second (GB/s x 1000); then the system counters "
 		  "as the CSV report's columns of those names (KiB for *_kb, "
-		  "pages for nr_dirtied and nr_written); last host_steal_pct, "
+		  "pages for nr_dirtied and nr_written); then host_steal_pct, "
 		  "the % of the job's CPUs' ticks stolen by the hypervisor in "
 		  "the interval.  It counts whole ticks (USER_HZ, 100 a second "
 		  "per CPU on most kernels), so a 20 ms row on one CPU covers "
 		  "about 2 and moves in steps of 50%: judge a row by its "
 		  "neighbours.  An empty field is unknown, never 0: no "
 		  "/proc/stat, a kernel without the steal field, or no tick "
-		  "in an interval shorter than one." },
+		  "in an interval shorter than one.  Last host and "
+		  "memjob_version, which memjob plot puts in the title of the "
+		  "time series it draws from the file." },
 
 	/* Safety */
 	{ .name = "overwrite", .type = OPT_BOOL, .cat = CAT_SAFETY,

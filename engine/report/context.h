@@ -21,6 +21,15 @@
 #define REPORT_CSV	0x2
 #define REPORT_JSON	0x4
 
+/* The normal report's per-run details (--details=LIST, --verbose: all),
+ * below its answer. */
+#define REPORT_DETAIL_RUNS	0x1	/* each run: figures, cpu, host... */
+#define REPORT_DETAIL_COUNTERS	0x2	/* each run's perf counters */
+#define REPORT_DETAIL_SYSTEM	0x4	/* each run's vmstat, meminfo, disk */
+#define REPORT_DETAIL_CLONES	0x8	/* each clone of each run */
+#define REPORT_DETAIL_GROUPS	0x10	/* each group's totals per run */
+#define REPORT_DETAIL_ALL	0x1f
+
 /* The run header's facts, as the jobs are about to start. */
 struct report_facts {
 	long cpus;			/* online */
@@ -33,6 +42,7 @@ struct report_facts {
 struct report_ctx {
 	FILE *out;
 	unsigned formats;
+	unsigned details;			/* REPORT_DETAIL_* */
 	const char *host;
 	const struct machine_id *machine;	/* rows' identity, or NULL */
 	const struct sweep_notes *notes;	/* printed with the report */

@@ -22,18 +22,9 @@
 #include "kernels/kernel.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "report/summary.h"
 #include "util/stats.h"
 #include "util/value.h"
-
-/* The kernel's result as text: signed where the kernel says so. */
-static void result_text(const struct job_spec *j, uint64_t v, char *buf,
-			size_t len)
-{
-	if (j->kernel->flags & KERN_SIGNED)
-		snprintf(buf, len, "%" PRId64, (int64_t)v);
-	else
-		snprintf(buf, len, "%" PRIu64, v);
-}
 
 /* "memory limit 64 MiB (cgroup v1 DIR)": the run's, or each segment's
  * range when they differ (sweep=memory_limit; "none" for segments
@@ -240,7 +231,7 @@ static void normal_clone(FILE *f, const struct job_result *jr, unsigned c)
 	if (j->kernel->flags & KERN_RESULT) {
 		char v[32];
 
-		result_text(j, t->result, v, sizeof(v));
+		report_result_text(j, t->result, v, sizeof(v));
 		fprintf(f, ", %s %s", j->kernel->result_name, v);
 	}
 	fputs(";", f);
@@ -255,22 +246,14 @@ static void normal_clone(FILE *f, const struct job_result *jr, unsigned c)
 	fputc('\n', f);
 }
 
-static void normal_run(FILE *f, const struct job_result *jr, bool label)
+/* A run's figures under its first line: CPU, host, result, latency. */
+static void normal_run_figures(FILE *f, const struct job_result *jr)
 {
 	const struct job_spec *j = jr->pj->spec;
 	unsigned io_threads = j->ioengine->io_threads ?
 			      j->ioengine->io_threads(j) : 0;
 	char rb[32], wb[32];
 
-	if (label)
-		fprintf(f, "  run %u:", jr->repeat + 1);
-	else
-		fputs("  ", f);
-	if (jr->status == RUN_NOT_RUN) {
-		fputs(" not run\n", f);
-		return;
-	}
-	normal_amount(f, jr);
 	if (RW_IS_MIXED(j->rw))
 		fprintf(f, "    of which read %s, written %s\n",
 			value_format_bytes((double)(jr->bytes -
@@ -291,7 +274,7 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 	if ((j->kernel->flags & KERN_RESULT) && jr->status != RUN_FAILED) {
 		char v[32];
 
-		result_text(j, jr->result, v, sizeof(v));
+		report_result_text(j, jr->result, v, sizeof(v));
 		fprintf(f, "    %s: %s\n", j->kernel->result_name, v);
 	}
 	if (jr->items) {
@@ -323,16 +306,40 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 			jr->lat.max / 1e3, jr->lat.count);
 	first_touch_report(f, &jr->touch, jr->bytes,
 			   jr->pj->size * j->numjobs);
-	if (jr->ncounters)
-		normal_counters(f, jr);
 	if (jr->info && jr->info[0])
 		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
 	if (jr->emulated)
 		fputs("    EMULATED: these figures come from ordinary memory "
 		      "standing in for the device\n", f);
-	if (j->numjobs > 1)
-		for (unsigned c = 0; c < j->numjobs; c++)
-			normal_clone(f, jr, c);
+}
+
+/* Each clone of a run (normal_clone). */
+static void normal_clones(FILE *f, const struct job_result *jr)
+{
+	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
+		normal_clone(f, jr, c);
+}
+
+static void normal_run(FILE *f, const struct job_result *jr, bool label,
+		       unsigned details)
+{
+	const struct job_spec *j = jr->pj->spec;
+
+	if (label)
+		fprintf(f, "  run %u:", jr->repeat + 1);
+	else
+		fputs("  ", f);
+	if (jr->status == RUN_NOT_RUN) {
+		fputs(" not run\n", f);
+		return;
+	}
+	normal_amount(f, jr);
+	if (details & REPORT_DETAIL_RUNS)
+		normal_run_figures(f, jr);
+	if ((details & REPORT_DETAIL_COUNTERS) && jr->ncounters)
+		normal_counters(f, jr);
+	if ((details & REPORT_DETAIL_CLONES) && j->numjobs > 1)
+		normal_clones(f, jr);
 	if (jr->status == RUN_FAILED)
 		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
 	else if (jr->status == RUN_INTERRUPTED)
@@ -340,26 +347,22 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label)
 		      "stop\n", f);
 }
 
-static void normal_job(FILE *f, const struct results *r, unsigned idx)
+static void normal_job(FILE *f, const struct results *r, unsigned idx,
+		       unsigned details)
 {
 	const struct planned_job *pj = &r->plan->jobs[idx];
 	const struct job_spec *j = pj->spec;
 	unsigned reps = results_repeats(r, idx);
 	unsigned io_threads = j->ioengine->io_threads ?
 			      j->ioengine->io_threads(j) : 0;
-	char bs[32], size[32];
+	char bs[32], size[32], label[512];
 	double gbps[1000], secs[1000], nsi[1000];
 	unsigned n = 0;
 
 	value_format_bytes((double)j->bs, bs, sizeof(bs));
 	value_format_bytes((double)pj->size, size, sizeof(size));
-	fprintf(f, "\n%s", j->name);
-	if (j->phase != PHASE_RUN)
-		fprintf(f, " [%s %s]", report_role_names[j->role],
-			report_phase_names[j->phase]);
-	if (j->point_label)
-		fprintf(f, " {%s}", j->point_label);
-	fprintf(f, ": group %u, %u thread%s", pj->group, j->numjobs,
+	report_job_label(pj, label, sizeof(label));
+	fprintf(f, "\n%s: group %u, %u thread%s", label, pj->group, j->numjobs,
 		j->numjobs == 1 ? "" : "s");
 	if (io_threads)
 		fprintf(f, " + %u I/O thread%s", io_threads,
@@ -379,8 +382,8 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 	for (unsigned k = 0; k < reps; k++) {
 		const struct job_result *jr = results_get(r, idx, k);
 
-		normal_run(f, jr, reps > 1);
-		if (jr->have_sys && r->ss) {
+		normal_run(f, jr, reps > 1, details);
+		if ((details & REPORT_DETAIL_SYSTEM) && jr->have_sys && r->ss) {
 			fputs("    system, over the jobs that ran with this "
 			      "one:\n", f);
 			sysstat_delta_print(r->ss, &jr->sys, r->devidx[idx],
@@ -393,7 +396,7 @@ static void normal_job(FILE *f, const struct results *r, unsigned idx)
 			n++;
 		}
 	}
-	if (reps > 1 && n) {
+	if (reps > 1 && n && (details & REPORT_DETAIL_RUNS)) {
 		struct stat_summary g = stat_summarise(gbps, n);
 		struct stat_summary t = stat_summarise(secs, n);
 		struct warmup w = series_warmup(r, idx);
@@ -437,17 +440,42 @@ static void normal_group(void *user, const struct group_total *t)
 		fprintf(f, " in %.3f s\n", t->elapsed_ns / 1e9);
 }
 
-static const struct format {
+/* --details: the blocks asked for, after the answer. */
+static void normal_details(FILE *f, const struct results *r,
+			   unsigned details)
+{
+	const unsigned per_job = REPORT_DETAIL_ALL & ~REPORT_DETAIL_GROUPS;
+
+	if (details & per_job) {
+		fputs("\ndetails, run by run:\n", f);
+		for (unsigned i = 0; i < r->plan->njobs; i++)
+			normal_job(f, r, i, details);
+	}
+	if (details & REPORT_DETAIL_GROUPS)
+		group_totals_each(r, normal_group, f);
+}
+
+/* A word of a comma list and its bit. */
+struct word_bit {
 	const char *name;
 	unsigned bit;
-} formats[] = {
+};
+
+static const struct word_bit formats[] = {
 	{ "normal", REPORT_NORMAL }, { "csv", REPORT_CSV },
 	{ "json", REPORT_JSON }, { NULL, 0 }
 };
 
-/* why: "got 'xml' in 'normal,xml'", and the nearest name if one is near */
-static void no_such_format(const char *item, size_t n, const char *s,
-			   char *why, size_t len)
+static const struct word_bit details[] = {
+	{ "runs", REPORT_DETAIL_RUNS }, { "counters", REPORT_DETAIL_COUNTERS },
+	{ "system", REPORT_DETAIL_SYSTEM }, { "clones", REPORT_DETAIL_CLONES },
+	{ "groups", REPORT_DETAIL_GROUPS }, { "all", REPORT_DETAIL_ALL },
+	{ NULL, 0 }
+};
+
+/* why: "got 'xml' in 'normal,xml'", and the nearest word if one is near */
+static void no_such_word(const struct word_bit *words, const char *item,
+			 size_t n, const char *s, char *why, size_t len)
 {
 	struct value_near near;
 	char want[64];
@@ -456,8 +484,8 @@ static void no_such_format(const char *item, size_t n, const char *s,
 
 	snprintf(want, sizeof(want), "%.*s", (int)n, item);
 	value_near_init(&near, want);
-	for (unsigned i = 0; formats[i].name; i++)
-		value_near_offer(&near, formats[i].name);
+	for (unsigned i = 0; words[i].name; i++)
+		value_near_offer(&near, words[i].name);
 	best = value_near_best(&near);
 	used = n == strlen(s) ? snprintf(why, len, "got '%s'", s)
 			      : snprintf(why, len, "got '%.*s' in '%s'",
@@ -467,15 +495,16 @@ static void no_such_format(const char *item, size_t n, const char *s,
 			 "; did you mean '%s'?", best);
 }
 
-int report_parse_formats(const char *s, unsigned *out, char *why,
-			 size_t len)
+/* A comma list of words, each at most once, as the OR of their bits. */
+static int parse_word_list(const struct word_bit *words, const char *expect,
+			   const char *s, unsigned *out, char *why, size_t len)
 {
 	const char *p = s;
 	int used;
 
 	*out = 0;
-	used = snprintf(why, len, "expected normal, csv, json or a comma "
-			"list of them, each at most once; ");
+	used = snprintf(why, len, "expected %s or a comma list of them, each "
+			"at most once; ", expect);
 	if (used < 0 || (size_t)used >= len)
 		used = 0;
 	why += used;
@@ -488,16 +517,16 @@ int report_parse_formats(const char *s, unsigned *out, char *why,
 		size_t n = strcspn(p, ",");
 		unsigned bit = 0;
 
-		for (unsigned i = 0; formats[i].name; i++)
-			if (strlen(formats[i].name) == n &&
-			    !strncmp(p, formats[i].name, n))
-				bit = formats[i].bit;
+		for (unsigned i = 0; words[i].name; i++)
+			if (strlen(words[i].name) == n &&
+			    !strncmp(p, words[i].name, n))
+				bit = words[i].bit;
 		if (!n) {
 			snprintf(why, len, "got an empty item in '%s'", s);
 			return -1;
 		}
 		if (!bit) {
-			no_such_format(p, n, s, why, len);
+			no_such_word(words, p, n, s, why, len);
 			return -1;
 		}
 		if (*out & bit) {
@@ -511,6 +540,19 @@ int report_parse_formats(const char *s, unsigned *out, char *why,
 	return 0;
 }
 
+int report_parse_formats(const char *s, unsigned *out, char *why,
+			 size_t len)
+{
+	return parse_word_list(formats, "normal, csv, json", s, out, why, len);
+}
+
+int report_parse_details(const char *s, unsigned *out, char *why,
+			 size_t len)
+{
+	return parse_word_list(details, "runs, counters, system, clones, "
+			       "groups, all", s, out, why, len);
+}
+
 void report_separate(FILE *f, unsigned formats, unsigned fmt)
 {
 	if (formats & (fmt - 1))
@@ -519,22 +561,23 @@ void report_separate(FILE *f, unsigned formats, unsigned fmt)
 
 int report_results(const struct report_ctx *rc, const struct results *r)
 {
-	const struct plan *p = r->plan;
 	struct noise_count nc = { 0 };
 	int ret = 0;
 
 	if (rc->formats & REPORT_NORMAL) {
+		summary_counters_missing(rc->out, r);
 		fputs("units: sizes in KiB, MiB, GiB (2^10, 2^20, 2^30 bytes); "
 		      "rates in GB/s (10^9 bytes per second)\n", rc->out);
 		interference_noise_count(r, &nc);
 		noise_run_header(rc->out, r, &nc);
 		series_order_line(rc->out, r);
-		for (unsigned i = 0; i < p->njobs; i++)
-			normal_job(rc->out, r, i);
-		group_totals_each(r, normal_group, rc->out);
+		/* the answer first: the experiment's tables, then a line
+		 * per job; each run on request */
 		interference_table(rc->out, r);
 		knee_report(rc->out, r, rc->topo);
 		footprint_report(rc->out, r, rc->topo);
+		summary_report(rc->out, r);
+		normal_details(rc->out, r, rc->details);
 	}
 	if (rc->formats & REPORT_CSV) {
 		struct report_table t = { .host = rc->host,

@@ -23,6 +23,10 @@
  */
 int report_parse_formats(const char *s, unsigned *out, char *why,
 			 size_t len);
+/* --details's value: runs, counters, system, clones, groups, all, or a
+ * comma list of them, as REPORT_DETAIL_* bits; as report_parse_formats. */
+int report_parse_details(const char *s, unsigned *out, char *why,
+			 size_t len);
 /* Before the block of format fmt: an empty line when formats holds one
  * that is printed before it. */
 void report_separate(FILE *f, unsigned formats, unsigned fmt);

@@ -24,6 +24,12 @@ extern const char *const report_phase_names[];
 const char *report_impl(const struct planned_job *pj);
 const char *report_rw(const struct job_spec *j);
 const char *report_first_error(const struct job_result *jr);
+/* The kernel's result as text: signed where the kernel says so. */
+void report_result_text(const struct job_spec *j, uint64_t v, char *buf,
+			size_t len);
+/* "name [victim loaded] {flush=clwb numjobs=4}": a job as the reports
+ * name it (summary.c). */
+void report_job_label(const struct planned_job *pj, char *buf, size_t len);
 
 /* The column names that depend on the run or are computed: built once. */
 struct report_cols {

@@ -15,6 +15,7 @@
  * the swept options' columns, which depend on the jobs, come last.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,28 @@ const char *report_impl(const struct planned_job *pj)
 const char *report_rw(const struct job_spec *j)
 {
 	return opt_find("rw")->words[j->rw];
+}
+
+void report_job_label(const struct planned_job *pj, char *buf, size_t len)
+{
+	const struct job_spec *j = pj->spec;
+	int n = snprintf(buf, len, "%s", j->name);
+
+	if (n >= 0 && (size_t)n < len && j->phase != PHASE_RUN)
+		n += snprintf(buf + n, len - (size_t)n, " [%s %s]",
+			      report_role_names[j->role],
+			      report_phase_names[j->phase]);
+	if (n >= 0 && (size_t)n < len && j->point_label)
+		snprintf(buf + n, len - (size_t)n, " {%s}", j->point_label);
+}
+
+void report_result_text(const struct job_spec *j, uint64_t v, char *buf,
+			size_t len)
+{
+	if (j->kernel->flags & KERN_SIGNED)
+		snprintf(buf, len, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
 }
 
 const char *report_first_error(const struct job_result *jr)

@@ -25,6 +25,7 @@
 #include "run/worker.h"
 #include "util/value.h"
 #include "util/clock.h"
+#include "util/version.h"
 
 /*
  * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
@@ -119,7 +120,8 @@ static uint64_t live_bytes(const struct job_result *jr)
 
 #define SAMPLE_HEADER "job,repeat,point,t_s,interval_s,job_bytes,job_mbps," \
 	"pgpgin_kb,pgpgout_kb,nr_dirtied,nr_written,dirty_kb,writeback_kb," \
-	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct,host_steal_pct\n"
+	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct,host_steal_pct," \
+	"host,memjob_version\n"
 
 static void sample_num(FILE *f, bool have, const char *fmt, double v)
 {
@@ -153,7 +155,10 @@ static void on_sample(void *user, const struct sysstat_snap *prev,
 	struct exec_ctx *x = sm->x;
 	const struct plan *p = x->plan;
 	struct sysstat_delta dl;
+	char host[256] = "";
 
+	gethostname(host, sizeof(host) - 1);
+	host[strcspn(host, ",\"\n")] = '\0';
 	sysstat_delta(prev, cur, &dl);
 	for (unsigned i = sm->sg->first; i < sm->sg->first + sm->sg->count;
 	     i++) {
@@ -194,7 +199,8 @@ static void on_sample(void *user, const struct sysstat_snap *prev,
 			fputs(",,,,", f);
 		}
 		sample_steal(f, sm, i - sm->sg->first, hprev, hcur);
-		fputc('\n', f);
+		/* what the plot's title names: the machine and memjob */
+		fprintf(f, ",%s,%s\n", host, memjob_version);
 		fflush(f);
 	}
 }

@@ -5,6 +5,11 @@
  * The one idea: libcsv does not count lines, so the file is handed to it a
  * line at a time; a row ends on the line that was being handed over when
  * libcsv said so, and that is the line an error names.
+ *
+ * A memjob JSON document reads as the same table: its "results" objects
+ * are keyed by the CSV columns, null where the CSV has an empty field,
+ * so memjob report and memjob plot take a run's JSON wherever they take
+ * its CSV.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +18,8 @@
 #include <sys/types.h>
 
 #include <csv.h>
+#include <inttypes.h>
+#include <jansson.h>
 
 #include "subcommands/csvtable.h"
 #include "util/value.h"
@@ -162,6 +169,143 @@ static void on_row(int c, void *data)
 	r->ncur = r->curcap = 0;
 }
 
+/* ---- a memjob JSON document: its "results" as the rows -------------- */
+
+__attribute__((format(printf, 3, 4)))
+static int json_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A JSON value as the text of a CSV field; NULL out of memory. */
+static char *cell_text(const json_t *v)
+{
+	char buf[64];
+
+	if (!v || json_is_null(v))
+		return strdup("");
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_integer(v))
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, sizeof(buf), "%.15g", json_real_value(v));
+	else if (json_is_true(v))
+		snprintf(buf, sizeof(buf), "1");
+	else if (json_is_false(v))
+		snprintf(buf, sizeof(buf), "0");
+	else
+		return json_dumps(v, JSON_COMPACT);
+	return strdup(buf);
+}
+
+/* The header: every key of every row, in the order first met. */
+static int json_head(struct csv_table *t, const json_t *rows)
+{
+	size_t i;
+	const json_t *row;
+
+	json_array_foreach(rows, i, row) {
+		const char *key;
+		const json_t *v;
+
+		json_object_foreach((json_t *)row, key, v) {
+			char **h;
+
+			(void)v;
+			if (csv_table_col(t, key) >= 0)
+				continue;
+			h = realloc(t->head, (t->ncols + 1) * sizeof(*h));
+			if (!h)
+				return -1;
+			t->head = h;
+			if (!(h[t->ncols] = strdup(key)))
+				return -1;
+			t->ncols++;
+		}
+	}
+	return 0;
+}
+
+static int json_rows(struct csv_table *t, const json_t *rows)
+{
+	size_t n = json_array_size(rows), i;
+	const json_t *row;
+
+	t->rows = calloc(n + 1, sizeof(*t->rows));
+	t->line = calloc(n + 1, sizeof(*t->line));
+	if (!t->rows || !t->line)
+		return -1;
+	t->cap = (unsigned)n;
+	json_array_foreach(rows, i, row) {
+		char **cells = calloc(t->ncols + 1, sizeof(*cells));
+
+		if (!cells)
+			return -1;
+		t->rows[t->nrows] = cells;
+		t->line[t->nrows++] = (unsigned)i + 1;
+		for (unsigned c = 0; c < t->ncols; c++)
+			if (!(cells[c] = cell_text(json_object_get(row,
+							t->head[c]))))
+				return -1;
+	}
+	return 0;
+}
+
+int csv_table_from_json(struct csv_table *t, FILE *f, const char *name,
+			const char *const *need, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc, *rows;
+	int ret = -1;
+
+	memset(t, 0, sizeof(*t));
+	doc = json_loadf(f, 0, &je);
+	if (!doc)
+		return json_fail(err, errlen, "%s:%d: not a JSON document: %s",
+			    name, je.line, je.text);
+	rows = json_object_get(doc, "results");
+	if (!json_is_array(rows)) {
+		json_fail(err, errlen, "%s: a JSON document without \"results\": "
+		     "not one memjob wrote (--output-format=json)", name);
+		goto out;
+	}
+	if (!json_array_size(rows)) {
+		json_fail(err, errlen, "%s has no results", name);
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(rows); i++)
+		if (!json_is_object(json_array_get(rows, i))) {
+			json_fail(err, errlen, "%s: result %zu is not an object",
+			     name, i + 1);
+			goto out;
+		}
+	t->name = strdup(name);
+	if (!t->name || json_head(t, rows) || json_rows(t, rows)) {
+		json_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	t->head_line = 0;
+	for (unsigned i = 0; need && need[i]; i++)
+		if (csv_table_col(t, need[i]) < 0) {
+			json_fail(err, errlen, "%s: not memjob results: no '%s' in "
+			     "them", name, need[i]);
+			goto out;
+		}
+	ret = 0;
+out:
+	if (ret)
+		csv_table_free(t);
+	json_decref(doc);
+	return ret;
+}
+
 int csv_table_read(struct csv_table *t, FILE *f, const char *name,
 		   const char *const *need, char *err, size_t errlen)
 {
@@ -171,7 +315,14 @@ int csv_table_read(struct csv_table *t, FILE *f, const char *name,
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int c;
 
+	while ((c = getc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+		;
+	if (c != EOF)
+		ungetc(c, f);
+	if (c == '{')
+		return csv_table_from_json(t, f, name, need, err, errlen);
 	memset(t, 0, sizeof(*t));
 	t->name = strdup(name);
 	if (!t->name || csv_init(&p, CSV_APPEND_NULL)) {

@@ -25,7 +25,8 @@ struct csv_table {
 };
 
 /*
- * Read the CSV in f; name is for messages.  need, when not NULL, lists
+ * Read the CSV in f (or a memjob JSON document: csv_table_from_json);
+ * name is for messages.  need, when not NULL, lists
  * (NULL-terminated) the columns the header must have.  Returns 0, or -1
  * with a sentence in err: no header, a needed column missing, a row with
  * another count of fields than the header, a second header unlike the
@@ -33,6 +34,11 @@ struct csv_table {
  */
 int csv_table_read(struct csv_table *t, FILE *f, const char *name,
 		   const char *const *need, char *err, size_t errlen);
+/* A memjob JSON document in f (what --output-format=json writes) as the
+ * table of its "results": a column per key, null as "".  csv_table_read
+ * calls it when f starts with '{'. */
+int csv_table_from_json(struct csv_table *t, FILE *f, const char *name,
+			const char *const *need, char *err, size_t errlen);
 /* The same from a file, "-" for standard input (named "<stdin>"). */
 int csv_table_load(struct csv_table *t, const char *path,
 		   const char *const *need, char *err, size_t errlen);

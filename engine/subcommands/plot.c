@@ -1,11 +1,14 @@
 /*
- * plot.c - memjob plot: read a result CSV, group its rows into series and
- * have gnuplot draw them into a PNG (the command is described in plot.h).
+ * plot.c - memjob plot: read a result CSV (or JSON, or a sample_log),
+ * write the gnuplot script of the chart that fits it (plotchart.h,
+ * plotlines.h) and have gnuplot draw it into a PNG or SVG (the command
+ * is described in plot.h).
  *
- * The one idea: memjob draws nothing itself.  It reads the CSV with
- * libcsv, does what gnuplot cannot (group rows into series by their sweep
- * point, fold repeats into medians, know the machine's cache sizes) and
- * writes a gnuplot script holding the data inline; gnuplot does the rest.
+ * The one idea: memjob draws nothing itself.  It reads the rows, does
+ * what gnuplot cannot (choose the chart from what was varied, group rows
+ * into series, fold repeats into medians and intervals, know the
+ * machine's cache sizes) and writes a script holding the data inline;
+ * gnuplot does the rest.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,45 +19,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/knee.h"
+#include "subcommands/csvtable.h"
 #include "subcommands/plot.h"
+#include "subcommands/plotchart.h"
 #include "subcommands/plotdata.h"
-#include "machine/topology.h"
-#include "util/value.h"
+#include "subcommands/plotlines.h"
+#include "subcommands/plotseries.h"
 
 enum { PLOT_OK = 0, PLOT_TOOL = 1, PLOT_USAGE = 2 };
-
-#define PLOT_MAX_TICS	10
 
 struct plot_args {
 	const char *csv;
 	const char *x, *y;
-	const char *output;
+	const char *output;	/* "-": standard output */
 	const char *script;	/* write the script here, run nothing */
+	const char *format;	/* "png" or "svg" */
 	bool force, help;
-	bool y_given;
+	bool x_given, y_given;
 };
 
 static void plot_usage(FILE *f)
 {
-	fputs("usage: memjob plot [--x=COLUMN] [--y=COLUMN] [--output=FILE.png] "
-	      "[--script=FILE.gp] [--force] [CSV|-]\n"
+	fputs("usage: memjob plot [--x=COLUMN] [--y=COLUMN] [--output=FILE|-] "
+	      "[--format=png|svg]\n"
+	      "                   [--script=FILE.gp] [--force] [CSV|JSON|-]\n"
 	      "\n"
-	      "Draws a memjob result CSV (- or nothing: standard input) as a PNG\n"
-	      "with gnuplot, one line per job and sweep point.\n"
+	      "Draws memjob's results (a CSV or JSON report, or a sample_log;\n"
+	      "- or nothing: standard input) with gnuplot, in the chart that\n"
+	      "fits what the run varied: lines for a sweep over numbers or\n"
+	      "sizes, the victim's slowdown with its 95% interval for an\n"
+	      "interference run, bars per job for phases, lines over time for\n"
+	      "a time series.\n"
 	      "\n"
-	      "  --x=COLUMN     the x axis (default: size)\n"
-	      "  --y=COLUMN     the y axis (default: ns_per_item, else metric)\n"
-	      "  --output=FILE  the PNG (default: the CSV's name with .png;\n"
-	      "                 needed when reading standard input)\n"
+	      "  --x=COLUMN     a line chart with this x axis (default: what\n"
+	      "                 was swept)\n"
+	      "  --y=COLUMN     a line chart of this column (default:\n"
+	      "                 ns_per_item, else metric)\n"
+	      "  --output=FILE  the picture, PNG or SVG by its name (default:\n"
+	      "                 the input's name with .png; needed when\n"
+	      "                 reading standard input); - writes it to\n"
+	      "                 standard output\n"
+	      "  --format=FMT   png or svg, whatever the name says\n"
 	      "  --script=FILE  write the gnuplot script (data included) to\n"
-	      "                 FILE instead: gnuplot FILE draws the PNG later,\n"
-	      "                 on a machine that has gnuplot\n"
-	      "  --force        replace the PNG (or script) if it exists\n"
+	      "                 FILE instead: gnuplot FILE draws the picture\n"
+	      "                 later, on a machine that has gnuplot\n"
+	      "  --force        replace the picture (or script) if it exists\n"
 	      "\n"
 	      "See memjob(1).\n", f);
 }
@@ -63,7 +77,7 @@ static void plot_usage(FILE *f)
 static bool needs_value(const char *s)
 {
 	static const char *const valued[] = { "--x", "--y", "--output",
-					      "--script", NULL };
+					      "--script", "--format", NULL };
 
 	for (unsigned i = 0; valued[i]; i++) {
 		size_t n = strlen(valued[i]);
@@ -84,6 +98,16 @@ static int parse_plot_args(int argc, char **argv, struct plot_args *a)
 
 		if (!strncmp(s, "--x=", 4) && s[4]) {
 			a->x = s + 4;
+			a->x_given = true;
+		} else if (!strncmp(s, "--format=", 9) && s[9]) {
+			a->format = s + 9;
+			if (strcmp(a->format, "png") &&
+			    strcmp(a->format, "svg")) {
+				fprintf(stderr, "memjob plot: --format: "
+					"expected png or svg, got '%s'\n",
+					a->format);
+				return -1;
+			}
 		} else if (!strncmp(s, "--y=", 4) && s[4]) {
 			a->y = s + 4;
 			a->y_given = true;
@@ -154,149 +178,6 @@ static bool on_path(const char *prog)
 	}
 }
 
-/* s as a gnuplot single-quoted string ('' is a quote inside). */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", f);
-		else if ((unsigned char)*s < ' ')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* Tics at powers of two, labelled in binary units, at most PLOT_MAX_TICS. */
-static void put_size_tics(FILE *f, double lo, double hi)
-{
-	int a = (int)ceil(log2(lo)), b = (int)floor(log2(hi)), step = 1, e;
-	bool first = true;
-	char buf[32];
-
-	if (a > b)		/* no power of two in range: gnuplot's tics */
-		return;
-	while ((b - a) / step + 1 > PLOT_MAX_TICS)
-		step++;
-	fputs("set xtics (", f);
-	for (e = a; e <= b; e += step) {
-		double v = ldexp(1, e);
-
-		fprintf(f, "%s\"%s\" %.17g", first ? "" : ", ",
-			value_format_bytes(v, buf, sizeof(buf)), v);
-		first = false;
-	}
-	fputs(")\n", f);
-}
-
-/* The dashed lines at the cache sizes of this machine's first CPU. */
-static void put_caches(FILE *f, const struct plot_data *pd, double lo,
-		       double hi)
-{
-	const struct topo_cache *lv[KNEE_MAX_LEVELS];
-	const char *root = topo_env_file();
-	char err[512], name[16], size[32], host[256] = "";
-	struct topo t;
-	unsigned cpu, n, i;
-
-	if (topo_load(&t, root, err, sizeof(err))) {
-		fprintf(stderr, "memjob plot: no cache sizes to mark: %s\n",
-			err);
-		return;
-	}
-	if (!root && pd->host && !gethostname(host, sizeof(host) - 1) &&
-	    strcmp(host, pd->host))
-		fprintf(stderr, "memjob plot: the rows come from host '%s'; "
-			"the dashed cache sizes are this machine's ('%s')\n",
-			pd->host, host);
-	for (cpu = 0; cpu < t.ncpus && !t.cpus[cpu].present; cpu++)
-		;
-	n = cpu < t.ncpus ? knee_levels(&t, cpu, lv, KNEE_MAX_LEVELS) : 0;
-	for (i = 0; i < n; i++) {
-		double s = (double)lv[i]->size;
-
-		if (s < lo || s > hi)
-			continue;
-		topo_cache_name(lv[i], name, sizeof(name));
-		value_format_bytes(s, size, sizeof(size));
-		fprintf(f, "set arrow from %.17g, graph 0 to %.17g, graph 1 "
-			"nohead dashtype 2 linewidth 1.5 linecolor rgb "
-			"'#707070'\n", s, s);
-		fprintf(f, "set label '%s %s' at %.17g, graph 0.98 right "
-			"rotate by 90 offset -1.2,0 textcolor rgb '#505050'\n",
-			name, size, s);
-	}
-	topo_free(&t);
-}
-
-static void put_data(FILE *f, const struct plot_data *pd)
-{
-	for (unsigned s = 0; s < pd->nseries; s++) {
-		const struct plot_series *ps = &pd->series[s];
-
-		fprintf(f, "$d%u << EOD\n", s);
-		for (unsigned i = 0; i < ps->n; i++)
-			fprintf(f, "%.17g %.17g\n", ps->x[i], ps->y[i]);
-		fputs("EOD\n", f);
-	}
-}
-
-/* The whole gnuplot script: data, axes, caches, plot. */
-static void put_script(FILE *f, const struct plot_data *pd,
-		       const struct plot_args *a, const char *png,
-		       const char *title)
-{
-	double xlo = pd->xmin, xhi = pd->xmax;
-
-	put_data(f, pd);
-	fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-	      "\tset terminal pngcairo size 1100,700 noenhanced font ',10'\n"
-	      "} else {\n"
-	      "\tset terminal png size 1100,700 noenhanced\n"
-	      "}\n", f);
-	fputs("set output ", f);
-	put_quoted(f, png);
-	fputs("\nset title ", f);
-	put_quoted(f, title);
-	fputs("\nset grid\nset key bottom right box opaque\n", f);
-	if (pd->size_axis) {
-		if (xlo == xhi) {
-			xlo /= 2;
-			xhi *= 2;
-		} else {
-			xlo /= 1.2;
-			xhi *= 1.2;
-		}
-		fputs("set logscale x 2\n", f);
-		fprintf(f, "set xrange [%.17g:%.17g]\n", xlo, xhi);
-		put_size_tics(f, xlo, xhi);
-		put_caches(f, pd, xlo, xhi);
-		fputs("set xlabel ", f);
-		put_quoted(f, a->x);
-		fputs(" . ' (bytes, log scale)'\n", f);
-	} else {
-		if (pd->xmin > 0 && pd->xmax >= 100 * pd->xmin)
-			fputs("set logscale x 10\n", f);
-		fputs("set xlabel ", f);
-		put_quoted(f, a->x);
-		fputc('\n', f);
-	}
-	if (pd->ymin > 0 && pd->ymax >= 8 * pd->ymin)
-		fputs("set logscale y 10\n", f);
-	fputs("set ylabel ", f);
-	put_quoted(f, pd->ylabel);
-	fputs("\nplot ", f);
-	for (unsigned s = 0; s < pd->nseries; s++) {
-		fprintf(f, "%s$d%u using 1:2 with linespoints pointtype 7 "
-			"pointsize 0.8 linewidth 2 title ", s ? ", \\\n     " : "",
-			s);
-		put_quoted(f, pd->series[s].title);
-	}
-	fputs("\n", f);
-}
-
 /* Run gnuplot on script; 0 when it exits with 0. */
 static int run_gnuplot(const char *script)
 {
@@ -326,21 +207,24 @@ static int run_gnuplot(const char *script)
 	return -1;
 }
 
-/* Whether path holds a PNG (its 8-byte signature) of some size. */
-static bool is_png(const char *path)
+/* Whether path holds a PNG (its 8-byte signature) or an SVG (an XML
+ * file with an <svg element near its start). */
+static bool is_picture(const char *path, bool svg)
 {
 	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r',
 					      '\n', 0x1a, '\n' };
-	unsigned char buf[8];
+	unsigned char buf[512];
 	FILE *f = fopen(path, "rb");
-	bool ok;
+	size_t n;
 
 	if (!f)
 		return false;
-	ok = fread(buf, 1, sizeof(buf), f) == sizeof(buf) &&
-	     !memcmp(buf, sig, sizeof(sig));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
-	return ok;
+	buf[n] = '\0';
+	if (svg)
+		return n > 5 && strstr((const char *)buf, "<svg");
+	return n >= sizeof(sig) && !memcmp(buf, sig, sizeof(sig));
 }
 
 /* Move tmp to out; without force never over an existing file. */
@@ -394,21 +278,72 @@ static char *temp_beside(const char *path)
 	return tmp;
 }
 
-static void make_title(const struct plot_data *pd, const char *csv,
-		       char *buf, size_t len)
+/* Whether the picture is an SVG: --format, else the output's name. */
+static bool want_svg(const struct plot_args *a, const char *out)
 {
-	snprintf(buf, len, "%s%s%s", strcmp(csv, "-") ? csv : "standard input",
-		 pd->host ? " on " : "", pd->host ? pd->host : "");
+	size_t n = out ? strlen(out) : 0;
+
+	if (a->format)
+		return !strcmp(a->format, "svg");
+	return n > 4 && !strcasecmp(out + n - 4, ".svg");
+}
+
+/* The terminal and output lines: pngcairo where gnuplot has it. */
+static void put_terminal(FILE *f, bool svg, const char *path)
+{
+	if (svg)
+		fputs("set terminal svg size 1100,700 noenhanced font "
+		      "'sans,11' background rgb 'white'\n", f);
+	else
+		fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		      "\tset terminal pngcairo size 1100,700 noenhanced "
+		      "font ',10'\n"
+		      "} else {\n"
+		      "\tset terminal png size 1100,700 noenhanced\n"
+		      "}\n", f);
+	fputs("set output ", f);
+	plot_put_quoted(f, path);
+	fputc('\n', f);
+}
+
+/* The whole script for the table: the chart a asks for (--x, --y: lines)
+ * or the one the rows call for.  0, or -1 with a sentence in err. */
+static int put_script(FILE *f, const struct csv_table *t,
+		      const struct plot_args *a, const char *path, bool svg,
+		      char *err, size_t errlen)
+{
+	char x[128];
+	enum plot_kind k = PLOT_LINES;
+	struct plot_data pd;
+
+	snprintf(x, sizeof(x), "%s", a->x);
+	if (!a->x_given && !a->y_given)
+		k = plot_choose(t, x, sizeof(x));
+	fprintf(f, "# memjob plot: a %s chart of %s\n", plot_kind_name(k),
+		t->name);
+	put_terminal(f, svg, path);
+	if (k == PLOT_SERIES)
+		return plot_series_script(f, t, err, errlen);
+	if (k == PLOT_SLOWDOWN)
+		return plot_slowdown_script(f, t, err, errlen);
+	if (k == PLOT_BARS)
+		return plot_bars_script(f, t, err, errlen);
+	if (plot_data_build(&pd, t, x, a->y, !a->y_given, err, errlen))
+		return -1;
+	plot_put_title(f, t);
+	plot_lines_script(f, &pd, x);
+	plot_data_free(&pd);
+	return 0;
 }
 
 /* --script: the script that draws out, into a->script. */
-static int save_script(const struct plot_data *pd, const struct plot_args *a,
+static int save_script(const struct csv_table *t, const struct plot_args *a,
 		       const char *out)
 {
 	int flags = O_WRONLY | O_CREAT | (a->force ? O_TRUNC : O_EXCL);
-	char title[512];
+	char err[512];
 	FILE *f;
-	int fd;
+	int fd, ret = PLOT_OK;
 
 	fd = open(a->script, flags, 0666);
 	if (fd < 0) {
@@ -423,24 +358,65 @@ static int save_script(const struct plot_data *pd, const struct plot_args *a,
 		unlink(a->script);
 		return PLOT_TOOL;
 	}
-	make_title(pd, a->csv, title, sizeof(title));
-	put_script(f, pd, a, out, title);
-	if (fclose(f)) {
+	if (put_script(f, t, a, out, want_svg(a, out), err, sizeof(err))) {
+		fprintf(stderr, "memjob plot: %s\n", err);
+		ret = PLOT_USAGE;
+	}
+	if (fclose(f) && !ret) {
 		fprintf(stderr, "memjob plot: cannot write '%s': %s\n",
 			a->script, strerror(errno));
-		unlink(a->script);
-		return PLOT_TOOL;
+		ret = PLOT_TOOL;
 	}
-	return PLOT_OK;
+	if (ret)
+		unlink(a->script);
+	return ret;
 }
 
-/* Write the script, run gnuplot into a temporary PNG, move it to out. */
-static int draw(const struct plot_data *pd, const struct plot_args *a,
+/* The picture at pic to standard output. */
+static int copy_out(const char *pic)
+{
+	char buf[65536];
+	FILE *f = fopen(pic, "rb");
+	size_t n;
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			ret = -1;
+	fclose(f);
+	if (fflush(stdout) || ret) {
+		fprintf(stderr, "memjob plot: writing the picture to standard "
+			"output: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A temporary file for the picture: beside out (so that the rename is
+ * atomic), or in TMPDIR when it goes to standard output. */
+static char *temp_picture(const char *out)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char path[4096];
+
+	if (strcmp(out, "-"))
+		return temp_beside(out);
+	snprintf(path, sizeof(path), "%s/memjob-picture",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	return temp_beside(path);
+}
+
+/* Write the script, run gnuplot into a temporary picture, move it to out
+ * (or copy it to standard output). */
+static int draw(const struct csv_table *t, const struct plot_args *a,
 		const char *out)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char sp[4096], title[512];
-	char *png = NULL;
+	bool svg = want_svg(a, out);
+	char sp[4096], err[512];
+	char *pic = NULL;
 	FILE *f = NULL;
 	int fd, ret = PLOT_TOOL;
 
@@ -452,8 +428,8 @@ static int draw(const struct plot_data *pd, const struct plot_args *a,
 			"script: %s\n", strerror(errno));
 		return PLOT_TOOL;
 	}
-	png = temp_beside(out);
-	if (!png) {
+	pic = temp_picture(out);
+	if (!pic) {
 		close(fd);
 		ret = PLOT_USAGE;
 		goto out_script;
@@ -461,35 +437,39 @@ static int draw(const struct plot_data *pd, const struct plot_args *a,
 	f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
-		goto out_png;
+		goto out_pic;
 	}
-	make_title(pd, a->csv, title, sizeof(title));
-	put_script(f, pd, a, png, title);
+	if (put_script(f, t, a, pic, svg, err, sizeof(err))) {
+		fprintf(stderr, "memjob plot: %s\n", err);
+		fclose(f);
+		ret = PLOT_USAGE;
+		goto out_pic;
+	}
 	if (fclose(f)) {
 		fprintf(stderr, "memjob plot: cannot write the script: %s\n",
 			strerror(errno));
-		goto out_png;
+		goto out_pic;
 	}
 	if (run_gnuplot(sp))
-		goto out_png;
-	if (!is_png(png)) {
-		fprintf(stderr, "memjob plot: gnuplot wrote no PNG\n");
-		goto out_png;
+		goto out_pic;
+	if (!is_picture(pic, svg)) {
+		fprintf(stderr, "memjob plot: gnuplot wrote no %s\n",
+			svg ? "SVG" : "PNG");
+		goto out_pic;
 	}
-	if (publish(png, out, a->force)) {
-		ret = PLOT_USAGE;
-		goto out_png;
-	}
-	ret = PLOT_OK;
-out_png:
-	unlink(png);		/* gone already when published */
-	free(png);
+	if (!strcmp(out, "-"))
+		ret = copy_out(pic) ? PLOT_TOOL : PLOT_OK;
+	else
+		ret = publish(pic, out, a->force) ? PLOT_USAGE : PLOT_OK;
+out_pic:
+	unlink(pic);		/* gone already when published */
+	free(pic);
 out_script:
 	unlink(sp);
 	return ret;
 }
 
-/* The PNG's name: --output, or beside the script or the CSV. */
+/* The picture's name: --output, or beside the script or the input. */
 static char *output_name(const struct plot_args *a)
 {
 	if (a->output)
@@ -501,12 +481,67 @@ static char *output_name(const struct plot_args *a)
 	return NULL;
 }
 
+/* What the command does once its input is read: script or picture. */
+static int plot_table(const struct csv_table *t, const struct plot_args *a,
+		      const char *out)
+{
+	const char *target = a->script ? a->script : out;
+
+	if (!a->force && strcmp(target, "-") && !access(target, F_OK)) {
+		fprintf(stderr, "memjob plot: '%s' exists; --force replaces "
+			"it\n", target);
+		return PLOT_USAGE;
+	}
+	if (a->script)
+		return save_script(t, a, out);
+	if (!on_path("gnuplot")) {
+		fprintf(stderr, "memjob plot: gnuplot is not installed "
+			"(apt-get install gnuplot-nox)\n");
+		return PLOT_TOOL;
+	}
+	return draw(t, a, out);
+}
+
+int plot_check_output(const char *path, char *why, size_t len)
+{
+	size_t n = strlen(path);
+
+	if (n < 5 || (strcasecmp(path + n - 4, ".png") &&
+		      strcasecmp(path + n - 4, ".svg"))) {
+		snprintf(why, len, "expected a name ending in .png or .svg, "
+			 "got '%s'", path);
+		return -1;
+	}
+	if (!access(path, F_OK)) {
+		snprintf(why, len, "'%s' exists: memjob does not write over a "
+			 "file it did not create; remove it or name another",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int plot_results(FILE *in, const char *name, const char *out)
+{
+	struct plot_args a = { .x = "size", .y = "ns_per_item", .csv = name };
+	struct csv_table t;
+	char err[512];
+	int ret;
+
+	if (csv_table_read(&t, in, name, NULL, err, sizeof(err))) {
+		fprintf(stderr, "memjob: --plot: %s\n", err);
+		return PLOT_USAGE;
+	}
+	ret = plot_table(&t, &a, out);
+	csv_table_free(&t);
+	return ret;
+}
+
 int plot_main(int argc, char **argv)
 {
 	struct plot_args a = { 0 };
-	struct plot_data pd;
+	struct csv_table t;
 	char err[512], *out;
-	const char *target;
 	int ret = PLOT_USAGE;
 
 	if (parse_plot_args(argc, argv, &a))
@@ -517,7 +552,8 @@ int plot_main(int argc, char **argv)
 	}
 	if (!a.output && !a.script && !strcmp(a.csv, "-")) {
 		fprintf(stderr, "memjob plot: reading standard input: say "
-			"where the PNG goes with --output=FILE.png\n");
+			"where the picture goes with --output=FILE.png (or - "
+			"for standard output)\n");
 		return PLOT_USAGE;
 	}
 	out = output_name(&a);
@@ -525,25 +561,12 @@ int plot_main(int argc, char **argv)
 		fprintf(stderr, "memjob plot: out of memory\n");
 		return PLOT_TOOL;
 	}
-	if (plot_data_load(&pd, a.csv, a.x, a.y, !a.y_given, err,
-			   sizeof(err))) {
+	if (csv_table_load(&t, a.csv, NULL, err, sizeof(err))) {
 		fprintf(stderr, "memjob plot: %s\n", err);
 		goto out;
 	}
-	target = a.script ? a.script : out;
-	if (!a.force && !access(target, F_OK)) {
-		fprintf(stderr, "memjob plot: '%s' exists; --force replaces "
-			"it\n", target);
-	} else if (a.script) {
-		ret = save_script(&pd, &a, out);
-	} else if (!on_path("gnuplot")) {
-		fprintf(stderr, "memjob plot: gnuplot is not installed "
-			"(apt-get install gnuplot-nox)\n");
-		ret = PLOT_TOOL;
-	} else {
-		ret = draw(&pd, &a, out);
-	}
-	plot_data_free(&pd);
+	ret = plot_table(&t, &a, out);
+	csv_table_free(&t);
 out:
 	free(out);
 	return ret;

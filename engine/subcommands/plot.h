@@ -26,7 +26,17 @@
 #ifndef MEMJOB_PLOT_H
 #define MEMJOB_PLOT_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 /* argv[0] is "plot"; the options and the CSV follow. */
 int plot_main(int argc, char **argv);
+/* Whether path can be --plot's picture: a name ending in .png or .svg
+ * that does not exist yet; -1 with the reason in why. */
+int plot_check_output(const char *path, char *why, size_t len);
+/* memjob --plot: the results in in (the run's CSV; name for messages)
+ * drawn into out as memjob plot would, never over an existing file.
+ * The exit status memjob plot would give, after a message. */
+int plot_results(FILE *in, const char *name, const char *out);
 
 #endif

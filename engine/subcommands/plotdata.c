@@ -260,7 +260,9 @@ static int add_row(struct plot_data *pd, const struct csv_table *t,
 	if (!parse_y(ys, &yv))
 		return fail(err, errlen, "%s:%u: %s '%s' is not a number",
 			    name, t->line[r], t->head[c->y], ys);
-	point_without(csv_table_cell(t, r, c->point), x, rest, sizeof(rest));
+	/* a swept option's column is sweep_NAME; the point says NAME= */
+	point_without(csv_table_cell(t, r, c->point),
+		      strncmp(x, "sweep_", 6) ? x : x + 6, rest, sizeof(rest));
 	host = pd->host ? "" : csv_table_cell(t, r, c->host);
 	phase = csv_table_cell(t, r, c->phase);
 	snprintf(title, sizeof(title), "%s%s%s%s%s%s%s", host,
@@ -277,7 +279,7 @@ static bool bytes_column(const char *x)
 	static const char *const names[] = { "size", "bs", "offset", "stride",
 					     "rate", NULL };
 
-	return value_word(x, names) >= 0;
+	return value_word(strncmp(x, "sweep_", 6) ? x : x + 6, names) >= 0;
 }
 
 static int build(struct plot_data *pd, const struct csv_table *t, const char *x,
@@ -326,7 +328,20 @@ static int build(struct plot_data *pd, const struct csv_table *t, const char *x,
 	return 0;
 }
 
-/* Series from a table read by the caller, who frees it. */
+int plot_data_build(struct plot_data *pd, const struct csv_table *t,
+		    const char *x, const char *y, bool y_auto, char *err,
+		    size_t errlen)
+{
+	int ret;
+
+	memset(pd, 0, sizeof(*pd));
+	ret = build(pd, t, x, y, y_auto, t->name, err, errlen);
+	if (ret)
+		plot_data_free(pd);
+	return ret;
+}
+
+/* Series from a table read by the caller (ret: how that went). */
 static int from_table(struct plot_data *pd, struct csv_table *t, int ret,
 		      const char *x, const char *y, bool y_auto, char *err,
 		      size_t errlen)
@@ -334,10 +349,8 @@ static int from_table(struct plot_data *pd, struct csv_table *t, int ret,
 	memset(pd, 0, sizeof(*pd));
 	if (ret)
 		return ret;
-	ret = build(pd, t, x, y, y_auto, t->name, err, errlen);
+	ret = plot_data_build(pd, t, x, y, y_auto, err, errlen);
 	csv_table_free(t);
-	if (ret)
-		plot_data_free(pd);
 	return ret;
 }
 

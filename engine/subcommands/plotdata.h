@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "subcommands/csvtable.h"
+
 struct plot_series {
 	char *title;		/* "job phase point-without-x", trimmed */
 	unsigned n, cap;
@@ -41,6 +43,10 @@ struct plot_data {
 int plot_data_read(struct plot_data *pd, FILE *f, const char *name,
 		   const char *x, const char *y, bool y_auto, char *err,
 		   size_t errlen);
+/* The same from a table already read (t stays the caller's). */
+int plot_data_build(struct plot_data *pd, const struct csv_table *t,
+		    const char *x, const char *y, bool y_auto, char *err,
+		    size_t errlen);
 /* The same from a file, "-" for standard input. */
 int plot_data_load(struct plot_data *pd, const char *path, const char *x,
 		   const char *y, bool y_auto, char *err, size_t errlen);

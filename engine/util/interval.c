@@ -138,6 +138,58 @@ struct interval interval_shift(const double *x, size_t m, const double *y,
 	return iv;
 }
 
+/* The rank k of the median's interval for n values, 0 when none reaches
+ * INTERVAL_LEVEL; *level gets its coverage, 1 - 2 P(B <= k - 1). */
+static unsigned median_rank(size_t n, double *level)
+{
+	double p = ldexp(1.0, -(int)fmin((double)n, 1000.0)), cdf = 0;
+	unsigned k = 0;
+
+	*level = 0;
+	if (n > 1000)		/* the normal law: B ~ N(n/2, n/4) */
+		return (unsigned)floor((double)n / 2 -
+				       Z975 * sqrt((double)n) / 2);
+	/* p walks P(B = j) = C(n, j) / 2^n upward */
+	while (k < n && cdf + p <= (1 - INTERVAL_LEVEL) / 2 + 1e-12) {
+		cdf += p;
+		p = p * (double)(n - k) / (double)(k + 1);
+		k++;
+	}
+	if (k)
+		*level = 1 - 2 * cdf;
+	return k;
+}
+
+unsigned interval_median_min(void)
+{
+	double level;
+	unsigned n = 1;
+
+	while (!median_rank(n, &level))
+		n++;
+	return n;
+}
+
+struct interval interval_median(const double *sorted, size_t n)
+{
+	struct interval iv = { .status = INTERVAL_TOO_FEW };
+	unsigned k = median_rank(n, &iv.level);
+
+	if (n)
+		iv.est = n % 2 ? sorted[n / 2]
+			       : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	if (!k) {
+		iv.need = interval_median_min();
+		return iv;
+	}
+	if (n > 1000)
+		iv.level = INTERVAL_LEVEL;
+	iv.lo = sorted[k - 1];
+	iv.hi = sorted[n - k];
+	iv.status = INTERVAL_OK;
+	return iv;
+}
+
 /* log(cost) of each value into out; false on a value <= 0. */
 static bool log_costs(const double *v, size_t n, bool lower_is_better,
 		      double *out)

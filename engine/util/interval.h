@@ -48,6 +48,16 @@ unsigned interval_rank(size_t m, size_t n, double *level);
 /* Smallest count per side (equal sides) for which an interval exists. */
 unsigned interval_min_repeats(void);
 
+/* The interval of one sample's median: the k-th smallest to the k-th
+ * largest of the n values, k the largest rank with P(B < k) <= 2.5% for
+ * B ~ Binomial(n, 1/2), which holds the median of any continuous
+ * distribution with probability >= 95% (the sign test's interval).  est
+ * is the sample's median; TOO_FEW below 6 values (5 reach only 93.75%).
+ * sorted must be in ascending order. */
+struct interval interval_median(const double *sorted, size_t n);
+/* Smallest count of values for which interval_median gives one: 6. */
+unsigned interval_median_min(void);
+
 /* The shift of y over x (y - x). */
 struct interval interval_shift(const double *x, size_t m, const double *y,
 			       size_t n);

@@ -26,3 +26,13 @@ int strbuf_add(struct strbuf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 	return 0;
 }
+
+int strlist_intern(char **list, unsigned *n, unsigned max, const char *s)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (!strcmp(list[i], s))
+			return (int)i;
+	if (*n == max || !(list[*n] = strdup(s)))
+		return -1;
+	return (int)(*n)++;
+}

@@ -142,6 +142,34 @@ static void test_shift_small(void **state)
 	assert_int_equal(iv.need, 4);
 }
 
+/* The median's interval: ranks from the binomial law, worked by hand
+ * (n = 6: 1/64 a side; n = 10: P(B <= 1) = 11/1024; n = 20: P(B <= 5) =
+ * 21700/2^20), and none below 6 values. */
+static void test_median(void **state)
+{
+	double v[20];
+	struct interval iv;
+
+	(void)state;
+	for (unsigned i = 0; i < 20; i++)
+		v[i] = i + 1;
+	assert_int_equal(interval_median_min(), 6);
+	iv = interval_median(v, 5);
+	assert_int_equal(iv.status, INTERVAL_TOO_FEW);
+	assert_int_equal(iv.need, 6);
+	assert_true(iv.est == 3);
+	iv = interval_median(v, 6);
+	assert_int_equal(iv.status, INTERVAL_OK);
+	assert_true(iv.lo == 1 && iv.hi == 6 && iv.est == 3.5);
+	assert_true(fabs(iv.level - (1 - 2.0 / 64)) < 1e-12);
+	iv = interval_median(v, 10);
+	assert_true(iv.lo == 2 && iv.hi == 9);
+	assert_true(fabs(iv.level - (1 - 22.0 / 1024)) < 1e-12);
+	iv = interval_median(v, 20);
+	assert_true(iv.lo == 6 && iv.hi == 15);
+	assert_true(fabs(iv.level - (1 - 2 * 21700.0 / 1048576)) < 1e-12);
+}
+
 static void test_slowdown(void **state)
 {
 	const double a[] = { 100, 100, 100, 100 };
@@ -356,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_rank_counted),
 		cmocka_unit_test(test_rank_normal),
 		cmocka_unit_test(test_shift_small),
+		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_slowdown),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_coverage_normal),
