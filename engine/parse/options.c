@@ -685,7 +685,18 @@ const struct opt_def opt_core[] = {
 	{ .name = "keep_files", .type = OPT_BOOL, .cat = CAT_SAFETY,
 	  .off = F(keep_files), .def = "0", .arg = "BOOL",
 	  .help = "Keep the files memjob created instead of removing them "
-		  "at the end." },
+		  "at the end.  A kept file loses memjob's mark (see SAFETY): "
+		  "it is the user's from then on, so a later write job needs "
+		  "overwrite=1 to write into it." },
+	{ .name = "allow_outside_directory", .type = OPT_BOOL,
+	  .cat = CAT_SAFETY, .off = F(allow_outside_directory), .def = "0",
+	  .arg = "BOOL",
+	  .help = "Let a relative filename or filename_format (with the "
+		  "job's name in it) climb out of directory with '..'.  "
+		  "Without it such a name is refused before anything runs, "
+		  "so that a job file cannot make memjob write beside the "
+		  "directory it names; an absolute filename is taken as "
+		  "written." },
 
 	/* fio compatibility: fio's words with nothing, or nothing more, to
 	 * do in memjob.  OPTF_NOOP: accepted, and the run says so once. */

@@ -4,6 +4,7 @@
  * segments (a victim's alone and loaded runs, plan.h) repeat by repeat.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ioengines/filemark.h"
 #include "run/busguard.h"
 #include "run/exec.h"
 #include "machine/memcg.h"
@@ -218,6 +220,31 @@ static void find_devices(struct exec_ctx *x)
 	}
 }
 
+/* A sample log: made by this open (the check found none there), or with
+ * overwrite=1 the user's file emptied; never through a symbolic link.
+ * NULL after a message naming the path and what is there. */
+static FILE *open_sample_log(const struct job_spec *j, const char *path)
+{
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+		    (j->overwrite ? O_TRUNC : O_EXCL);
+	int fd = open(path, flags, 0666), err = errno;
+	char there[4200];
+	FILE *f;
+
+	if (fd < 0) {
+		filemark_describe(path, there, sizeof(there));
+		fprintf(stderr, "memjob: job '%s': cannot write '%s': %s%s%s\n",
+			j->name, path, strerror(err), err == EEXIST ||
+			err == ELOOP ? "; there is now " : "", err == EEXIST ||
+			err == ELOOP ? there : "");
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 static int open_samples(struct exec_ctx *x)
 {
 	const struct plan *p = x->plan;
@@ -236,13 +263,9 @@ static int open_samples(struct exec_ctx *x)
 				x->samples[i] = x->samples[k];
 		if (x->samples[i])
 			continue;
-		x->samples[i] = fopen(path, "w");
-		if (!x->samples[i]) {
-			fprintf(stderr, "memjob: job '%s': cannot write '%s': "
-				"%s\n", p->jobs[i].spec->name, path,
-				strerror(errno));
+		x->samples[i] = open_sample_log(p->jobs[i].spec, path);
+		if (!x->samples[i])
 			return -1;
-		}
 		fputs(SAMPLE_HEADER, x->samples[i]);
 	}
 	return 0;
@@ -345,6 +368,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	}
 	sh.stop = x->stop;
 	sh.root = x->root ? x->root : "";
+	sh.files = &x->files;
 	atomic_init(&sh.victims_left, 0);
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(x->res, i, repeat);
@@ -512,7 +536,7 @@ static bool isolate_next(struct exec_ctx *x, const struct rounds *b,
 	const struct plan *p = x->plan;
 	unsigned k = 0, later = 0;
 	struct run_ref *o;
-	bool isolated = isolate_after(p, &p->segments[g]);
+	bool isolated = isolate_after(&x->files, &p->segments[g]);
 
 	while (later < n && order[later].seg < b->end)
 		later++;

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+struct created_files;
+
 struct job_sync {
 	unsigned remaining;		/* clones still running */
 };
@@ -26,6 +28,7 @@ struct exec_shared {
 	atomic_int *stop;
 	atomic_uint victims_left;
 	const char *root;		/* the system's root (hostnoise.h) */
+	const struct created_files *files;	/* memjob made (files.h) */
 };
 
 /* CLOCK_REALTIME ms from now: the deadline of a timed wait. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/busguard.h"
+#include "run/files.h"
 #include "machine/counters.h"
 #include "machine/hostnoise.h"
 #include "run/prepare.h"
@@ -409,6 +410,22 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	out->ivcsw = (uint64_t)pr.ru.ru_nivcsw;
 }
 
+/* The file memjob made for this clone, if it did: the source opens it
+ * only as that file.  A file lost since (not made again, or replaced by
+ * another process) fails the clone with why. */
+static int made_file(const struct worker *w, struct ioe *io)
+{
+	const struct created_file *cf = files_made(w->sh->files, io->path);
+
+	if (!cf)
+		return 0;
+	if (cf->lost || cf->gone)
+		return fail_as(w->out, cf->lost ? cf->lost :
+			       "the file memjob made for the job is gone");
+	io->made = &cf->st;
+	return 0;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -473,11 +490,14 @@ void *worker_main(void *arg)
 			goto setup_done;
 		}
 	}
-	if (j->invalidate && io.path && prepare_invalidate(io.path, out))
+	if (made_file(w, &io))
+		goto setup_done;
+	if (j->invalidate && io.path &&
+	    prepare_invalidate(io.path, io.made, out))
 		goto setup_done;
 	pre = j->preread && prepare_first_on_file(pj, w->clone);
-	if (pre &&
-	    prepare_preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
+	if (pre && prepare_preread(io.path, io.made, j->offset, pj->size,
+				   &pre_bytes, &pre_ns, out))
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
