@@ -24,6 +24,7 @@
 #ifndef MEMJOB_IOENGINE_H
 #define MEMJOB_IOENGINE_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -181,6 +182,26 @@ static inline bool ioe_stopped(const struct ioe *e)
 static inline bool ioe_past_deadline(const struct ioe *e)
 {
 	return e->deadline_ns && mono_ns() >= e->deadline_ns;
+}
+
+/* How long drain() waits, past the deadline, for what is in flight. */
+#define IOE_DRAIN_GRACE_NS	1000000000ull
+
+/* In drain(): the deadline passed more than IOE_DRAIN_GRACE_NS ago, and
+ * what is still in flight (a read of a FIFO nobody writes) is cancelled
+ * as on a stop.  (What finishes in time is waited for: a write counted
+ * when it was put is written.) */
+static inline bool ioe_drain_overdue(const struct ioe *e)
+{
+	return e->deadline_ns &&
+	       mono_ns() >= e->deadline_ns + IOE_DRAIN_GRACE_NS;
+}
+
+/* A call of the job's I/O came back with EINTR: 0 to try it again, or
+ * why to give up: -EINTR on a stop, -ETIME at the deadline. */
+static inline int ioe_interrupted(const struct ioe *e)
+{
+	return ioe_stopped(e) ? -EINTR : ioe_past_deadline(e) ? -ETIME : 0;
 }
 
 /* Size of a regular file or a block device: 0 or -errno. */

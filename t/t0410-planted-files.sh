@@ -20,6 +20,11 @@ test_lazy_prereq LIBAIO '
 	{ echo "libaio is not in this build"; exit 1; }
 '
 
+test_lazy_prereq URING '
+	"$MEMJOB" --name=probe --ioengine=io_uring --size=64k --kernel=none \
+		--filename=probe >/dev/null
+'
+
 SOURCES="psync libaio io_uring mmap dax"
 
 src_opts()
@@ -32,8 +37,10 @@ src_opts()
 
 prereq_of()
 {
-	[ "$1" = libaio ] && echo LIBAIO
-	return 0
+	case $1 in
+	libaio)		echo LIBAIO ;;
+	io_uring)	echo URING ;;
+	esac
 }
 
 # The neighbour, run by memjob before each create with the path: on call

@@ -453,7 +453,9 @@ const struct opt_def opt_core[] = {
 	  .arg = "TIME",
 	  .help = "Stop the job after it has been measured this long (0: no "
 		  "limit); ramp_time comes on top.  Without time_based the job "
-		  "also stops when its loops are done." },
+		  "also stops when its loops are done.  Every wait inside the "
+		  "job ends there (a rate's nap, I/O that does not complete; "
+		  "see SAFETY), and it bounds a kernel=exec program too." },
 	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime" },
 	{ .name = "time_based", .type = OPT_BOOL, .cat = CAT_RUN,
 	  .off = F(time_based), .def = "0", .arg = "BOOL",

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/busguard.h"
+#include "run/deadline.h"
 #include "run/files.h"
 #include "machine/counters.h"
 #include "machine/hostnoise.h"
@@ -189,14 +190,12 @@ static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 	return 0;
 }
 
-static void nap(atomic_int *stop, uint64_t us)
-{
-	nap_until(stop, NULL, us);
-}
-
-/* rate=, rate_iops=: sleep while this clone is ahead of its budget. */
-static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		      uint64_t ops, atomic_int *stop, atomic_uint *until_zero)
+/* rate=, rate_iops=: sleep while this clone is ahead of its budget, but
+ * not past until (the deadline, or the ramp's end: the loop looks at the
+ * clock then).  Returns whether it slept. */
+static bool keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
+		      uint64_t ops, uint64_t until, atomic_int *stop,
+		      atomic_uint *until_zero)
 {
 	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
 						  (double)j->rate)
@@ -204,8 +203,27 @@ static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
 						  (double)j->rate_iops));
 	uint64_t t = mono_ns();
 
-	if (due > t + 20000)	/* below 20 us, sleeping costs more */
-		nap_until(stop, until_zero, (due - t) / 1000);
+	if (due > until)
+		due = until;
+	if (due <= t + 20000)	/* below 20 us, sleeping costs more */
+		return false;
+	nap_until(stop, until_zero, (due - t) / 1000);
+	return true;
+}
+
+/* Whether a source gave up at the job's deadline (-ETIME): the pass ends
+ * there, as runtime= says, and is no failure. */
+static bool at_deadline(const struct ioe *io, int r)
+{
+	return r == -ETIME && ioe_past_deadline(io);
+}
+
+/* The deadline is known (the ramp over): the source's waits end there,
+ * and from then the thread is woken from any wait (deadline.h). */
+static void set_deadline(struct ioe *io, struct deadline *dl, uint64_t ns)
+{
+	io->deadline_ns = ns;
+	deadline_arm(dl, ns);
 }
 
 /* ratemin=: fail when bytes in ns fall below it (fio's rate_min). */
@@ -249,13 +267,14 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			   .io = e->io_threads_cpu_ns ? io : NULL,
 			   .io_cpu = e->io_threads_cpu_ns };
 	struct io_unit u = { 0 };
+	struct deadline dl = { .made = false };
 	int ret = 0;
 
 	meter_start(&m, 0, 0, out);
 	if (ramping)
 		ramp_end = m.t0 + j->ramp_us * 1000;
 	else if (j->runtime_us)
-		deadline = m.t0 + j->runtime_us * 1000;
+		set_deadline(io, &dl, deadline = m.t0 + j->runtime_us * 1000);
 
 	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
 		uint64_t pass_bytes = bytes;
@@ -274,6 +293,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			/* a source waiting for I/O gave up: the stop flag */
 			if (r == -EINTR && atomic_load(stop))
 				goto stopped;
+			if (at_deadline(io, r))
+				goto early;
 			if (r < 0) {
 				ret = fail_as(out, io->err);
 				goto out;
@@ -284,6 +305,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			r = e->put(io, &u);
 			if (r == -EINTR && atomic_load(stop))
 				goto stopped;
+			if (at_deadline(io, r))
+				goto early;
 			if (busguard_tripped()) {	/* in the kernel or put() */
 				ret = fail_bus(out);
 				goto out;
@@ -305,9 +328,13 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
-			if (j->rate || j->rate_iops)
-				keep_rate(j, rate_t0, bytes, ops, stop,
-					  until_victims ? victims_left : NULL);
+			/* a nap up to the deadline or the ramp's end: the
+			 * clock is looked at right after it */
+			if ((j->rate || j->rate_iops) &&
+			    keep_rate(j, rate_t0, bytes, ops,
+				      ramping ? ramp_end : deadline, stop,
+				      until_victims ? victims_left : NULL))
+				countdown = 1;
 			/* an aggressor stops with the last victim, however
 			 * slowly it moves (rate=) */
 			if (until_victims && !atomic_load_explicit(victims_left,
@@ -341,7 +368,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				win_t0 = t;
 				win_bytes = bytes;
 				if (j->runtime_us)
-					deadline = m.t0 + j->runtime_us * 1000;
+					set_deadline(io, &dl, deadline = m.t0 +
+						     j->runtime_us * 1000);
 			} else if (t >= deadline) {
 				goto early;
 			}
@@ -354,6 +382,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 stopped:
 	out->status = RUN_INTERRUPTED;
 early:
+	/* what is in flight is waited for, a second at most past the
+	 * deadline (ioe_drain_overdue) */
 	if (e->drain && e->drain(io) < 0) {
 		ret = fail_as(out, io->err);
 		goto out;
@@ -364,6 +394,8 @@ finish:
 	    sync_now(e, io, false, out))
 		ret = -1;
 out:
+	deadline_disarm(&dl);
+	io->deadline_ns = 0;
 	meter_stop(&m, bytes, ops, out);
 	out->write_bytes = RW_IS_WRITE(j->rw) ? out->bytes :
 			   RW_IS_MIXED(j->rw) ? wbytes : 0;
@@ -395,6 +427,7 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	else if (pr.stopped && atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 	}
+	out->cut_short = pr.cut_short;
 	if (ctr) {
 		counters_stop(ctr);
 		counters_read(ctr, out->counters, &out->ncounters);
@@ -553,8 +586,11 @@ setup_done:
 	if (out->status != RUN_OK)
 		goto out;
 	job_sync_wait(w->sh, pj->wait_for);
+	/* an aggressor's startdelay ends with its victims, as it would */
 	if (j->startdelay_us)
-		nap(stop, j->startdelay_us);
+		nap_until(stop, j->phase == PHASE_LOADED &&
+			  j->role == ROLE_AGGRESSOR ?
+			  shared_victims_left(w->sh) : NULL, j->startdelay_us);
 	if (atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 		goto out;
