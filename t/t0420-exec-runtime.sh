@@ -39,6 +39,18 @@ gone()
 	return 1
 }
 
+# bounded SECS OUT ERR ARGS...: memjob ARGS, its output in OUT and ERR,
+# killed if it runs longer than SECS (ends_within): its exit status.
+bounded()
+{
+	local secs=$1 out=$2 err=$3 pid
+
+	shift 3
+	(exec "$MEMJOB" "$@" >"$out" 2>"$err") &
+	pid=$!
+	ends_within "$secs" $pid
+}
+
 # ---- variables are data ----------------------------------------------------
 
 test_expect_success 'a ${VAR} with shell syntax in command= runs nothing' '
@@ -95,9 +107,9 @@ test_expect_success 'an unset ${VAR} in command= is still refused, exit 2' '
 
 test_expect_success 'runtime=1s ends sleep 1000: cut short, in every format, nothing left' '
 	t0=$(now_ms) &&
-	"$MEMJOB" --output-format=csv,json --name=x --kernel=exec \
+	bounded 10 out err --output-format=csv,json --name=x --kernel=exec \
 		--command="echo \$\$ >pid; exec sleep 1000" \
-		--runtime=1s --kill_grace=200ms >out 2>err &&
+		--runtime=1s --kill_grace=200ms &&
 	t1=$(now_ms) &&
 	echo "wall $((t1 - t0)) ms" &&
 	test $((t1 - t0)) -lt 4000 &&
@@ -121,9 +133,9 @@ test_expect_success 'a program that ends before runtime is not cut short' '
 '
 
 test_expect_success 'a program that ignores SIGTERM is killed after kill_grace' '
-	"$MEMJOB" --name=x --kernel=exec \
+	bounded 10 out err --name=x --kernel=exec \
 		--command="trap \"\" TERM; echo \$\$ >pid; sleep 1000; echo no" \
-		--runtime=200ms --kill_grace=300ms >out &&
+		--runtime=200ms --kill_grace=300ms &&
 	gone pid &&
 	grep "cut short: runtime=200ms ended the program" out &&
 	elapsed=$(sed -n "s/^ *elapsed \([0-9.]*\) s$/\1/p" out) &&
@@ -152,8 +164,9 @@ test_expect_success 'memjob SIGKILLed: its program and the program'"'"'s child g
 
 test_expect_success 'a rate-limited read ends at runtime=1s, not at its next block' '
 	t0=$(now_ms) &&
-	"$MEMJOB" --output-format=csv --name=r --ioengine=psync --filename=F \
-		--rw=read --size=16m --rate=1250 --runtime=1s >out.csv &&
+	bounded 10 out.csv err --output-format=csv --name=r \
+		--ioengine=psync --filename=F --rw=read --size=16m --rate=1250 \
+		--runtime=1s &&
 	t1=$(now_ms) &&
 	echo "wall $((t1 - t0)) ms" &&
 	elapsed=$(csv_col out.csv elapsed_ns) &&
@@ -167,9 +180,9 @@ test_expect_success URING 'io_uring on a FIFO that sends nothing ends at runtime
 	(exec sleep 30 >fifo) &
 	writer=$! &&
 	t0=$(now_ms) &&
-	{ "$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
-		--filename=fifo --rw=read --size=1m --runtime=1s >out.csv ||
-		{ kill $writer; false; }; } &&
+	{ bounded 10 out.csv err --output-format=csv --name=f \
+		--ioengine=io_uring --filename=fifo --rw=read --size=1m \
+		--runtime=1s || { kill $writer; false; }; } &&
 	t1=$(now_ms) &&
 	kill $writer &&
 	echo "wall $((t1 - t0)) ms" &&
@@ -179,9 +192,10 @@ test_expect_success URING 'io_uring on a FIFO that sends nothing ends at runtime
 
 test_expect_success 'an aggressor'"'"'s startdelay ends with its victims' '
 	t0=$(now_ms) &&
-	"$MEMJOB" --output-format=csv --name=v --role=victim --ioengine=mem \
-		--kernel=count --size=1m --name=a --role=aggressor \
-		--ioengine=mem --kernel=count --size=1m --startdelay=30s >out.csv &&
+	bounded 10 out.csv err --output-format=csv --name=v --role=victim \
+		--ioengine=mem --kernel=count --size=1m --name=a \
+		--role=aggressor --ioengine=mem --kernel=count --size=1m \
+		--startdelay=30s &&
 	t1=$(now_ms) &&
 	echo "wall $((t1 - t0)) ms" &&
 	test $((t1 - t0)) -lt 10000
