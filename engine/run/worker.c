@@ -21,6 +21,7 @@
 #include "run/files.h"
 #include "machine/counters.h"
 #include "machine/hostnoise.h"
+#include "run/pace.h"
 #include "run/prepare.h"
 #include "run/worker.h"
 #include "run/firsttouch.h"
@@ -161,26 +162,6 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	out->ivcsw = (uint64_t)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
 }
 
-/* Sleep up to us, waking early when stop is set or, for an aggressor,
- * when the last victim is done (until_zero reaches 0). */
-static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
-{
-	uint64_t end = mono_ns() + us * 1000;
-
-	while (!atomic_load_explicit(stop, memory_order_relaxed) &&
-	       (!until_zero ||
-		atomic_load_explicit(until_zero, memory_order_relaxed))) {
-		uint64_t t = mono_ns();
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		if (t >= end)
-			break;
-		if (end - t < 10 * 1000 * 1000ull)
-			ts.tv_nsec = (long)(end - t);
-		nanosleep(&ts, NULL);
-	}
-}
-
 /* fsync=/fdatasync=/end_fsync=: complete what is in flight, then sync. */
 static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 		    bool data_only, struct thread_result *out)
@@ -188,27 +169,6 @@ static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 	if ((e->drain && e->drain(io) < 0) || e->sync(io, data_only) < 0)
 		return fail_as(out, io->err);
 	return 0;
-}
-
-/* rate=, rate_iops=: sleep while this clone is ahead of its budget, but
- * not past until (the deadline, or the ramp's end: the loop looks at the
- * clock then).  Returns whether it slept. */
-static bool keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		      uint64_t ops, uint64_t until, atomic_int *stop,
-		      atomic_uint *until_zero)
-{
-	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
-						  (double)j->rate)
-				     : (uint64_t)((double)ops * 1e9 /
-						  (double)j->rate_iops));
-	uint64_t t = mono_ns();
-
-	if (due > until)
-		due = until;
-	if (due <= t + 20000)	/* below 20 us, sleeping costs more */
-		return false;
-	nap_until(stop, until_zero, (due - t) / 1000);
-	return true;
 }
 
 /* Whether a source gave up at the job's deadline (-ETIME): the pass ends
@@ -224,24 +184,6 @@ static void set_deadline(struct ioe *io, struct deadline *dl, uint64_t ns)
 {
 	io->deadline_ns = ns;
 	deadline_arm(dl, ns);
-}
-
-/* ratemin=: fail when bytes in ns fall below it (fio's rate_min). */
-static int below_ratemin(const struct job_spec *j, uint64_t bytes,
-			 uint64_t ns, struct thread_result *out)
-{
-	double bps;
-
-	if (!j->ratemin || !ns)
-		return 0;
-	bps = (double)bytes * 1e9 / (double)ns;
-	if (bps >= (double)j->ratemin)
-		return 0;
-	out->status = RUN_FAILED;
-	snprintf(out->err, sizeof(out->err), "moved %.0f bytes/s over %.3f s, "
-		 "below ratemin=%llu bytes/s", bps, (double)ns / 1e9,
-		 (unsigned long long)j->ratemin);
-	return -1;
 }
 
 /* The measured loop.  Returns 0, or -1 after recording a failure.
@@ -331,9 +273,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			/* a nap up to the deadline or the ramp's end: the
 			 * clock is looked at right after it */
 			if ((j->rate || j->rate_iops) &&
-			    keep_rate(j, rate_t0, bytes, ops,
-				      ramping ? ramp_end : deadline, stop,
-				      until_victims ? victims_left : NULL))
+			    pace_keep_rate(j, rate_t0, bytes, ops,
+					   ramping ? ramp_end : deadline, stop,
+					   until_victims ? victims_left : NULL))
 				countdown = 1;
 			/* an aggressor stops with the last victim, however
 			 * slowly it moves (rate=) */
@@ -349,8 +291,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				uint64_t now = mono_ns();
 
 				if (now - win_t0 >= 1000000000ull) {
-					if (below_ratemin(j, bytes - win_bytes,
-							  now - win_t0, out)) {
+					if (pace_below_ratemin(j,
+							bytes - win_bytes,
+							now - win_t0, out)) {
 						ret = -1;
 						goto out;
 					}
@@ -403,8 +346,8 @@ out:
 		/* Stopped before the ramp ended: nothing was measured. */
 		out->bytes = out->ops = out->items = 0;
 	} else if (out->status == RUN_OK && !until_victims &&
-		   below_ratemin(j, out->bytes, out->end_ns - out->start_ns,
-				 out)) {
+		   pace_below_ratemin(j, out->bytes,
+				      out->end_ns - out->start_ns, out)) {
 		ret = -1;
 	}
 	return ret;
@@ -588,9 +531,9 @@ setup_done:
 	job_sync_wait(w->sh, pj->wait_for);
 	/* an aggressor's startdelay ends with its victims, as it would */
 	if (j->startdelay_us)
-		nap_until(stop, j->phase == PHASE_LOADED &&
-			  j->role == ROLE_AGGRESSOR ?
-			  shared_victims_left(w->sh) : NULL, j->startdelay_us);
+		pace_nap(stop, j->phase == PHASE_LOADED &&
+			 j->role == ROLE_AGGRESSOR ?
+			 shared_victims_left(w->sh) : NULL, j->startdelay_us);
 	if (atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 		goto out;
