@@ -21,6 +21,9 @@
 
 #define GOLDEN		0x9e3779b97f4a7c15ULL
 #define CHUNK		(4u << 20)	/* bytes per write() */
+/* Made here, now, by this open: never an existing file, never through a
+ * symbolic link (O_EXCL refuses one too; O_NOFOLLOW says so twice). */
+#define CREATE_FLAGS	(O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC)
 
 static inline uint64_t mix64(uint64_t z)
 {
@@ -257,12 +260,19 @@ static void set_err(char *err, size_t errlen, const char *what,
 int filegen_create(const char *path, uint64_t size, const struct pattern *p,
 		   uint64_t seed, char *err, size_t errlen)
 {
+	return filegen_create_held(path, size, p, seed, NULL, err, errlen);
+}
+
+int filegen_create_held(const char *path, uint64_t size,
+			const struct pattern *p, uint64_t seed, int *fdp,
+			char *err, size_t errlen)
+{
 	size_t chunk = size < CHUNK ? (size_t)size : CHUNK;
 	unsigned char *buf = NULL;
 	uint64_t off;
 	int fd, ret;
 
-	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	fd = open(path, CREATE_FLAGS, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		/* Nothing of ours to remove, and maybe someone else's file. */
@@ -297,6 +307,10 @@ int filegen_create(const char *path, uint64_t size, const struct pattern *p,
 		goto out_unlink;
 	}
 	free(buf);
+	if (fdp) {
+		*fdp = fd;
+		return 0;
+	}
 	if (close(fd)) {
 		ret = -errno;
 		set_err(err, errlen, "close", path, -ret);
@@ -312,10 +326,10 @@ out_unlink:
 	return ret;
 }
 
-int filegen_create_sparse(const char *path, uint64_t size, char *err,
-			  size_t errlen)
+int filegen_create_sparse(const char *path, uint64_t size, int *fdp,
+			  char *err, size_t errlen)
 {
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	int fd = open(path, CREATE_FLAGS, 0644);
 	int ret;
 
 	if (fd < 0) {
@@ -339,7 +353,7 @@ int filegen_create_sparse(const char *path, uint64_t size, char *err,
 			 "reserve its blocks (fallocate: %s); a disk that fills "
 			 "during the run may end the job", path,
 			 strerror(errno));
-		close(fd);
+		*fdp = fd;
 		return 1;
 	}
 	if (ret) {
@@ -351,6 +365,6 @@ int filegen_create_sparse(const char *path, uint64_t size, char *err,
 		unlink(path);
 		return -1;
 	}
-	close(fd);
+	*fdp = fd;
 	return 0;
 }

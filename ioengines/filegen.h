@@ -26,19 +26,26 @@ int pattern_parse(const char *s, struct pattern *p, const char **why);
 void pattern_format(const struct pattern *p, char *buf, size_t len);
 
 /*
- * Create path (which must not exist: O_CREAT|O_EXCL) holding size bytes of
+ * Create path (which must not exist, nor be a symbolic link:
+ * O_CREAT|O_EXCL|O_NOFOLLOW) holding size bytes of
  * the pattern, written in large sequential chunks and fsync'ed so that its
  * pages are clean and can be dropped from the page cache.  On failure the
  * partial file is removed and err describes why.
  */
 int filegen_create(const char *path, uint64_t size, const struct pattern *p,
 		   uint64_t seed, char *err, size_t errlen);
+/* The same, keeping the file open: on success *fdp is its descriptor
+ * (write-only), which the caller holds as long as the file is its. */
+int filegen_create_held(const char *path, uint64_t size,
+			const struct pattern *p, uint64_t seed, int *fdp,
+			char *err, size_t errlen);
 
 /* Create path (O_EXCL) with size bytes for a job that writes it, its
  * blocks reserved (fallocate) but not written: 0, -1 with err saying why
  * (a full disk), or 1 with a note in err when the file system cannot
- * reserve blocks (the file is then sparse, made by the job's writes). */
-int filegen_create_sparse(const char *path, uint64_t size, char *err,
-			  size_t errlen);
+ * reserve blocks (the file is then sparse, made by the job's writes).
+ * On 0 and 1, *fdp holds the file open (write-only). */
+int filegen_create_sparse(const char *path, uint64_t size, int *fdp,
+			  char *err, size_t errlen);
 
 #endif

@@ -384,24 +384,18 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 {
 	const struct job_spec *job = e->job;
 	int flags = (p->write || p->mixed ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	int ret;
+	struct stat st;
 
 	if (job->direct)
 		flags |= O_DIRECT;
 	if (job->sync)
 		flags |= O_SYNC;
-	p->fd = open(e->path, flags);
-	if (p->fd >= 0) {
-		struct stat st;
-
-		p->stream = !fstat(p->fd, &st) && !S_ISREG(st.st_mode) &&
-			    !S_ISBLK(st.st_mode);
-		return 0;
-	}
-	ret = -errno;
-	ioe_error(e, "open %s%s: %s", e->path,
-		  job->direct ? " with O_DIRECT" : "", strerror(-ret));
-	return ret;
+	p->fd = ioe_open(e, flags);
+	if (p->fd < 0)
+		return p->fd;
+	p->stream = !fstat(p->fd, &st) && !S_ISREG(st.st_mode) &&
+		    !S_ISBLK(st.st_mode);
+	return 0;
 }
 
 static int uring_setup(struct ioe *e)

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ioengines/filemark.h"
 #include "ioengines/ioengine.h"
 
 /*
@@ -79,23 +81,59 @@ int ioe_put_nothing(struct ioe *e, struct io_unit *u)
 	return 0;
 }
 
+int ioe_open_as(const char *path, int flags, const struct stat *made,
+		char *err, size_t len)
+{
+	char there[PATH_MAX + 64];
+	struct stat st;
+	int fd, e;
+
+	/* O_NONBLOCK: a FIFO put in its place must not hold the open */
+	fd = open(path, flags | (made ? O_NOFOLLOW | O_NONBLOCK : 0));
+	if (fd < 0) {
+		e = errno;
+		if (!made || (e != ELOOP && e != ENOENT && e != ENXIO &&
+			      e != EISDIR)) {
+			snprintf(err, len, "open %s%s: %s", path,
+				 flags & O_DIRECT ? " with O_DIRECT" : "",
+				 strerror(e));
+			return -e;
+		}
+	} else if (!made) {
+		return fd;
+	} else if (!fstat(fd, &st) && st.st_dev == made->st_dev &&
+		   st.st_ino == made->st_ino) {
+		/* its own: the I/O as usual (io_uring, say, would fail
+		 * what cannot be done at once on an O_NONBLOCK file) */
+		if (!(flags & O_NONBLOCK))
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
+	} else {
+		close(fd);
+		e = ESTALE;
+	}
+	filemark_describe(path, there, sizeof(there));
+	snprintf(err, len, "'%s' is no longer the file memjob created (inode "
+		 "%llu): %s is there now; memjob does not write through it",
+		 path, (unsigned long long)made->st_ino, there);
+	return -e;
+}
+
+int ioe_open(struct ioe *e, int flags)
+{
+	return ioe_open_as(e->path, flags, e->made, e->err, sizeof(e->err));
+}
+
 int ioe_open_job_file(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
 	int flags = (RW_WRITES(job->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	int fd, err;
 
 	if (job->direct)
 		flags |= O_DIRECT;
 	if (job->sync)
 		flags |= O_SYNC;
-	fd = open(e->path, flags);
-	if (fd >= 0)
-		return fd;
-	err = errno;
-	ioe_error(e, "open %s%s: %s", e->path,
-		  job->direct ? " with O_DIRECT" : "", strerror(err));
-	return -err;
+	return ioe_open(e, flags);
 }
 
 const char *ioe_direct_hint(bool direct, int err)

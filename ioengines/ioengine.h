@@ -24,12 +24,16 @@
 #ifndef MEMJOB_IOENGINE_H
 #define MEMJOB_IOENGINE_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/stat.h>
+
 #include "ioengines/blockgen.h"
+#include "util/clock.h"
 #include "util/hist.h"
 #include "spec/job.h"
 #include "spec/options.h"
@@ -45,6 +49,14 @@ struct io_unit {
 struct ioe {
 	const struct job_spec *job;
 	const char *path;		/* the job's file, NULL if it has none */
+	/* The file memjob made at path for this run (held open by the
+	 * engine, so its inode is not used again), or NULL for a file of
+	 * the user's: ioe_open() then opens path only when it is still
+	 * that file, never through a symbolic link. */
+	const struct stat *made;
+	/* runtime='s end (CLOCK_MONOTONIC ns), or 0: a source's wait for
+	 * I/O ends there (ioe_past_deadline) as it does on a stop. */
+	uint64_t deadline_ns;
 	unsigned clone;			/* 0..numjobs-1 */
 	struct blockgen *gen;		/* where the next blocks come from */
 	void *priv;			/* the source's own state */
@@ -164,6 +176,34 @@ static inline bool ioe_stopped(const struct ioe *e)
 	return e->stop && atomic_load_explicit(e->stop, memory_order_relaxed);
 }
 
+/* Whether the job's deadline (runtime=) has passed: a source that waits
+ * for I/O gives up then with -ETIME (after ioe_error), as it gives up
+ * with -EINTR on a stop, and the engine ends the pass there. */
+static inline bool ioe_past_deadline(const struct ioe *e)
+{
+	return e->deadline_ns && mono_ns() >= e->deadline_ns;
+}
+
+/* How long drain() waits, past the deadline, for what is in flight. */
+#define IOE_DRAIN_GRACE_NS	1000000000ull
+
+/* In drain(): the deadline passed more than IOE_DRAIN_GRACE_NS ago, and
+ * what is still in flight (a read of a FIFO nobody writes) is cancelled
+ * as on a stop.  (What finishes in time is waited for: a write counted
+ * when it was put is written.) */
+static inline bool ioe_drain_overdue(const struct ioe *e)
+{
+	return e->deadline_ns &&
+	       mono_ns() >= e->deadline_ns + IOE_DRAIN_GRACE_NS;
+}
+
+/* A call of the job's I/O came back with EINTR: 0 to try it again, or
+ * why to give up: -EINTR on a stop, -ETIME at the deadline. */
+static inline int ioe_interrupted(const struct ioe *e)
+{
+	return ioe_stopped(e) ? -EINTR : ioe_past_deadline(e) ? -ETIME : 0;
+}
+
 /* Size of a regular file or a block device: 0 or -errno. */
 int ioe_file_size(int fd, uint64_t *size);
 /* The source's state: size zeroed bytes, set as e->priv; NULL, after
@@ -176,6 +216,15 @@ void *ioe_priv_alloc(struct ioe *e, size_t size);
 void ioe_fault_in(void *buf, size_t len);
 /* put() for sources with nothing to do when a unit comes back. */
 int ioe_put_nothing(struct ioe *e, struct io_unit *u);
+/* open(path, flags) as a job's file: when made is not NULL (the file
+ * memjob created), with O_NOFOLLOW and only if what opens is that file
+ * (device and inode); else as the user named it.  The fd, or -errno with
+ * why in err ("'/d/j.0' is no longer the file memjob created: a symbolic
+ * link to '/v/target' is there now"). */
+int ioe_open_as(const char *path, int flags, const struct stat *made,
+		char *err, size_t len);
+/* ioe_open_as() of the job's file, failure described with ioe_error(). */
+int ioe_open(struct ioe *e, int flags);
 /* The job's file opened for its rw (O_RDWR when it writes), with
  * O_DIRECT and O_SYNC as direct= and sync= say: the fd, or -errno after
  * ioe_error(). */

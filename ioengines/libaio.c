@@ -211,6 +211,11 @@ static int reap(struct ioe *e, struct libaio_priv *p, unsigned min_nr)
 				  p->inflight);
 			return -EINTR;
 		}
+		if (n <= 0 && ioe_past_deadline(e)) {
+			ioe_error(e, "libaio: runtime ended with %u I/Os in "
+				  "flight", p->inflight);
+			return -ETIME;
+		}
 		if (p->nqueued) {	/* room now for what EAGAIN left */
 			ret = submit(e, p);
 			if (ret)
@@ -327,6 +332,15 @@ static int libaio_put(struct ioe *e, struct io_unit *u)
 	return 0;
 }
 
+static void cancel_all(struct libaio_priv *p)
+{
+	for (unsigned s = 0; s < p->depth; s++) {
+		struct io_event ev;
+
+		io_cancel(p->ctx, &p->slots[s].cb, &ev);
+	}
+}
+
 /* Wait for what is in flight.  Stopped: cancel what the kernel lets us
  * (regular files mostly complete anyway) and give up after STOP_WAITS
  * waits; io_destroy() in teardown reaps the rest. */
@@ -335,15 +349,13 @@ static int libaio_drain(struct ioe *e)
 	struct libaio_priv *p = e->priv;
 	int first = 0;
 
+	bool cancelled = ioe_stopped(e);
+
 	if (!ioe_stopped(e) && submit(e, p))
 		first = -EIO;
 	p->nqueued = 0;
-	if (ioe_stopped(e))
-		for (unsigned s = 0; s < p->depth; s++) {
-			struct io_event ev;
-
-			io_cancel(p->ctx, &p->slots[s].cb, &ev);
-		}
+	if (cancelled)
+		cancel_all(p);
 	for (unsigned w = 0; p->inflight && w < STOP_WAITS; w++) {
 		struct timespec ts = { 0, WAIT_NS };
 		int n = io_getevents(p->ctx, 1, (long)p->depth, p->events, &ts);
@@ -360,7 +372,11 @@ static int libaio_drain(struct ioe *e)
 				first = (int)res;
 			}
 		}
-		if (!ioe_stopped(e))
+		if (!cancelled && ioe_drain_overdue(e)) {
+			cancel_all(p);	/* past the deadline: a stop */
+			cancelled = true;
+		}
+		if (!cancelled)
 			w = 0;		/* not stopped: wait for all */
 	}
 	p->nfree = p->nready = p->ready_head = 0;

@@ -57,12 +57,9 @@ int mapfile_setup(struct ioe *e, struct mapfile *m,
 	int fd, ret;
 
 	m->align = (uint64_t)sysconf(_SC_PAGESIZE);
-	fd = open(e->path, (m->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
-		return ret;
-	}
+	fd = ioe_open(e, (m->write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
 	ret = ops->geometry ? ops->geometry(e, m, fd, &fsize) :
 			      mapfile_file_size(e, fd, &fsize);
 	if (ret)

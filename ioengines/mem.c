@@ -188,12 +188,9 @@ static int mem_open_file(struct ioe *e, struct mapfile *m, int *fdp)
 	uint64_t fsize = 0;
 	int fd, ret;
 
-	fd = open(e->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		ioe_error(e, "open %s: %s", e->path, strerror(-ret));
-		return ret;
-	}
+	fd = ioe_open(e, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
 	ret = mapfile_file_size(e, fd, &fsize);
 	if (ret)
 		goto out_close;

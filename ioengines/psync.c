@@ -106,15 +106,16 @@ static ssize_t psync_read(struct ioe *e, struct psync_priv *p, uint64_t off,
 	while (done < want) {
 		ssize_t n = pread(p->fd, p->buf + done, want - done,
 				  (off_t)(off + done));
+		int gave_up = n < 0 && errno == EINTR ? ioe_interrupted(e) : 0;
 
-		if (n < 0 && errno == EINTR && !ioe_stopped(e))
+		if (n < 0 && errno == EINTR && !gave_up)
 			continue;
 		if (n < 0) {
 			int err = errno;
 
 			ioe_error(e, "pread %s at offset %" PRIu64 ": %s%s", e->path,
 				  off + done, strerror(err), ioe_direct_hint(p->direct, err));
-			return -err;
+			return gave_up ? gave_up : -err;
 		}
 		if (n == 0)
 			break;
@@ -184,15 +185,16 @@ static int psync_put(struct ioe *e, struct io_unit *u)
 	while (done < u->len) {
 		ssize_t n = pwrite(p->fd, src + done, u->len - done,
 				   (off_t)(u->off + done));
+		int gave_up = n < 0 && errno == EINTR ? ioe_interrupted(e) : 0;
 
-		if (n < 0 && errno == EINTR && !ioe_stopped(e))
+		if (n < 0 && errno == EINTR && !gave_up)
 			continue;
 		if (n < 0) {
 			int err = errno;
 
 			ioe_error(e, "pwrite %s at offset %" PRIu64 ": %s%s", e->path,
 				  u->off + done, strerror(err), ioe_direct_hint(p->direct, err));
-			return -err;
+			return gave_up ? gave_up : -err;
 		}
 		if (n == 0) {
 			ioe_error(e, "pwrite %s at offset %" PRIu64 " wrote nothing",

@@ -512,7 +512,8 @@ static int pool_try_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 
 /* pool_try_take(), waiting: spin a little, then sleep on the futex, a
  * second at a time; -EINTR once the stop flag is set. */
-static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s)
+static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s,
+		     bool draining)
 {
 	const struct timespec nap = { .tv_sec = TAKE_SLEEP_S };
 	struct pool *pl = &p->pool;
@@ -531,6 +532,13 @@ static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s)
 			ioe_error(e, "io_uring: stopped while the I/O threads "
 				  "read");
 			return -EINTR;
+		}
+		/* at the deadline the pass ends; its drain gives what is
+		 * in flight a while, then stops the threads as a stop does */
+		if (draining ? ioe_drain_overdue(e) : ioe_past_deadline(e)) {
+			ioe_error(e, "io_uring: runtime ended while the I/O "
+				  "threads read");
+			return draining ? -EINTR : -ETIME;
 		}
 		seen = atomic_load(&pl->c_word);
 		atomic_fetch_add(&pl->c_sleeping, 1);
@@ -593,7 +601,7 @@ int pool_get(struct ioe *e, struct uring_priv *p, struct io_unit *u)
 	if (p->pass_over)
 		pool_open(p);
 	for (;;) {
-		ret = pool_take(e, p, &s);
+		ret = pool_take(e, p, &s, false);
 		if (ret == 0) {
 			p->pass_over = true;
 			workers_merge_lat(e, p);
@@ -624,7 +632,7 @@ int pool_drain(struct ioe *e, struct uring_priv *p)
 	int ret;
 
 	pool_close(p);
-	while ((ret = pool_take(e, p, &s)) == 1)
+	while ((ret = pool_take(e, p, &s, true)) == 1)
 		pool_give_back(p, s);
 	if (ret == -EINTR) {
 		workers_stop(e, p);

@@ -80,6 +80,11 @@ static int single_reap(struct ioe *e, struct uring_priv *p, unsigned wait_nr)
 			  p->r.inflight);
 		return -EINTR;
 	}
+	if (!ret && !p->r.ndone && ioe_past_deadline(e)) {
+		ioe_error(e, "io_uring: runtime ended with %u I/Os in flight",
+			  p->r.inflight);
+		return -ETIME;
+	}
 	return ret ? ret : single_sort(e, p);
 }
 
@@ -191,8 +196,9 @@ int single_put(struct uring_priv *p, struct io_unit *u)
 }
 
 /* Wait for everything in flight.  A read that fails now changes nothing;
- * a write that fails is reported.  Once the stop flag is set, what is in
- * flight is cancelled instead (a read of a FIFO nobody writes would
+ * a write that fails is reported.  Once the stop flag is set (or the
+ * deadline passed a while ago: ioe_drain_overdue), what is in flight is
+ * cancelled instead (a read of a FIFO nobody writes would
  * never finish); what the kernel keeps beyond STOP_WAITS waits that
  * finish nothing is ended by closing the ring, in teardown. */
 int single_drain(struct ioe *e, struct uring_priv *p)
@@ -204,7 +210,8 @@ int single_drain(struct ioe *e, struct uring_priv *p)
 		unsigned before = p->r.inflight;
 		int ret = 0;
 
-		if (ioe_stopped(e) && !p->r.cancelling)
+		if ((ioe_stopped(e) || ioe_drain_overdue(e)) &&
+		    !p->r.cancelling)
 			ret = ring_cancel(&p->r);
 		if (!ret)
 			ret = ring_reap(&p->r, p->r.inflight);

@@ -719,6 +719,25 @@ test_expect_success 'isolate_dirty in [global] is for the file jobs it reaches, 
 
 # ---- several errors --------------------------------------------------------
 
+test_expect_success '121 a relative filename climbs out of directory' '
+	in_fresh_dir 121 &&
+	check_refused 121-filename-climbs-out 5 filename \
+		"${SQ}sub/../../x${SQ} climbs out of directory ${SQ}.${SQ}" \
+		"allow_outside_directory=1"
+'
+
+test_expect_success '122 a filename_format climbs out of directory' '
+	in_fresh_dir 122 &&
+	check_refused 122-filename-format-climbs-out 4 filename_format \
+		"${SQ}../../w.0${SQ} climbs out of directory"
+'
+
+test_expect_success '123 a job name climbs out through the default file name' '
+	in_fresh_dir 123 &&
+	check_refused 123-jobname-climbs-out 2 filename_format \
+		"${SQ}../x.0${SQ} climbs out of directory"
+'
+
 test_expect_success '68 three bad lines: all three reported, then the count' '
 	in_fresh_dir 68 &&
 	f=$BROKEN/68-three-errors.ini &&

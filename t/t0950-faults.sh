@@ -202,7 +202,7 @@ for src in $SOURCES; do
 		cat out.csv err &&
 		test $rc = 0 &&
 		test "$(csv_col out.csv status)" = ok &&
-		grep "f.dat. was replaced while the jobs ran; the new file is left as it is" err &&
+		grep "f.dat. was replaced while the jobs ran (a regular file .*); the new file is left as it is" err &&
 		cmp f.dat keep &&
 		only_left f.dat keep
 	'

@@ -6,7 +6,18 @@
  * Linux and are copied by fork).  Its figures are its own: wall time
  * around it, and the resource use wait4() reports for it.  As an
  * aggressor it runs until the last victim is done, then gets SIGTERM
- * and, if it lingers, SIGKILL.
+ * and, if it lingers, SIGKILL after kill_grace; so does a job whose
+ * runtime= ends before the program does (the run is then cut short).
+ *
+ * The program never outlives memjob.  Between them stands a guardian:
+ * a small child of memjob that leads the program's process group, holds
+ * a parent-death signal (which Linux sends when the forking *thread*
+ * ends, and the job's thread waits for the guardian on every path), and
+ * on it kills the whole group: the shell, the program, whatever they
+ * started.  memjob itself kills the group whenever the guardian has
+ * ended (waiting without reaping it, so the group's id cannot be used
+ * again meanwhile).  wait4() on the guardian counts the program too: a
+ * process's figures include the children it waited for.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +25,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,34 +35,53 @@
 #include "spec/options.h"
 #include "util/clock.h"
 
-#define GRACE_MS	1000	/* SIGTERM to SIGKILL */
 #define POLL_MS		5
+#define PARENT_GONE	SIGUSR1		/* the guardian's parent-death signal */
 
-/* Its one option, parsed into its own struct. */
+/* Its options, parsed into its own struct. */
 struct exec_opts {
 	char *command;			/* run with /bin/sh -c */
+	uint64_t kill_grace_us;		/* SIGTERM to SIGKILL */
 };
 
 static const struct opt_def exec_opt_table[] = {
 	{ .name = "command", .type = OPT_STR, .cat = CAT_KERNEL,
 	  .off = offsetof(struct exec_opts, command), .arg = "COMMAND",
+	  .flags = OPTF_SHELL,
 	  .after = "impl",
 	  .help = "kernel=exec: the program to run, given to /bin/sh -c, in "
 		  "the job's CPU binding and memory policy (a real SPEC mcf as "
 		  "the victim, say).  Its standard output goes to memjob's "
 		  "standard error, so reports stay clean.  Its wall time, CPU "
 		  "time, faults and context switches are the job's figures; "
-		  "a non-zero exit status fails the job.  As an aggressor it "
-		  "is stopped (SIGTERM, then SIGKILL after 1 s) when the last "
-		  "victim is done." },
+		  "a non-zero exit status fails the job.  A ${VAR} of a job "
+		  "file is left for the shell to expand, in double quotes: a "
+		  "value is data, never shell syntax (see kernel=exec in "
+		  "SAFETY).  runtime bounds it: at the deadline its process "
+		  "group gets SIGTERM, then SIGKILL after kill_grace, and the "
+		  "run says it was cut short.  As an aggressor it is stopped "
+		  "the same way when the last victim is done." },
+	{ .name = "kill_grace", .type = OPT_TIME, .cat = CAT_KERNEL,
+	  .off = offsetof(struct exec_opts, kill_grace_us), .def = "1s",
+	  .min = 0, .max = 3600ull * 1000000, .arg = "TIME",
+	  .after = "command",
+	  .help = "kernel=exec: how long a program stopped by memjob (runtime "
+		  "reached, its victims done, SIGINT or SIGTERM) has between "
+		  "SIGTERM and SIGKILL to its process group; 0 sends SIGKILL "
+		  "at once." },
 };
 
 static const struct opt_group exec_opts =
 	OPT_GROUP("exec", exec_opt_table, struct exec_opts);
 
+static const struct exec_opts *opts_of(const struct job_spec *job)
+{
+	return job_opts(job, &exec_opts);
+}
+
 static const char *command_of(const struct job_spec *job)
 {
-	const struct exec_opts *o = job_opts(job, &exec_opts);
+	const struct exec_opts *o = opts_of(job);
 
 	return o ? o->command : NULL;
 }
@@ -72,30 +104,113 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* SIGTERM to the program's whole process group (a shell's children
- * too), GRACE_MS by the clock, then SIGKILL; reaps the child. */
-static void stop_child(pid_t pid, int *status, struct rusage *ru)
-{
-	uint64_t deadline = mono_ns() + GRACE_MS * 1000000ull;
+/* ---- the guardian (only async-signal-safe calls: memjob has threads) */
 
-	kill(-pid, SIGTERM);
-	while (mono_ns() < deadline) {
-		if (wait4(pid, status, WNOHANG, ru) == pid) {
-			kill(-pid, SIGKILL);	/* stragglers of the group */
-			return;
-		}
-		sleep_ms(POLL_MS);
-	}
+static void on_parent_gone(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);		/* its group: itself included */
+}
+
+/* The program's own process: default signals, its output to stderr. */
+static void __attribute__((noreturn)) run_program(const char *command)
+{
+	sigset_t none;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(PARENT_GONE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+	_exit(127);
+}
+
+/* The guardian: leads the group, runs the program, ends as it ended. */
+static void __attribute__((noreturn)) guard(const char *command, pid_t memjob)
+{
+	struct rlimit no_core = { 0, 0 };
+	struct sigaction sa;
+	sigset_t none;
+	int status, sig;
+	pid_t pid;
+
+	setpgid(0, 0);			/* its own group: stopped as a whole */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_parent_gone;
+	sigaction(PARENT_GONE, &sa, NULL);
+	/* memjob's SIGTERM to the group is for the program: the guardian
+	 * waits to say how it ended */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, PARENT_GONE);
+	if (getppid() != memjob)	/* gone before the line above */
+		kill(0, SIGKILL);
+	pid = fork();
+	if (pid < 0)
+		_exit(126);
+	if (pid == 0)
+		run_program(command);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(126);
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);		/* the same death, without a core */
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	kill(getpid(), sig);
+	_exit(128 + sig);
+}
+
+/* ---- memjob's side */
+
+/* Whether the guardian has ended, left unreaped (its pid, and so the
+ * group's id, stays taken); -1 on an error other than EINTR. */
+static int ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == EINTR ? 0 : -1;
+	return si.si_pid == pid;
+}
+
+/* The guardian has ended: kill what is left of its group, then reap it
+ * with its figures. */
+static void reap(pid_t pid, int *status, struct rusage *ru)
+{
 	kill(-pid, SIGKILL);
 	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
 		;
 }
 
+/* SIGTERM to the program's whole process group (a shell's children
+ * too), grace_us by the clock, then SIGKILL; reaps the guardian. */
+static void stop_child(pid_t pid, uint64_t grace_us, int *status,
+		       struct rusage *ru)
+{
+	uint64_t deadline = mono_ns() + grace_us * 1000;
+
+	kill(-pid, grace_us ? SIGTERM : SIGKILL);
+	while (mono_ns() < deadline && !ended(pid))
+		sleep_ms(POLL_MS);
+	reap(pid, status, ru);
+}
+
 static int exec_program(struct kstate *k, struct program_run *pr)
 {
 	const struct job_spec *j = k->job;
-	int status = 0;
-	pid_t pid;
+	const struct exec_opts *o = opts_of(j);
+	uint64_t grace_us = o ? o->kill_grace_us : 1000000;
+	uint64_t deadline = j->runtime_us ? mono_ns() + j->runtime_us * 1000
+					  : UINT64_MAX;
+	pid_t memjob = getpid(), pid;
+	int status = 0, e;
 
 	fflush(NULL);
 	pid = fork();
@@ -103,39 +218,33 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 		snprintf(pr->err, sizeof(pr->err), "fork: %s", strerror(errno));
 		return -1;
 	}
+	if (pid == 0)
+		guard(command_of(j), memjob);
 	setpgid(pid, pid);	/* also here: no race with the child's own */
-	if (pid == 0) {
-		sigset_t none;
-
-		/* the engine blocks these in its threads; the program
-		 * should see them as usual */
-		setpgid(0, 0);	/* its own group: stopped as a whole */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execl("/bin/sh", "sh", "-c", command_of(j), (char *)NULL);
-		_exit(127);
-	}
 	for (;;) {
-		pid_t r = wait4(pid, &status, WNOHANG, &pr->ru);
-
-		if (r == pid)
+		e = ended(pid);
+		if (e > 0)
 			break;
-		if (r < 0 && errno != EINTR) {
-			snprintf(pr->err, sizeof(pr->err), "wait4: %s",
+		if (e < 0) {
+			snprintf(pr->err, sizeof(pr->err), "waitid: %s",
 				 strerror(errno));
+			stop_child(pid, 0, &status, &pr->ru);
 			return -1;
 		}
 		if (atomic_load(pr->stop) ||
 		    (pr->until_zero && !atomic_load(pr->until_zero))) {
-			stop_child(pid, &status, &pr->ru);
+			stop_child(pid, grace_us, &status, &pr->ru);
 			pr->stopped = true;
+			return 0;
+		}
+		if (mono_ns() >= deadline) {
+			stop_child(pid, grace_us, &status, &pr->ru);
+			pr->cut_short = true;
 			return 0;
 		}
 		sleep_ms(POLL_MS);
 	}
+	reap(pid, &status, &pr->ru);
 	k->result = WIFEXITED(status) ? (uint64_t)WEXITSTATUS(status) : 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		snprintf(pr->err, sizeof(pr->err), "'%s' exited with status "
@@ -154,7 +263,6 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 	}
 	return 0;
 }
-
 
 const struct kernel_ops kernel_exec_ops = {
 	.opts = &exec_opts,

@@ -52,6 +52,7 @@ struct program_run {
 	atomic_uint *until_zero;	/* aggressor: stop when it reaches 0 */
 	struct rusage ru;		/* the program's own resource use */
 	bool stopped;			/* memjob stopped it before its end */
+	bool cut_short;			/* runtime= ended it before its end */
 	char err[256];			/* why it failed */
 };
 

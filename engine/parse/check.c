@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "parse/check.h"
+#include "parse/filenames.h"
 #include "machine/cpuset.h"
 #include "parse/fiocompat.h"
 #include "machine/sizeexpr.h"
@@ -458,6 +459,8 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 	if (!(e->flags & (IOE_FILE | IOE_FILE_OPT)) && j->filename)
 		diag_error(d, job_loc(j, "filename"), "filename",
 			   "ioengine=%s does not use a file", e->name);
+	if (e->flags & (IOE_FILE | IOE_FILE_OPT))
+		check_inside_directory(j, d);
 	/* the page-cache options act on the job's file */
 	if (!(e->flags & IOE_FILE) && !j->filename &&
 	    (j->invalidate || j->preread))

@@ -453,7 +453,9 @@ const struct opt_def opt_core[] = {
 	  .arg = "TIME",
 	  .help = "Stop the job after it has been measured this long (0: no "
 		  "limit); ramp_time comes on top.  Without time_based the job "
-		  "also stops when its loops are done." },
+		  "also stops when its loops are done.  Every wait inside the "
+		  "job ends there (a rate's nap, I/O that does not complete; "
+		  "see SAFETY), and it bounds a kernel=exec program too." },
 	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime" },
 	{ .name = "time_based", .type = OPT_BOOL, .cat = CAT_RUN,
 	  .off = F(time_based), .def = "0", .arg = "BOOL",
@@ -687,7 +689,18 @@ const struct opt_def opt_core[] = {
 	{ .name = "keep_files", .type = OPT_BOOL, .cat = CAT_SAFETY,
 	  .off = F(keep_files), .def = "0", .arg = "BOOL",
 	  .help = "Keep the files memjob created instead of removing them "
-		  "at the end." },
+		  "at the end.  A kept file loses memjob's mark (see SAFETY): "
+		  "it is the user's from then on, so a later write job needs "
+		  "overwrite=1 to write into it." },
+	{ .name = "allow_outside_directory", .type = OPT_BOOL,
+	  .cat = CAT_SAFETY, .off = F(allow_outside_directory), .def = "0",
+	  .arg = "BOOL",
+	  .help = "Let a relative filename or filename_format (with the "
+		  "job's name in it) climb out of directory with '..'.  "
+		  "Without it such a name is refused before anything runs, "
+		  "so that a job file cannot make memjob write beside the "
+		  "directory it names; an absolute filename is taken as "
+		  "written." },
 
 	/* fio compatibility: fio's words with nothing, or nothing more, to
 	 * do in memjob.  OPTF_NOOP: accepted, and the run says so once. */

@@ -11,6 +11,7 @@
  * location, so that inih's own "error on line N" can be mapped back too.
  */
 #include "util/envexpand.h"
+#include "parse/optspace.h"
 #include "parse/reader.h"
 #include "util/strbuf.h"
 
@@ -308,12 +309,53 @@ static const char *find_chars_or_comment(const char *s, const char *chars)
 	return s;
 }
 
+/*
+ * The value of a "key = value" line whose option is a shell command
+ * (OPTF_SHELL), or NULL: its ${VAR}s are the shell's (env_expand_shell).
+ */
+static const char *shell_value(const char *line)
+{
+	const char *key = skip_blank(line), *sep;
+	const struct opt_def *o;
+	char name[64];
+	size_t klen;
+
+	sep = find_chars_or_comment(key, "=:");
+	klen = trim_end(key, (size_t)(sep - key));
+	if ((*sep != '=' && *sep != ':') || !klen || klen >= sizeof(name))
+		return NULL;
+	memcpy(name, key, klen);
+	name[klen] = '\0';
+	o = opt_find(name);
+	return o && (o->flags & OPTF_SHELL) ? sep + 1 : NULL;
+}
+
+/* ${...} of line into r->exp: in a shell command's value as
+ * env_expand_shell() leaves them, elsewhere expanded (envexpand.h). */
+static char *expand_line(const char *line, char *err, size_t len)
+{
+	const char *value = shell_value(line);
+	char *key, *val, *out = NULL;
+
+	if (!value)
+		return env_expand(line, err, len);
+	key = strndup(line, (size_t)(value - line));
+	val = env_expand_shell(value, err, len);
+	if (key && val && asprintf(&out, "%s%s", key, val) < 0)
+		out = NULL;
+	if (!out && key && val)
+		snprintf(err, len, "out of memory");
+	free(key);
+	free(val);
+	return out;
+}
+
 /* Expand every ${...} in line into r->exp (see envexpand.h). */
 static int expand(struct jobreader *r, const char *line,
 		  const struct srcloc *loc)
 {
 	char err[512];
-	char *out = env_expand(line, err, sizeof(err));
+	char *out = expand_line(line, err, sizeof(err));
 	int ret;
 
 	if (!out) {

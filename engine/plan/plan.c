@@ -13,8 +13,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ioengines/filemark.h"
 #include "ioengines/ioengine.h"
 #include "parse/check.h"
+#include "parse/filenames.h"
 #include "spec/options.h"
 #include "parse/optspace.h"
 #include "plan/plan.h"
@@ -50,6 +52,7 @@ static int add_create(struct plan *p, const char *path, uint64_t size,
 		return -1;
 	p->creates = n;
 	n += p->ncreates;
+	memset(n, 0, sizeof(*n));
 	n->path = strdup(path);
 	if (!n->path)
 		return -1;
@@ -93,6 +96,65 @@ static uint64_t chardev_size(const struct stat *st)
 	return v;
 }
 
+/*
+ * A file at path that carries memjob's mark (filemark.h): a leftover of a
+ * run that is gone is planned to be replaced (true); a live run's is
+ * refused (true); one of another host's run is refused for a writer with
+ * how to recover (true).  false: no mark to go by, the path is judged as
+ * any other file.
+ */
+static bool plan_marked(struct plan *p, struct planned_job *pj,
+			const char *path, const char *fopt, struct diag *d)
+{
+	const struct job_spec *j = pj->spec;
+	struct filemark_seen seen;
+	struct file_to_create *c;
+	uint64_t size;
+	char dir[4096];
+
+	filemark_judge(path, &seen);
+	switch (seen.verdict) {
+	case MARK_NONE:
+		return false;
+	case MARK_LIVE:
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' belongs to %s, "
+			   "which is still running; memjob leaves it alone",
+			   path, seen.who);
+		return true;
+	case MARK_ELSEWHERE:
+		if (!RW_WRITES(j->rw) || j->overwrite)
+			return false;
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' was made by %s; "
+			   "from this host memjob cannot tell whether that "
+			   "run is over: remove the file if it is (or set "
+			   "overwrite=1)", path, seen.who);
+		return true;
+	case MARK_LEFTOVER:
+		break;
+	}
+	size = j->size ? j->offset + j->size : (uint64_t)seen.st.st_size;
+	if (size <= j->offset)
+		return false;	/* nothing to read in it: said as usual */
+	path_dir(path, dir, sizeof(dir));
+	if (access(dir, W_OK | X_OK)) {
+		diag_error(d, job_loc(j, fopt), fopt, "'%s' was left by %s, "
+			   "and memjob cannot replace it: directory '%s' is "
+			   "not writable: %s", path, seen.who, dir,
+			   strerror(errno));
+		return true;
+	}
+	if (add_create(p, path, size, j)) {
+		diag_plain(d, "out of memory");
+		return true;
+	}
+	c = &p->creates[p->ncreates - 1];
+	c->replace = true;
+	c->left = seen.st;
+	snprintf(c->left_by, sizeof(c->left_by), "%s", seen.who);
+	pj->size = size - j->offset;
+	return true;
+}
+
 /* Resolve one clone's file: existence, type, size; plan its creation. */
 static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 		      struct diag *d)
@@ -112,6 +174,8 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 		have = c->size;
 		goto sized;
 	}
+	if (plan_marked(p, pj, path, fopt, d))
+		return;
 	if (stat(path, &st)) {
 		struct stat ds;
 
@@ -160,8 +224,9 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 	}
 	if (RW_WRITES(j->rw) && !j->overwrite) {
 		diag_error(d, job_loc(j, "rw"), "rw", "rw=%s would write into "
-			   "'%s', which memjob did not create; set overwrite=1 "
-			   "to allow it", opt_find("rw")->words[j->rw], path);
+			   "'%s', which memjob did not create (it has no mark "
+			   "of a memjob run); set overwrite=1 to allow it",
+			   opt_find("rw")->words[j->rw], path);
 		return;
 	}
 	if (S_ISFIFO(st.st_mode)) {	/* a stream: no size, no offsets */
@@ -214,38 +279,6 @@ sized:
 	pj->size = have - j->offset;
 }
 
-/*
- * A clone's own file name: filename_format with $jobname and $jobnum (the
- * clone, from 0) replaced, as fio does; JOB.CLONE by default.
- */
-static char *format_filename(const struct job_spec *j, unsigned clone)
-{
-	const char *f = j->filename_format ? j->filename_format
-					   : "$jobname.$jobnum";
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
-
-	if (!m)
-		return NULL;
-	while (*f) {
-		if (!strncmp(f, "$jobname", 8)) {
-			fputs(j->name, m);
-			f += 8;
-		} else if (!strncmp(f, "$jobnum", 7)) {
-			fprintf(m, "%u", clone);
-			f += 7;
-		} else {
-			fputc(*f++, m);
-		}
-	}
-	if (fclose(m)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 {
 	const struct job_spec *j = pj->spec;
@@ -265,7 +298,7 @@ static void plan_files(struct plan *p, struct planned_job *pj, struct diag *d)
 
 		if (j->filename) {
 			pj->paths[c] = join_path(j->directory, j->filename);
-		} else if ((name = format_filename(j, c))) {
+		} else if ((name = job_file_name(j, c))) {
 			pj->paths[c] = join_path(j->directory, name);
 			free(name);
 		}

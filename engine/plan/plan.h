@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "util/diag.h"
 #include "spec/job.h"
@@ -56,6 +57,11 @@ struct file_to_create {
 	bool sparse;			/* a write job makes it: no layout,
 					   just its size (ftruncate) */
 	const struct job_spec *by;	/* the job that asked for it */
+	/* A leftover of a run that is gone (filemark.h) is at path: it is
+	 * replaced, if it is still that file (device, inode) then. */
+	bool replace;
+	struct stat left;
+	char left_by[160];		/* the run that left it */
 };
 
 struct plan {

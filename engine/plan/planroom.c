@@ -46,7 +46,9 @@ static void check_disk(struct plan *p, struct diag *d)
 		for (k = 0; k < nfs && fs[k].dev != st.st_dev; k++)
 			;
 		if (k == nfs) {
-			if (statvfs(dir, &vfs))
+			/* no blocks at all: a file system that keeps no
+			 * count (ramfs, whose pages are memory) */
+			if (statvfs(dir, &vfs) || !vfs.f_blocks)
 				continue;
 			fs[k].dev = st.st_dev;
 			fs[k].free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;

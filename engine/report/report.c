@@ -340,6 +340,14 @@ static void normal_run(FILE *f, const struct job_result *jr, bool label,
 		normal_counters(f, jr);
 	if ((details & REPORT_DETAIL_CLONES) && j->numjobs > 1)
 		normal_clones(f, jr);
+	if (jr->cut_short) {
+		char rt[32];
+
+		value_format_time(j->runtime_us, rt, sizeof(rt));
+		fprintf(f, "    cut short: runtime=%s ended the program before "
+			"it did (SIGTERM to its process group, SIGKILL after "
+			"kill_grace)\n", rt);
+	}
 	if (jr->status == RUN_FAILED)
 		fprintf(f, "    FAILED: %s\n", report_first_error(jr));
 	else if (jr->status == RUN_INTERRUPTED)

@@ -51,7 +51,7 @@
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
 	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
-	X(short_clones) X(io_threads_cpu_ns)
+	X(short_clones) X(io_threads_cpu_ns) X(cut_short)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -581,6 +581,8 @@ static void fill_fixed(struct cell *c, const char *host,
 	if (j->ioengine->io_threads && j->ioengine->io_threads(j) &&
 	    jr->end_ns)
 		C(io_threads_cpu_ns) = cell_u64(jr->io_cpu_ns);
+	if (jr->status != RUN_NOT_RUN)
+		C(cut_short) = cell_u64(jr->cut_short);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

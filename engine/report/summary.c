@@ -45,6 +45,7 @@ struct job_fold {
 	bool touch_present;		/* a phase found its pages mapped */
 	struct warmup warm;		/* run 1 a warm-up outlier? */
 	unsigned short_runs;		/* runs with a clone that ran short */
+	unsigned cut_runs;		/* runs runtime= cut short (exec) */
 	bool clones;			/* clone_lo..clone_hi hold GB/s */
 	double clone_lo, clone_hi;	/* a clone's GB/s, over the runs */
 };
@@ -127,6 +128,7 @@ static int fold_job(struct job_fold *jf, const struct results *r,
 		}
 		jf->v[jf->ok++] = job_metric(jr).value;
 		jf->short_runs += jr->short_clones > 0;
+		jf->cut_runs += jr->cut_short;
 		if (j->numjobs > 1 && kernel_measures_rate(j->kernel))
 			fold_clones(jf, jr);
 	}
@@ -171,6 +173,9 @@ static void fold_notes(const struct job_fold *jf, const struct job_spec *j,
 	if (jf->short_runs)
 		NOTE("a clone RAN SHORTER than the others in %u run%s",
 		     jf->short_runs, jf->short_runs == 1 ? "" : "s");
+	if (jf->cut_runs)
+		NOTE("%u run%s cut short by runtime=", jf->cut_runs,
+		     jf->cut_runs == 1 ? "" : "s");
 	if (jf->warm.outlier)
 		NOTE("run 1 a warm-up outlier: %+.1f%%", jf->warm.excess_pct);
 	if (jf->emulated)

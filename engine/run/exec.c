@@ -22,6 +22,7 @@
 #include "run/noise.h"
 #include "run/progress.h"
 #include "run/rounds.h"
+#include "run/samples.h"
 #include "run/worker.h"
 #include "util/value.h"
 #include "util/clock.h"
@@ -98,113 +99,6 @@ void exec_cleanup(struct exec_ctx *x)
 		fprintf(stderr, "memjob: memory_limit: %s\n", err);
 }
 
-/* ---- system counters around a segment ---- */
-
-struct sampling {
-	struct exec_ctx *x;
-	const struct segment *sg;
-	unsigned repeat;
-	uint64_t *last_bytes;		/* per job of the segment */
-	cpu_set_t *cpus;		/* per job of the segment: its CPUs */
-};
-
-static uint64_t live_bytes(const struct job_result *jr)
-{
-	uint64_t sum = 0;
-
-	for (unsigned c = 0; c < jr->pj->spec->numjobs; c++)
-		sum += atomic_load_explicit(&jr->threads[c].live_bytes,
-					    memory_order_relaxed);
-	return sum;
-}
-
-#define SAMPLE_HEADER "job,repeat,point,t_s,interval_s,job_bytes,job_mbps," \
-	"pgpgin_kb,pgpgout_kb,nr_dirtied,nr_written,dirty_kb,writeback_kb," \
-	"cached_kb,dev,dev_read_kb,dev_write_kb,dev_util_pct,host_steal_pct," \
-	"host,memjob_version\n"
-
-static void sample_num(FILE *f, bool have, const char *fmt, double v)
-{
-	if (have)
-		fprintf(f, fmt, v);
-	fputc(',', f);
-}
-
-/* The steal of the interval on job k's CPUs: empty when it cannot be
- * told (no /proc/stat or no steal field, or no tick in the interval). */
-static void sample_steal(FILE *f, const struct sampling *sm, unsigned k,
-			 const struct hostnoise_snap *hprev,
-			 const struct hostnoise_snap *hcur)
-{
-	struct hostnoise n = { 0 };
-
-	if (hprev && hcur)
-		hostnoise_set_steal(&n, hostnoise_ticks(hprev, hcur,
-							&sm->cpus[k]));
-	if (n.have_steal)
-		fprintf(f, "%.1f", n.steal_pct);
-}
-
-/* One row per job that asked for samples (runs on the sampler thread). */
-static void on_sample(void *user, const struct sysstat_snap *prev,
-		      const struct sysstat_snap *cur,
-		      const struct hostnoise_snap *hprev,
-		      const struct hostnoise_snap *hcur)
-{
-	struct sampling *sm = user;
-	struct exec_ctx *x = sm->x;
-	const struct plan *p = x->plan;
-	struct sysstat_delta dl;
-	char host[256] = "";
-
-	gethostname(host, sizeof(host) - 1);
-	host[strcspn(host, ",\"\n")] = '\0';
-	sysstat_delta(prev, cur, &dl);
-	for (unsigned i = sm->sg->first; i < sm->sg->first + sm->sg->count;
-	     i++) {
-		const struct job_spec *j = p->jobs[i].spec;
-		const struct job_result *jr = results_get(x->res, i,
-							  sm->repeat);
-		FILE *f = x->samples[i];
-		uint64_t now = live_bytes(jr);
-		uint64_t got = now - sm->last_bytes[i - sm->sg->first];
-		int dev = x->res->devidx[i];
-		double secs = dl.ns / 1e9;
-
-		if (!f)
-			continue;
-		sm->last_bytes[i - sm->sg->first] = now;
-		fprintf(f, "%s,%u,%s,%.3f,%.3f,%" PRIu64 ",%.2f,", j->name,
-			sm->repeat + 1, j->point_label ? j->point_label : "",
-			(cur->t_ns - x->res->epoch_ns) / 1e9, secs, got,
-			secs > 0 ? got / secs / 1e6 : 0.0);
-		sample_num(f, dl.vm_have[SV_PGPGIN], "%.0f", dl.vm[SV_PGPGIN]);
-		sample_num(f, dl.vm_have[SV_PGPGOUT], "%.0f",
-			   dl.vm[SV_PGPGOUT]);
-		sample_num(f, dl.vm_have[SV_NR_DIRTIED], "%.0f",
-			   dl.vm[SV_NR_DIRTIED]);
-		sample_num(f, dl.vm_have[SV_NR_WRITTEN], "%.0f",
-			   dl.vm[SV_NR_WRITTEN]);
-		sample_num(f, dl.mem_have[SM_DIRTY], "%.0f",
-			   dl.mem_end_kb[SM_DIRTY]);
-		sample_num(f, dl.mem_have[SM_WRITEBACK], "%.0f",
-			   dl.mem_end_kb[SM_WRITEBACK]);
-		sample_num(f, dl.mem_have[SM_CACHED], "%.0f",
-			   dl.mem_end_kb[SM_CACHED]);
-		if (dev >= 0 && dl.dev[dev].have) {
-			fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.1f,",
-				x->ss->dev[dev].name, dl.dev[dev].rd_kb,
-				dl.dev[dev].wr_kb, dl.dev[dev].util_pct);
-		} else {
-			fputs(",,,,", f);
-		}
-		sample_steal(f, sm, i - sm->sg->first, hprev, hcur);
-		/* what the plot's title names: the machine and memjob */
-		fprintf(f, ",%s,%s\n", host, memjob_version);
-		fflush(f);
-	}
-}
-
 /* Per job, where its file lives; before any sampler runs. */
 static void find_devices(struct exec_ctx *x)
 {
@@ -222,53 +116,6 @@ static void find_devices(struct exec_ctx *x)
 		sysstat_mount_describe(x->ss, &m, desc, sizeof(desc));
 		x->res->where[i] = strdup(desc);
 	}
-}
-
-static int open_samples(struct exec_ctx *x)
-{
-	const struct plan *p = x->plan;
-
-	x->samples = calloc(p->njobs ? p->njobs : 1, sizeof(FILE *));
-	if (!x->samples)
-		return -1;
-	for (unsigned i = 0; i < p->njobs; i++) {
-		const char *path = p->jobs[i].sample_path;
-
-		if (!path)
-			continue;
-		for (unsigned k = 0; k < i; k++)	/* sweeps share it */
-			if (p->jobs[k].sample_path &&
-			    !strcmp(p->jobs[k].sample_path, path))
-				x->samples[i] = x->samples[k];
-		if (x->samples[i])
-			continue;
-		x->samples[i] = fopen(path, "w");
-		if (!x->samples[i]) {
-			fprintf(stderr, "memjob: job '%s': cannot write '%s': "
-				"%s\n", p->jobs[i].spec->name, path,
-				strerror(errno));
-			return -1;
-		}
-		fputs(SAMPLE_HEADER, x->samples[i]);
-	}
-	return 0;
-}
-
-static void close_samples(struct exec_ctx *x)
-{
-	const struct plan *p = x->plan;
-
-	for (unsigned i = 0; x->samples && i < p->njobs; i++) {
-		bool first = x->samples[i] != NULL;
-
-		for (unsigned k = 0; k < i && first; k++)
-			if (x->samples[k] == x->samples[i])
-				first = false;
-		if (first)
-			fclose(x->samples[i]);
-	}
-	free(x->samples);
-	x->samples = NULL;
 }
 
 /* drop_caches=1 on any job of the segment: once, before its threads. */
@@ -314,20 +161,6 @@ static int limit_memory(struct exec_ctx *x, const struct segment *sg)
 	return -1;
 }
 
-static uint64_t min_sample_interval(const struct plan *p,
-				    const struct segment *sg)
-{
-	uint64_t us = 0;
-
-	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
-		uint64_t s = p->jobs[i].spec->sample_us;
-
-		if (s && (!us || s < us))
-			us = s;
-	}
-	return us;
-}
-
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		       unsigned repeat, bool isolated,
 		       const struct isolate_wait *iw)
@@ -351,6 +184,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	}
 	sh.stop = x->stop;
 	sh.root = x->root ? x->root : "";
+	sh.files = &x->files;
 	atomic_init(&sh.victims_left, 0);
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(x->res, i, repeat);
@@ -415,8 +249,10 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	{
 		struct sysstat_snap before, after;
 		struct sysstat_sampler *sampler = NULL;
-		uint64_t sample_us = min_sample_interval(p, sg);
-		struct sampling sm = { x, sg, repeat, NULL, NULL };
+		struct sampling sm = {
+			.plan = p, .res = x->res, .ss = x->ss,
+			.logs = x->samples, .sg = sg, .repeat = repeat,
+		};
 		struct dirty_level lv;
 		struct noise_seg ns;
 		bool have;
@@ -428,19 +264,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
 		noise_seg_begin(&ns, sh.root, x->res, sg, repeat);
-		if (x->ss && sample_us) {
-			sm.last_bytes = calloc(sg->count, sizeof(uint64_t));
-			sm.cpus = calloc(sg->count, sizeof(cpu_set_t));
-			for (unsigned k = 0; sm.cpus && k < sg->count; k++)
-				noise_job_cpus(results_get(x->res,
-							   sg->first + k,
-							   repeat),
-					       p->jobs[sg->first + k].spec->
-					       numjobs, &sm.cpus[k]);
-			if (sm.last_bytes && sm.cpus)
-				sampler = sysstat_sampler_start(x->ss,
-					sample_us * 1000, on_sample, &sm);
-		}
+		sampler = samples_start(&sm);
 		struct progress_where where = {
 			(unsigned)(sg - p->segments), p->nsegments,
 			repeat, repeat < sg->repeat ? sg->repeat : repeat + 1,
@@ -452,10 +276,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		join_all(x->stop, tids, started);
 		progress_stop(pg);
 		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw);
-		if (sampler)
-			sysstat_sampler_stop(sampler);
-		free(sm.last_bytes);
-		free(sm.cpus);
+		samples_stop(&sm, sampler);
 		have = have && !sysstat_snap(x->ss, &after);
 		noise_seg_end(&ns, sh.root, x->res, sg, repeat);
 		for (unsigned i = sg->first; have && i < sg->first + sg->count;
@@ -518,7 +339,7 @@ static bool isolate_next(struct exec_ctx *x, const struct rounds *b,
 	const struct plan *p = x->plan;
 	unsigned k = 0, later = 0;
 	struct run_ref *o;
-	bool isolated = isolate_after(p, &p->segments[g]);
+	bool isolated = isolate_after(&x->files, &p->segments[g]);
 
 	while (later < n && order[later].seg < b->end)
 		later++;
@@ -560,7 +381,7 @@ int exec_run(struct exec_ctx *x)
 	x->files.progress = x->progress;
 	/* the cgroup first: the files' pages are charged to it */
 	if (!order || open_memcg(x) || files_create_all(&x->files, x->stop) ||
-	    open_samples(x))
+	    !(x->samples = samples_open(p)))
 		ret = 1;
 	for (unsigned s = 0, e; order && s < p->nsegments && !ret; s = e) {
 		struct rounds b;
@@ -611,7 +432,8 @@ int exec_run(struct exec_ctx *x)
 	}
 	free(rest);
 	free(order);
-	close_samples(x);
+	samples_close(x->samples, p);
+	x->samples = NULL;
 	results_summarise(x->res);
 	for (unsigned j = 0; j < p->njobs; j++)
 		for (unsigned r = 0; r < results_repeats(x->res, j); r++)

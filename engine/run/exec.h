@@ -19,6 +19,7 @@
 #include "plan/plan.h"
 #include "run/files.h"
 #include "run/result.h"
+#include "run/shared.h"
 #include "machine/sysstat.h"
 
 struct memcg;
@@ -36,9 +37,6 @@ struct exec_ctx {
 					 * made yet), or NULL */
 };
 
-/* The signal that wakes a job's thread blocked in a system call once the
- * stop flag is set (EINTR): sources that retry on EINTR give up then. */
-#define EXEC_SIGWAKE	(SIGRTMIN + 2)
 
 /* 0 when every job ran to completion, 1 when one failed or was stopped. */
 int exec_run(struct exec_ctx *x);

@@ -27,10 +27,20 @@
 
 #define POLL_MS		20
 
-static void sync_file(const char *path)
+/* A file memjob made through the descriptor it holds (whatever its path
+ * names now); a file of the user's as named. */
+static void sync_file(const struct created_files *cf, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const struct created_file *made = files_made(cf, path);
+	int fd;
 
+	if (made) {
+		if (made->fd >= 0 && fsync(made->fd))
+			fprintf(stderr, "memjob: isolate_phases: fsync %s: "
+				"%m\n", path);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;		/* a FIFO gone, a file removed: nothing left */
 	if (fsync(fd))
@@ -39,8 +49,9 @@ static void sync_file(const char *path)
 	close(fd);
 }
 
-bool isolate_after(const struct plan *p, const struct segment *sg)
+bool isolate_after(const struct created_files *cf, const struct segment *sg)
 {
+	const struct plan *p = cf->plan;
 	bool isolated = true;
 
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
@@ -57,7 +68,7 @@ bool isolate_after(const struct plan *p, const struct segment *sg)
 			const char *path = pj->paths[c], *first = pj->paths[0];
 
 			if (path && (c == 0 || !first || strcmp(path, first)))
-				sync_file(path);
+				sync_file(cf, path);
 		}
 	}
 	return isolated;

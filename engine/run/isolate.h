@@ -44,10 +44,11 @@ struct isolate_wait {
 	uint64_t level;			/* waited for Dirty + Writeback <= */
 };
 
-/* Sync the files of segment sg's jobs that say isolate_phases=1; returns
+/* Sync the files of segment sg's jobs that say isolate_phases=1 (those
+ * memjob made, cf, through the descriptors it holds); returns
  * false when one of its file jobs opted out, so the next run is not
  * isolated. */
-bool isolate_after(const struct plan *p, const struct segment *sg);
+bool isolate_after(const struct created_files *cf, const struct segment *sg);
 /* After isolate_after of run order[pos]: delete (and where its own job
  * uses it next, create afresh) the files memjob created that the run
  * wrote, as isolate_phases says. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ioengines/ioengine.h"
 #include "run/prepare.h"
 #include "util/clock.h"
 
@@ -114,13 +115,29 @@ int prepare_mempolicy(const struct job_spec *j, struct thread_result *out)
 	return 0;
 }
 
-int prepare_invalidate(const char *path, struct thread_result *out)
+/* path for reading, as ioe_open_as() opens it; -1 with out failed. */
+static int open_read(const char *path, const struct stat *made,
+		     const char *what, struct thread_result *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char err[sizeof(out->err) - 16];
+	int fd = ioe_open_as(path, O_RDONLY | O_CLOEXEC, made, err,
+			     sizeof(err));
+
+	if (fd >= 0)
+		return fd;
+	out->status = RUN_FAILED;
+	snprintf(out->err, sizeof(out->err), "%s: %s", what, err);
+	return -1;
+}
+
+int prepare_invalidate(const char *path, const struct stat *made,
+		       struct thread_result *out)
+{
+	int fd = open_read(path, made, "invalidate", out);
 	int err;
 
 	if (fd < 0)
-		return thread_fail(out, "invalidate: open %s: %s", path, errno), -1;
+		return -1;
 	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	if (err)
@@ -149,16 +166,17 @@ bool prepare_first_on_file(const struct planned_job *pj, unsigned clone)
  * 0) once, through the page cache, so the job starts warm.  How many
  * bytes and how long go to *bytes and *ns for the report.
  */
-int prepare_preread(const char *path, uint64_t off, uint64_t len,
-		    uint64_t *bytes, uint64_t *ns, struct thread_result *out)
+int prepare_preread(const char *path, const struct stat *made, uint64_t off,
+		    uint64_t len, uint64_t *bytes, uint64_t *ns,
+		    struct thread_result *out)
 {
 	enum { CHUNK = 1 << 20 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_read(path, made, "preread", out);
 	uint64_t t0 = mono_ns(), done = 0;
 	char *buf;
 
 	if (fd < 0)
-		return thread_fail(out, "preread: open %s: %s", path, errno), -1;
+		return -1;
 	buf = malloc(CHUNK);
 	if (!buf) {
 		close(fd);

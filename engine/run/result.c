@@ -229,6 +229,7 @@ static void summarise_job(struct job_result *jr)
 		else if (t->status == RUN_INTERRUPTED &&
 			 jr->status != RUN_FAILED)
 			jr->status = RUN_INTERRUPTED;
+		jr->cut_short |= t->cut_short;
 		if (!t->end_ns)
 			continue;
 		any = true;

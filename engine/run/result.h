@@ -39,6 +39,7 @@ struct thread_result {
 	bool have_wait;
 	uint64_t wait_ns, wait_span_ns;
 	bool emulated;			/* the source ran in emulation */
+	bool cut_short;			/* runtime= stopped its program */
 	struct hist *lat;		/* per-I/O latency, or NULL */
 	atomic_uint_fast64_t live_bytes;/* so far, for sample_interval */
 	struct counter_value counters[COUNTERS_MAX];
@@ -83,6 +84,8 @@ struct job_result {
 					   items, both summed */
 	double cpu_ns_per_item;		/* CPU time (usr + sys) per item */
 	bool emulated;
+	bool cut_short;			/* a clone's program was stopped at
+					   runtime= before its end */
 	struct hist lat;		/* merged over clones */
 	const char *info;		/* the first clone's */
 	struct touch_result touch;	/* merged over clones */

@@ -9,9 +9,17 @@
 #define MEMJOB_SHARED_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
+
+struct created_files;
+
+/* The signal that wakes a job's thread blocked in a system call once the
+ * stop flag is set, or its deadline (runtime=) has come (EINTR): sources
+ * that retry on EINTR give up then.  Its handler (exec.c) does nothing. */
+#define EXEC_SIGWAKE	(SIGRTMIN + 2)
 
 struct job_sync {
 	unsigned remaining;		/* clones still running */
@@ -26,6 +34,7 @@ struct exec_shared {
 	atomic_int *stop;
 	atomic_uint victims_left;
 	const char *root;		/* the system's root (hostnoise.h) */
+	const struct created_files *files;	/* memjob made (files.h) */
 };
 
 /* CLOCK_REALTIME ms from now: the deadline of a timed wait. */

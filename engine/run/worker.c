@@ -17,8 +17,11 @@
 #include <unistd.h>
 
 #include "run/busguard.h"
+#include "run/deadline.h"
+#include "run/files.h"
 #include "machine/counters.h"
 #include "machine/hostnoise.h"
+#include "run/pace.h"
 #include "run/prepare.h"
 #include "run/worker.h"
 #include "run/firsttouch.h"
@@ -159,26 +162,6 @@ static void meter_stop(const struct meter *m, uint64_t bytes, uint64_t ops,
 	out->ivcsw = (uint64_t)(ru.ru_nivcsw - m->ru0.ru_nivcsw);
 }
 
-/* Sleep up to us, waking early when stop is set or, for an aggressor,
- * when the last victim is done (until_zero reaches 0). */
-static void nap_until(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
-{
-	uint64_t end = mono_ns() + us * 1000;
-
-	while (!atomic_load_explicit(stop, memory_order_relaxed) &&
-	       (!until_zero ||
-		atomic_load_explicit(until_zero, memory_order_relaxed))) {
-		uint64_t t = mono_ns();
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		if (t >= end)
-			break;
-		if (end - t < 10 * 1000 * 1000ull)
-			ts.tv_nsec = (long)(end - t);
-		nanosleep(&ts, NULL);
-	}
-}
-
 /* fsync=/fdatasync=/end_fsync=: complete what is in flight, then sync. */
 static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 		    bool data_only, struct thread_result *out)
@@ -188,41 +171,19 @@ static int sync_now(const struct ioengine_ops *e, struct ioe *io,
 	return 0;
 }
 
-static void nap(atomic_int *stop, uint64_t us)
+/* Whether a source gave up at the job's deadline (-ETIME): the pass ends
+ * there, as runtime= says, and is no failure. */
+static bool at_deadline(const struct ioe *io, int r)
 {
-	nap_until(stop, NULL, us);
+	return r == -ETIME && ioe_past_deadline(io);
 }
 
-/* rate=, rate_iops=: sleep while this clone is ahead of its budget. */
-static void keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		      uint64_t ops, atomic_int *stop, atomic_uint *until_zero)
+/* The deadline is known (the ramp over): the source's waits end there,
+ * and from then the thread is woken from any wait (deadline.h). */
+static void set_deadline(struct ioe *io, struct deadline *dl, uint64_t ns)
 {
-	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
-						  (double)j->rate)
-				     : (uint64_t)((double)ops * 1e9 /
-						  (double)j->rate_iops));
-	uint64_t t = mono_ns();
-
-	if (due > t + 20000)	/* below 20 us, sleeping costs more */
-		nap_until(stop, until_zero, (due - t) / 1000);
-}
-
-/* ratemin=: fail when bytes in ns fall below it (fio's rate_min). */
-static int below_ratemin(const struct job_spec *j, uint64_t bytes,
-			 uint64_t ns, struct thread_result *out)
-{
-	double bps;
-
-	if (!j->ratemin || !ns)
-		return 0;
-	bps = (double)bytes * 1e9 / (double)ns;
-	if (bps >= (double)j->ratemin)
-		return 0;
-	out->status = RUN_FAILED;
-	snprintf(out->err, sizeof(out->err), "moved %.0f bytes/s over %.3f s, "
-		 "below ratemin=%llu bytes/s", bps, (double)ns / 1e9,
-		 (unsigned long long)j->ratemin);
-	return -1;
+	io->deadline_ns = ns;
+	deadline_arm(dl, ns);
 }
 
 /* The measured loop.  Returns 0, or -1 after recording a failure.
@@ -248,13 +209,14 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			   .io = e->io_threads_cpu_ns ? io : NULL,
 			   .io_cpu = e->io_threads_cpu_ns };
 	struct io_unit u = { 0 };
+	struct deadline dl = { .made = false };
 	int ret = 0;
 
 	meter_start(&m, 0, 0, out);
 	if (ramping)
 		ramp_end = m.t0 + j->ramp_us * 1000;
 	else if (j->runtime_us)
-		deadline = m.t0 + j->runtime_us * 1000;
+		set_deadline(io, &dl, deadline = m.t0 + j->runtime_us * 1000);
 
 	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
 		uint64_t pass_bytes = bytes;
@@ -273,6 +235,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			/* a source waiting for I/O gave up: the stop flag */
 			if (r == -EINTR && atomic_load(stop))
 				goto stopped;
+			if (at_deadline(io, r))
+				goto early;
 			if (r < 0) {
 				ret = fail_as(out, io->err);
 				goto out;
@@ -283,6 +247,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			r = e->put(io, &u);
 			if (r == -EINTR && atomic_load(stop))
 				goto stopped;
+			if (at_deadline(io, r))
+				goto early;
 			if (busguard_tripped()) {	/* in the kernel or put() */
 				ret = fail_bus(out);
 				goto out;
@@ -304,9 +270,13 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			}
 			if (atomic_load_explicit(stop, memory_order_relaxed))
 				goto stopped;
-			if (j->rate || j->rate_iops)
-				keep_rate(j, rate_t0, bytes, ops, stop,
-					  until_victims ? victims_left : NULL);
+			/* a nap up to the deadline or the ramp's end: the
+			 * clock is looked at right after it */
+			if ((j->rate || j->rate_iops) &&
+			    pace_keep_rate(j, rate_t0, bytes, ops,
+					   ramping ? ramp_end : deadline, stop,
+					   until_victims ? victims_left : NULL))
+				countdown = 1;
 			/* an aggressor stops with the last victim, however
 			 * slowly it moves (rate=) */
 			if (until_victims && !atomic_load_explicit(victims_left,
@@ -321,8 +291,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				uint64_t now = mono_ns();
 
 				if (now - win_t0 >= 1000000000ull) {
-					if (below_ratemin(j, bytes - win_bytes,
-							  now - win_t0, out)) {
+					if (pace_below_ratemin(j,
+							bytes - win_bytes,
+							now - win_t0, out)) {
 						ret = -1;
 						goto out;
 					}
@@ -340,7 +311,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				win_t0 = t;
 				win_bytes = bytes;
 				if (j->runtime_us)
-					deadline = m.t0 + j->runtime_us * 1000;
+					set_deadline(io, &dl, deadline = m.t0 +
+						     j->runtime_us * 1000);
 			} else if (t >= deadline) {
 				goto early;
 			}
@@ -353,6 +325,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 stopped:
 	out->status = RUN_INTERRUPTED;
 early:
+	/* what is in flight is waited for, a second at most past the
+	 * deadline (ioe_drain_overdue) */
 	if (e->drain && e->drain(io) < 0) {
 		ret = fail_as(out, io->err);
 		goto out;
@@ -363,6 +337,8 @@ finish:
 	    sync_now(e, io, false, out))
 		ret = -1;
 out:
+	deadline_disarm(&dl);
+	io->deadline_ns = 0;
 	meter_stop(&m, bytes, ops, out);
 	out->write_bytes = RW_IS_WRITE(j->rw) ? out->bytes :
 			   RW_IS_MIXED(j->rw) ? wbytes : 0;
@@ -370,8 +346,8 @@ out:
 		/* Stopped before the ramp ended: nothing was measured. */
 		out->bytes = out->ops = out->items = 0;
 	} else if (out->status == RUN_OK && !until_victims &&
-		   below_ratemin(j, out->bytes, out->end_ns - out->start_ns,
-				 out)) {
+		   pace_below_ratemin(j, out->bytes,
+				      out->end_ns - out->start_ns, out)) {
 		ret = -1;
 	}
 	return ret;
@@ -394,6 +370,7 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	else if (pr.stopped && atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 	}
+	out->cut_short = pr.cut_short;
 	if (ctr) {
 		counters_stop(ctr);
 		counters_read(ctr, out->counters, &out->ncounters);
@@ -407,6 +384,22 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	out->majflt = (uint64_t)pr.ru.ru_majflt;
 	out->vcsw = (uint64_t)pr.ru.ru_nvcsw;
 	out->ivcsw = (uint64_t)pr.ru.ru_nivcsw;
+}
+
+/* The file memjob made for this clone, if it did: the source opens it
+ * only as that file.  A file lost since (not made again, or replaced by
+ * another process) fails the clone with why. */
+static int made_file(const struct worker *w, struct ioe *io)
+{
+	const struct created_file *cf = files_made(w->sh->files, io->path);
+
+	if (!cf)
+		return 0;
+	if (cf->lost || cf->gone)
+		return fail_as(w->out, cf->lost ? cf->lost :
+			       "the file memjob made for the job is gone");
+	io->made = &cf->st;
+	return 0;
 }
 
 void *worker_main(void *arg)
@@ -473,11 +466,14 @@ void *worker_main(void *arg)
 			goto setup_done;
 		}
 	}
-	if (j->invalidate && io.path && prepare_invalidate(io.path, out))
+	if (made_file(w, &io))
+		goto setup_done;
+	if (j->invalidate && io.path &&
+	    prepare_invalidate(io.path, io.made, out))
 		goto setup_done;
 	pre = j->preread && prepare_first_on_file(pj, w->clone);
-	if (pre &&
-	    prepare_preread(io.path, j->offset, pj->size, &pre_bytes, &pre_ns, out))
+	if (pre && prepare_preread(io.path, io.made, j->offset, pj->size,
+				   &pre_bytes, &pre_ns, out))
 		goto setup_done;
 	ret = e->setup(&io);
 	if (ret < 0) {
@@ -533,8 +529,11 @@ setup_done:
 	if (out->status != RUN_OK)
 		goto out;
 	job_sync_wait(w->sh, pj->wait_for);
+	/* an aggressor's startdelay ends with its victims, as it would */
 	if (j->startdelay_us)
-		nap(stop, j->startdelay_us);
+		pace_nap(stop, j->phase == PHASE_LOADED &&
+			 j->role == ROLE_AGGRESSOR ?
+			 shared_victims_left(w->sh) : NULL, j->startdelay_us);
 	if (atomic_load(stop)) {
 		out->status = RUN_INTERRUPTED;
 		goto out;

@@ -207,6 +207,7 @@ struct job_spec {
 	bool overwrite;
 	bool allow_devices;
 	bool keep_files;
+	bool allow_outside_directory;
 
 	/* Bookkeeping from the parser: which options were set, and where. */
 	const struct opt_space *space;	/* every option; NULL: none set */

@@ -108,6 +108,10 @@ struct opt_space {
 /* fio's knob for fio's own overhead: accepted, changes nothing in memjob;
  * a run that sets one says so once (jobs_check). */
 #define OPTF_NOOP	0x1
+/* A command for /bin/sh -c (kernel=exec's command): a job file's ${VAR}
+ * in it is left for the shell, quoted, so a value is data and never
+ * shell syntax (env_expand_shell). */
+#define OPTF_SHELL	0x2
 
 /* The core table (parse/options.c): what every job has. */
 extern const struct opt_def opt_core[];

@@ -1,5 +1,6 @@
 /*
- * envexpand.c - ${VAR} and ${VAR:-default} expansion (see envexpand.h).
+ * envexpand.c - ${VAR} and ${VAR:-default} expansion, and the same for a
+ * shell command, where the variables are left to the shell (envexpand.h).
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -20,14 +21,14 @@ static bool valid_var_name(const char *s, size_t len)
 	return true;
 }
 
-/* One "${...}" at s, whose closing brace is close, appended to b. */
-static int expand_one(struct strbuf *b, const char *s, const char *close,
-		      char *err, size_t errlen)
+/* The value of the "${...}" at s (closing brace at close): the
+ * variable's, or its default, into *val and *vlen; -1 with why in err. */
+static int resolve(const char *s, const char *close, const char **val,
+		   size_t *vlen, char *err, size_t errlen)
 {
-	const char *inner = s + 2, *sep, *val;
+	const char *inner = s + 2, *sep;
 	size_t nlen;
 	char *name;
-	int ret;
 
 	sep = strstr(inner, ":-");
 	if (sep && sep > close)
@@ -43,44 +44,148 @@ static int expand_one(struct strbuf *b, const char *s, const char *close,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	val = getenv(name);
-	if (sep && (!val || !*val)) {
-		ret = strbuf_add(b, sep + 2, (size_t)(close - sep - 2));
-	} else if (!val) {
+	*val = getenv(name);
+	if (sep && (!*val || !**val)) {
+		*val = sep + 2;
+		*vlen = (size_t)(close - sep - 2);
+	} else if (!*val) {
 		snprintf(err, errlen, "environment variable '%s' is not set "
 			 "(use ${%s:-default} to give a default)", name, name);
 		free(name);
 		return -1;
 	} else {
-		ret = strbuf_add(b, val, strlen(val));
+		*vlen = strlen(*val);
 	}
 	free(name);
-	if (ret)
-		snprintf(err, errlen, "out of memory");
-	return ret;
+	return 0;
 }
 
-char *env_expand(const char *text, char *err, size_t errlen)
+/* The '}' of the "${" at dollar, or NULL with why in err. */
+static const char *closing_brace(const char *dollar, char *err,
+				 size_t errlen)
+{
+	const char *close = strchr(dollar + 2, '}');
+
+	if (!close)
+		snprintf(err, errlen, "'${' without a closing '}'");
+	return close;
+}
+
+/*
+ * The shell's quoting around each ${...} of a command, as far as it
+ * decides how the shell takes the variable: plain text (at the top, or
+ * in $(...) or `...`, where a substitution starts afresh), inside '...'
+ * or inside "...".  A stack, since "$(...)" nests plain text in quotes.
+ */
+enum shq { SH_PLAIN, SH_SQ, SH_DQ };
+
+struct shctx {
+	enum shq q;
+	char end;		/* ')' for $(...), '`' for `...`, 0: top */
+	unsigned parens;	/* ( inside $(...) */
+};
+
+#define SH_DEPTH	32
+
+struct shlex {
+	struct shctx st[SH_DEPTH];
+	int top;
+};
+
+static int sh_push(struct shlex *l, enum shq q, char end)
+{
+	if (l->top + 1 >= SH_DEPTH)
+		return -1;
+	l->st[++l->top] = (struct shctx){ q, end, 0 };
+	return 0;
+}
+
+/* Track the quoting through character c (and the one after it); the
+ * number of characters it takes (2 for "\x" and "$("), or -1 when the
+ * nesting is too deep to follow. */
+static int sh_step(struct shlex *l, const char *c)
+{
+	struct shctx *x = &l->st[l->top];
+
+	if (x->q == SH_SQ) {
+		if (*c == '\'')
+			l->top--;
+		return 1;
+	}
+	if (*c == '\\')
+		return c[1] ? 2 : 1;
+	if (*c == '"') {
+		if (x->q == SH_DQ)
+			l->top--;
+		else if (sh_push(l, SH_DQ, 0))
+			return -1;
+		return 1;
+	}
+	if (*c == '$' && c[1] == '(')
+		return sh_push(l, SH_PLAIN, ')') ? -1 : 2;
+	if (*c == '`')
+		return x->end == '`' && x->q == SH_PLAIN ? (l->top--, 1) :
+		       sh_push(l, SH_PLAIN, '`') ? -1 : 1;
+	if (x->q != SH_PLAIN)
+		return 1;
+	if (*c == '\'')
+		return sh_push(l, SH_SQ, 0) ? -1 : 1;
+	if (x->end == ')' && *c == '(')
+		x->parens++;
+	else if (x->end == ')' && *c == ')' && !x->parens--)
+		l->top--;
+	return 1;
+}
+
+/* Where the shell quotes the ${...} of a command: in double quotes when
+ * plain; inside '...', the quote closed around it, so that it expands
+ * there too, as ${VAR} does everywhere in a job file. */
+static const char *const sh_open[] = { "\"", "'\"", "" };
+static const char *const sh_shut[] = { "\"", "\"'", "" };
+
+/* env_expand() (shell false) or env_expand_shell() (shell true). */
+static char *expand_text(const char *text, bool shell, char *err,
+			 size_t errlen)
 {
 	struct strbuf b = { 0 };
-	const char *s = text, *dollar, *close;
+	struct shlex l = { .top = 0 };
+	const char *s = text;
 
+	l.st[0] = (struct shctx){ SH_PLAIN, 0, 0 };
 	if (strbuf_add(&b, "", 0))
 		goto out_nomem;
-	while ((dollar = strstr(s, "${"))) {
-		if (strbuf_add(&b, s, (size_t)(dollar - s)))
-			goto out_nomem;
-		close = strchr(dollar + 2, '}');
-		if (!close) {
-			snprintf(err, errlen, "'${' without a closing '}'");
-			goto out_fail;
+	while (*s) {
+		const char *close, *val, *next;
+		enum shq q = l.st[l.top].q;
+		size_t vlen;
+		int n;
+
+		if (s[0] != '$' || s[1] != '{') {
+			next = strstr(s, "${");
+			n = shell ? sh_step(&l, s) :
+			    (int)(next ? next - s : (ptrdiff_t)strlen(s));
+			if (n < 0) {
+				snprintf(err, errlen, "quotes and substitutions "
+					 "nested deeper than %d", SH_DEPTH - 1);
+				goto out_fail;
+			}
+			if (strbuf_add(&b, s, (size_t)n))
+				goto out_nomem;
+			s += n;
+			continue;
 		}
-		if (expand_one(&b, dollar, close, err, errlen))
+		/* in a command, checked as anywhere else but left for the
+		 * shell to expand */
+		close = closing_brace(s, err, errlen);
+		if (!close || resolve(s, close, &val, &vlen, err, errlen))
 			goto out_fail;
+		if (shell ? strbuf_add(&b, sh_open[q], strlen(sh_open[q])) ||
+			    strbuf_add(&b, s, (size_t)(close + 1 - s)) ||
+			    strbuf_add(&b, sh_shut[q], strlen(sh_shut[q]))
+			  : strbuf_add(&b, val, vlen))
+			goto out_nomem;
 		s = close + 1;
 	}
-	if (strbuf_add(&b, s, strlen(s)))
-		goto out_nomem;
 	return b.p;
 
 out_nomem:
@@ -88,4 +193,14 @@ out_nomem:
 out_fail:
 	free(b.p);
 	return NULL;
+}
+
+char *env_expand(const char *text, char *err, size_t errlen)
+{
+	return expand_text(text, false, err, errlen);
+}
+
+char *env_expand_shell(const char *text, char *err, size_t errlen)
+{
+	return expand_text(text, true, err, errlen);
 }

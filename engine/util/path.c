@@ -17,3 +17,22 @@ void path_dir(const char *path, char *dir, size_t len)
 	else
 		snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
+
+bool path_climbs_out(const char *rel)
+{
+	long depth = 0;
+
+	for (const char *p = rel; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return true;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		p += strspn(p, "/");
+	}
+	return false;
+}
