@@ -41,7 +41,7 @@ static void judge(struct judged *j, const char *text)
 	if (csv_table_read(&j->t, f, "fleet.csv", NULL, err, sizeof(err)))
 		fail_msg("csv_table_read: %s", err);
 	fclose(f);
-	j->src = (struct cmp_src){ &j->t, "fleet.csv" };
+	j->src = (struct cmp_src){ &j->t, "fleet.csv", NULL };
 	if (cmp_build(&j->c, &j->src, 1, &o, err, sizeof(err)))
 		fail_msg("cmp_build: %s", err);
 	assert_int_equal(cmp_against(&j->c, NULL), 0);
