@@ -291,6 +291,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 		plan_free(&plan);
 		return EXIT_RAN;
 	}
+	/* the plan's descriptors, which its hard limit allows (checked) */
+	if (plan_raise_nofile(&plan))
+		diag_plain(d, "cannot raise RLIMIT_NOFILE to %llu: %m",
+			   (unsigned long long)plan.nofile);
 	startup_step("output");
 	/* From here a signal stops the run: the report file is made, and
 	 * the jobs look at stop_flag. */

@@ -113,10 +113,11 @@ test_expect_success 'the fixtures, real machines up to 64 CPUs, still load' '
 
 # ---- job files --------------------------------------------------------------
 
-# many_jobs N: a job file of N trivial jobs, 2 lines each
+# many_jobs N: a job file of N trivial jobs, one after the other, 3
+# lines each
 many_jobs()
 {
-	awk -v n="$1" "BEGIN { for (i = 0; i < n; i++) printf \"[j%d]\\nsize=4k\\n\", i }"
+	awk -v n="$1" "BEGIN { for (i = 0; i < n; i++) printf \"[j%d]\\nsize=4k\\nstonewall\\n\", i }"
 }
 
 test_expect_success 'a job file past 65536 jobs: exit 2 at its first job past the limit' '
@@ -126,7 +127,7 @@ test_expect_success 'a job file past 65536 jobs: exit 2 at its first job past th
 	bounded 10 "$MEMJOB" --parse-only "$TEST_TMP/many.ini" >"$OUT" 2>"$ERR" || rc=$?
 	cat "$ERR" &&
 	test "$rc" = 2 &&
-	error_at "$TEST_TMP/many.ini:$((65536 * 2 + 1))" - \
+	error_at "$TEST_TMP/many.ini:$((65536 * 3 + 1))" - \
 		"job 65537 is past memjob${SQ}s limit of 65536 jobs" &&
 	errors_are 1
 '
@@ -141,9 +142,9 @@ test_expect_success 'a name given twice among many jobs: each later one named, i
 	expect_exit 2 "$MEMJOB" --parse-only twice.ini 2>err &&
 	grep "defined twice" err >got &&
 	cat >want <<-EOF &&
-	twice.ini:6001: job ${SQ}j7${SQ} is defined twice (first at twice.ini:15)
-	twice.ini:6002: job ${SQ}j2999${SQ} is defined twice (first at twice.ini:5999)
-	twice.ini:6003: job ${SQ}j7${SQ} is defined twice (first at twice.ini:15)
+	twice.ini:9001: job ${SQ}j7${SQ} is defined twice (first at twice.ini:22)
+	twice.ini:9002: job ${SQ}j2999${SQ} is defined twice (first at twice.ini:8998)
+	twice.ini:9003: job ${SQ}j7${SQ} is defined twice (first at twice.ini:22)
 	EOF
 	test_cmp want got
 '

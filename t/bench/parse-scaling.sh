@@ -42,7 +42,7 @@ trap 'rm -rf "$dir"' EXIT
 # gen N: N jobs as a person's generator would write them
 gen() {
 	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
-		printf "[job%d]\nioengine=mem\nsize=4k\nbs=4k\n", i }' >"$dir/$1.ini"
+		printf "[job%d]\nioengine=mem\nsize=4k\nstonewall\n", i }' >"$dir/$1.ini"
 }
 
 # one N: "SECONDS KB STATUS" of one --parse-only run
