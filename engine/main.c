@@ -51,6 +51,57 @@ static void on_signal(int sig)
 	atomic_store(&stop_flag, sig);
 }
 
+/*
+ * Until the jobs are about to start, memjob holds nothing a signal could
+ * leave behind (no file made, no cgroup, no thread), and some steps may
+ * block or take long in a library (hwloc reading a topology, a FIFO as a
+ * job file), where no flag would be looked at: a SIGINT or SIGTERM then
+ * ends memjob at once, from the handler.  write(2) and _exit(2) are
+ * async-signal-safe; stdio is not.
+ */
+static void on_startup_signal(int sig)
+{
+	static const char intr[] = "memjob: SIGINT: interrupted before any "
+				   "job started; nothing was run\n";
+	static const char term[] = "memjob: SIGTERM: interrupted before any "
+				   "job started; nothing was run\n";
+	const char *msg = sig == SIGINT ? intr : term;
+	size_t len = sig == SIGINT ? sizeof(intr) - 1 : sizeof(term) - 1;
+
+	if (write(STDERR_FILENO, msg, len) < 0)
+		_exit(EXIT_JOBFAIL);
+	_exit(EXIT_JOBFAIL);
+}
+
+static void set_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/*
+ * MEMJOB_TEST_PAUSE=STEP, for tests: memjob says so on standard error
+ * and waits before that step of its start-up (start, read, topology,
+ * check, expand, plan, output) until a signal ends it, so that a test
+ * can signal it at a known point instead of guessing with a sleep.
+ */
+static void startup_step(const char *step)
+{
+	const char *at = getenv("MEMJOB_TEST_PAUSE");
+
+	if (!at || strcmp(at, step))
+		return;
+	fprintf(stderr, "memjob: paused before %s (MEMJOB_TEST_PAUSE)\n",
+		step);
+	for (;;)
+		pause();
+}
+
 /* The identity of the run's rows: the machine, and the jobs as --dump
  * prints them (before the sweeps expand them). */
 static void machine_of_run(struct machine_id *m, const struct topo *t,
@@ -90,17 +141,6 @@ static int print_topology(const struct topo *t, unsigned formats,
 		}
 	}
 	return EXIT_RAN;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 /*
@@ -143,8 +183,8 @@ static FILE *open_output(const struct cmdline *cl, const char *host,
 	return f;
 }
 
-/* A SIGINT or SIGTERM while the jobs were read, checked and planned (the
- * handlers are installed first thing): nothing has run, nothing made. */
+/* A SIGINT or SIGTERM after the start-up's handler gave way to the run's
+ * (run()), before the jobs started: nothing has run. */
 static bool interrupted_early(void)
 {
 	int sig = atomic_load(&stop_flag);
@@ -152,7 +192,7 @@ static bool interrupted_early(void)
 	if (!sig)
 		return false;
 	fprintf(stderr, "memjob: %s: interrupted before any job started; "
-		"nothing was run\n", strsignal(sig));
+		"nothing was run\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	return true;
 }
 
@@ -237,9 +277,10 @@ static int run(struct cmdline *cl, struct jobset *js,
 	FILE *out = stdout;
 	int status;
 
+	startup_step("plan");
 	if (plan_build(js, topo, d, &plan)) {
 		plan_free(&plan);
-		return interrupted_early() ? EXIT_JOBFAIL : EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	plan_estimate(&plan, &est);
 	if (est.hi_s > ESTIMATE_SAY_S) {	/* a run worth waiting for */
@@ -250,6 +291,14 @@ static int run(struct cmdline *cl, struct jobset *js,
 		plan_free(&plan);
 		return EXIT_RAN;
 	}
+	/* the plan's descriptors, which its hard limit allows (checked) */
+	if (plan_raise_nofile(&plan))
+		diag_plain(d, "cannot raise RLIMIT_NOFILE to %llu: %m",
+			   (unsigned long long)plan.nofile);
+	startup_step("output");
+	/* From here a signal stops the run: the report file is made, and
+	 * the jobs look at stop_flag. */
+	set_signals(on_signal);
 	gethostname(host, sizeof(host) - 1);
 	if (cl->output) {
 		out = open_output(cl, host, d);
@@ -354,17 +403,24 @@ int main(int argc, char **argv)
 	char terr[1024];
 	int status = EXIT_USAGE;
 
-	if (argc > 1 && !strcmp(argv[1], "plot"))
+	set_signals(on_startup_signal);		/* first thing */
+	/* the subcommands are filters, stopped as one */
+	if (argc > 1 && !strcmp(argv[1], "plot")) {
+		set_signals(SIG_DFL);
 		return plot_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "report"))
+	}
+	if (argc > 1 && !strcmp(argv[1], "report")) {
+		set_signals(SIG_DFL);
 		return report_main(argc - 1, argv + 1);
-	install_signals();	/* before anything that may take a while */
+	}
+	startup_step("start");
 	diag_init(&d, stderr);
 	if (isa_init(terr, sizeof(terr))) {	/* before any kernel runs */
 		diag_plain(&d, "%s", terr);
 		return EXIT_USAGE;
 	}
 	ps = parser_new(&d);
+	startup_step("read");
 	if (!ps || cmdline_parse(argc, argv, &cl, ps, &d)) {
 		fputs("memjob: out of memory\n", stderr);
 		goto out;
@@ -373,6 +429,7 @@ int main(int argc, char **argv)
 	 * machine hwloc cannot read still runs plain jobs, but a topology
 	 * file the user named must be read. */
 	tfile = cl.topology_file ? cl.topology_file : topo_env_file();
+	startup_step("topology");
 	if (!topo_load(&topo, tfile, terr, sizeof(terr)))
 		t = &topo;
 	else if (tfile)
@@ -436,16 +493,13 @@ int main(int argc, char **argv)
 				diag_error(&d, &loc, "section", "no job named "
 					   "'%s'", cl.sections[i]);
 		}
-	if (interrupted_early()) {	/* (a read of stdin returned early) */
-		status = EXIT_JOBFAIL;
-		goto out;
-	}
 	/* The jobs as written, checked once, each error with the line that
 	 * set it: what --dump shows and what the rows' job hash is of.  js
 	 * itself stays as parsed; the checked values of what runs come with
 	 * each point of the expansion (jobs_expand). */
 	if (!d.errors && jobset_copy(&shown, &js))
 		diag_plain(&d, "out of memory");
+	startup_step("check");
 	if (d.errors || jobs_check(&shown, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");
@@ -456,10 +510,7 @@ int main(int argc, char **argv)
 		status = EXIT_RAN;
 		goto out;
 	}
-	if (interrupted_early()) {
-		status = EXIT_JOBFAIL;
-		goto out;
-	}
+	startup_step("expand");
 	if (jobs_expand(&js, &runs, &notes, t, &d)) {
 		diag_plain(&d, "%u error%s; nothing was run", d.errors,
 			   d.errors == 1 ? "" : "s");

@@ -455,6 +455,22 @@ static uint64_t uring_io_threads_cpu_ns(struct ioe *e)
 	return workers_cpu_ns(e->priv);
 }
 
+/* A ring per I/O thread (one without), each registering every slot of
+ * the clone with fixedbufs (uring_setup.c), slots as uring_setup makes
+ * them. */
+static void uring_holds(const struct job_spec *job, unsigned *fds,
+			uint64_t *locked)
+{
+	const struct uring_opts *uo = uring_opts_of(job);
+	uint64_t depth = job->iodepth ? job->iodepth : 1;
+	uint64_t slots = uo->ioworkers ? 2 * depth : depth;
+	uint64_t stride = (job->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+	unsigned rings = uo->ioworkers ? uo->ioworkers : 1;
+
+	*fds = rings;
+	*locked = uo->fixedbufs ? rings * slots * stride : 0;
+}
+
 const struct ioengine_ops ioengine_io_uring = {
 	.name = "io_uring",
 	.help = "reads and writes through io_uring with iodepth in flight, "
@@ -464,6 +480,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.opts = &ioengine_io_uring_opts,
 	.io_threads = uring_io_threads,
 	.io_threads_cpu_ns = uring_io_threads_cpu_ns,
+	.holds = uring_holds,
 	.validate = uring_validate,
 	.setup = uring_setup,
 	.get = uring_get,

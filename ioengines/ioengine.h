@@ -127,6 +127,12 @@ struct ioengine_ops {
 	 * read at the edges of the job's measured window; only between
 	 * setup and teardown.  NULL: the source has none. */
 	uint64_t (*io_threads_cpu_ns)(struct ioe *e);
+	/* What one clone holds beyond its file and its buffers, of what the
+	 * process's limits bound (checked before the run): descriptors (a
+	 * ring each) and memory the kernel pins and counts against
+	 * RLIMIT_MEMLOCK (registered buffers).  NULL: nothing. */
+	void (*holds)(const struct job_spec *job, unsigned *fds,
+		      uint64_t *locked);
 	/* Choices at parse time that this source's own options make for
 	 * the rest of the job (dax's nt=1 picks the kernel's impl); called
 	 * before the kernel's impl is looked up.  May be NULL. */

@@ -10,7 +10,10 @@
 # lost, that every row names its machine and task, and that report --by
 # flags the task that was slowed down on purpose (the injected outlier).
 # It runs srun -n2, checks a task bound to one CPU by Slurm keeps memjob
-# there, and runs examples/fleet.sbatch as written.
+# there, and runs examples/fleet.sbatch as written.  Then it starts the
+# cluster again with task/cgroup, where this machine lets slurmd make
+# cgroups (cgroup v1), and checks that srun --mem=200M refuses a 1 GiB
+# job before it starts (the job's memory cgroup is memjob's limit).
 #
 # Skips where root or Debian's slurm-wlm and munge packages are missing.
 # The daemons are stopped on every exit, by their pid files, and any step
@@ -104,6 +107,11 @@ slurm_down()
 	for p in "${pids[@]}" $(our_stepds); do
 		gone "$p" || kill -9 "$p" 2>/dev/null
 	done
+	# the cgroups task/cgroup made (emptied with their steps)
+	if [ -n "${SLURM_CGROUPS:-}" ]; then
+		find /sys/fs/cgroup/*/"slurm_$(hostname -s)" -depth -type d \
+			-exec rmdir {} + 2>/dev/null
+	fi
 	rm -rf "$SD"
 }
 trap 'slurm_down; test_cleanup_' EXIT
@@ -119,11 +127,13 @@ port_free()
 
 slurm_conf()
 {
-	local node
+	local node track
 
 	# NodeName (hostname -s), CPUs, sockets, cores, threads and
 	# RealMemory as slurmd itself finds them on this machine
 	node=$(slurmd -C | head -n 1)
+	track=linuxproc
+	[ -z "${SLURM_CGROUPS:-}" ] || track=cgroup
 	cat >"$SLURM_CONF" <<EOF
 ClusterName=mj$1
 SlurmctldHost=$(hostname -s)(127.0.0.1)
@@ -140,11 +150,11 @@ SlurmctldPidFile=$SD/slurmctld.pid
 SlurmdPidFile=$SD/slurmd.pid
 SlurmctldLogFile=$SD/slurmctld.log
 SlurmdLogFile=$SD/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
+ProctrackType=proctrack/$track
+TaskPlugin=${SLURM_CGROUPS:+task/cgroup,}task/affinity
 SchedulerType=sched/builtin
 SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
+SelectTypeParameters=CR_CPU${SLURM_CGROUPS:+_Memory}
 ReturnToService=2
 MpiDefault=none
 JobCompType=jobcomp/none
@@ -152,6 +162,12 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 $node NodeAddr=127.0.0.1
 PartitionName=memjob Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+	[ -z "${SLURM_CGROUPS:-}" ] || cat >"$SD/cgroup.conf" <<EOF
+CgroupPlugin=cgroup/v1
+CgroupMountpoint=/sys/fs/cgroup
+ConstrainRAMSpace=yes
+ConstrainSwapSpace=no
 EOF
 }
 
@@ -316,5 +332,44 @@ test_expect_success CLUSTER 'examples/fleet.sbatch runs as written and merges th
 	grep "^run: $(hostname) (2 rows)" fleet-out/by-host.txt &&
 	grep "^run: $(hostname) (2 rows)" memjob-fleet-*.log
 '
+
+# The cluster again, with its jobs in cgroups that task/cgroup limits to
+# what they ask for (--mem=): Slurm's cgroup/v1 plugin, where the memory
+# controller is a v1 hierarchy and slurmd may make cgroups in it.
+if test_have_prereq CLUSTER; then
+	if ! grep -q " - cgroup cgroup [^ ]*memory" /proc/self/mountinfo; then
+		why="no cgroup v1 memory hierarchy for Slurm's cgroup/v1 plugin"
+	else
+		slurm_down
+		SD=$(mktemp -d /tmp/mjslurm.XXXXXX) && chmod 700 "$SD" &&
+		SLURM_CONF=$SD/slurm.conf && SLURM_CGROUPS=1 &&
+		export SLURM_CGROUPS
+		if slurm_up >"$SD/up.log" 2>&1; then
+			test_set_prereq CGROUP_CLUSTER
+		else
+			why="slurmd with task/cgroup did not start here: $(grep -m1 error "$SD/slurmd.log" 2>/dev/null)"
+		fi
+	fi
+fi
+
+if test_have_prereq CGROUP_CLUSTER; then
+	test_expect_success CGROUP_CLUSTER 'srun --mem=200M: a 1 GiB job is refused before it starts, exit 2' '
+		rc=0 &&
+		timeout 60 srun --mem=200M "$MEMJOB" --name=m --ioengine=mem \
+			--size=1g --kernel=sum >out 2>err || rc=$?
+		cat err &&
+		grep "srun: error: .*: task 0: Exited with exit code 2" err &&
+		grep "need 1 GiB (1073758208 bytes) of memory at once, but /sys/fs/cgroup/memory/slurm_[^ ]*/job_[0-9]*/\(step_[0-9]*/\)\?memory.limit_in_bytes limits the memory cgroup memjob runs in to 200 MiB (209715200 bytes)" err &&
+		test ! -s out
+	'
+
+	test_expect_success CGROUP_CLUSTER 'srun --mem=200M: a 64 MiB job runs' '
+		timeout 60 srun --mem=200M "$MEMJOB" --output-format=csv --name=m \
+			--ioengine=mem --size=64m --kernel=sum >out.csv &&
+		test "$(csv_col out.csv status)" = ok
+	'
+elif test_have_prereq CLUSTER; then
+	test_skip 'srun --mem= limits memjob through its cgroup' "$why"
+fi
 
 test_done

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -140,16 +141,12 @@ static int writable(const char *base, char *err, size_t len)
 	return 0;
 }
 
-static int locate_v2(struct memcg *m, const char *at, const char *mnt,
-		     const char *root, char *err, size_t len)
+/* m->home is the process's cgroup in the v2 tree at mnt. */
+static int locate_v2(struct memcg *m, const char *mnt, char *err, size_t len)
 {
-	char path[PATH_MAX], ctl[PATH_MAX + 64], on[512] = "";
+	char ctl[PATH_MAX + 64], on[512] = "";
 	char base[PATH_MAX];
 
-	if (own_path(at, 2, path, sizeof(path)) ||
-	    join(m->home, sizeof(m->home), mnt, root, path))
-		FAIL("cannot tell this process's cgroup v2 from "
-		     "/proc/self/cgroup");
 	snprintf(base, sizeof(base), "%s", m->home);
 	snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control", base);
 	if (sysfile_text(ctl, on, sizeof(on)) || !has_word(on, "memory", " ")) {
@@ -178,21 +175,120 @@ int memcg_locate(struct memcg *m, char *err, size_t len)
 	return memcg_locate_at(m, "", err, len);
 }
 
+int memcg_where_at(const char *at, char *home, char *top, size_t len,
+		   char *err, size_t errlen)
+{
+	char root[PATH_MAX], path[PATH_MAX];
+	int v = 1;
+
+	if (find_mount(at, 1, top, root, len)) {
+		v = 2;
+		if (find_mount(at, 2, top, root, len)) {
+			snprintf(err, errlen, "no cgroup file system with the "
+				 "memory controller is mounted "
+				 "(/proc/self/mountinfo)");
+			return -1;
+		}
+	}
+	if (own_path(at, v, path, sizeof(path)) ||
+	    join(home, len, top, root, path)) {
+		snprintf(err, errlen, "cannot tell this process's %s from "
+			 "/proc/self/cgroup", v == 1 ? "memory cgroup (v1)" :
+			 "cgroup v2");
+		return -1;
+	}
+	return v;
+}
+
+/* A line "key N" of dir's memory.stat; 0 when it has none. */
+static uint64_t stat_of(const char *dir, const char *key)
+{
+	char p[PATH_MAX + 64], line[256];
+	unsigned long long v = 0;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/memory.stat", dir);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ' ' &&
+		    sscanf(line + n, " %llu", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* One limit file of dir: the room it leaves, kept in r when the least
+ * so far.  "max", or v1's page-counter maximum, is no limit. */
+static void one_limit(const char *dir, const char *file, int version,
+		      struct memcg_room *r)
+{
+	char p[PATH_MAX + 64], used_file[PATH_MAX + 64], text[64];
+	uint64_t limit, used, cache;
+	char *end;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	if (sysfile_text(p, text, sizeof(text)) || !strcmp(text, "max"))
+		return;
+	errno = 0;
+	limit = strtoull(text, &end, 10);
+	if (errno || *end || end == text || limit >= (1ull << 62))
+		return;
+	snprintf(used_file, sizeof(used_file), "%s/%s", dir,
+		 version == 2 ? "memory.current" : "memory.usage_in_bytes");
+	if (sysfile_u64(used_file, &used))
+		used = 0;
+	cache = version == 2 ? stat_of(dir, "active_file") +
+			       stat_of(dir, "inactive_file")
+			     : stat_of(dir, "total_active_file") +
+			       stat_of(dir, "total_inactive_file");
+	used = used > cache ? used - cache : 0;
+	if (limit - (used < limit ? used : limit) >= r->room)
+		return;
+	r->room = limit - (used < limit ? used : limit);
+	r->limit = limit;
+	r->used = used;
+	snprintf(r->file, sizeof(r->file), "%s", p);
+}
+
+void memcg_room_of(const char *dir, const char *top, int version,
+		   struct memcg_room *r)
+{
+	char d[PATH_MAX];
+	size_t t = strlen(top);
+
+	memset(r, 0, sizeof(*r));
+	r->room = UINT64_MAX;
+	snprintf(d, sizeof(d), "%s", dir);
+	for (;;) {
+		char *slash;
+
+		if (version == 2) {
+			one_limit(d, "memory.max", 2, r);
+			one_limit(d, "memory.high", 2, r);
+		} else {
+			one_limit(d, "memory.limit_in_bytes", 1, r);
+		}
+		slash = strrchr(d, '/');
+		if (strlen(d) <= t || !slash || (size_t)(slash - d) < t)
+			break;
+		*slash = '\0';
+	}
+}
+
 int memcg_locate_at(struct memcg *m, const char *at, char *err, size_t len)
 {
-	char mnt[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
+	char mnt[PATH_MAX];
+	int v;
 
 	memset(m, 0, sizeof(*m));
-	if (find_mount(at, 1, mnt, root, sizeof(mnt))) {
-		if (find_mount(at, 2, mnt, root, sizeof(mnt)))
-			FAIL("no cgroup file system with the memory controller "
-			     "is mounted (/proc/self/mountinfo)");
-		return locate_v2(m, at, mnt, root, err, len);
-	}
-	if (own_path(at, 1, path, sizeof(path)) ||
-	    join(m->home, sizeof(m->home), mnt, root, path))
-		FAIL("cannot tell this process's memory cgroup (v1) from "
-		     "/proc/self/cgroup");
+	v = memcg_where_at(at, m->home, mnt, sizeof(mnt), err, len);
+	if (v < 0)
+		return -1;
+	if (v == 2)
+		return locate_v2(m, mnt, err, len);
 	if (!exists(m->home, "memory.limit_in_bytes"))
 		FAIL("%s has no memory.limit_in_bytes", m->home);
 	if (writable(m->home, err, len))

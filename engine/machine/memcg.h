@@ -34,6 +34,31 @@ int memcg_locate(struct memcg *m, char *err, size_t len);
 /* The same with /proc/self and the cgroup mounts read below the
  * directory at ("": this machine): for tests, on a made-up tree. */
 int memcg_locate_at(struct memcg *m, const char *at, char *err, size_t len);
+/*
+ * What the memory cgroups above a process leave it: the tightest limit
+ * of dir and each cgroup above it up to the mount, less what is charged
+ * there that the kernel cannot reclaim (the file pages it can): v2's
+ * memory.max (past it, the OOM killer) and memory.high (past it, the
+ * kernel throttles the process and reclaims), v1's
+ * memory.limit_in_bytes.  A parent's limit binds its children too.
+ */
+struct memcg_room {
+	uint64_t room;		/* limit - used; UINT64_MAX: no limit */
+	uint64_t limit, used;	/* of the cgroup that leaves the least */
+	char file[PATH_MAX + 64];	/* its limit's file */
+};
+
+/* Where this process's memory cgroup is: its directory (home) and the
+ * mount's (top), below the directory at as memcg_locate_at reads them;
+ * the version, or -1 with the reason in err. */
+int memcg_where_at(const char *at, char *home, char *top, size_t len,
+		   char *err, size_t errlen);
+/* The room dir leaves, walking up to top (a directory of version's
+ * tree; dir itself may not exist yet: a run's cgroup is then below its
+ * parent's limits only). */
+void memcg_room_of(const char *dir, const char *top, int version,
+		   struct memcg_room *r);
+
 /* Make m->dir, without a limit yet, and move the whole process (all its
  * threads; the threads and programs it starts later follow) into it. */
 int memcg_open(struct memcg *m, char *err, size_t len);

@@ -220,6 +220,39 @@ static void load_cpu(struct topo *t, hwloc_obj_t pu, enum topo_origin o,
 		p->node = node;
 }
 
+/* No cache larger than a machine can have (limits.h): a description
+ * that says so is wrong, and sizes relative to it would be nonsense. */
+static int cache_bound(const struct topo *t, const char *file, char *err,
+		       size_t errlen)
+{
+	for (unsigned c = 0; c < t->ncpus; c++)
+		for (unsigned k = 0; k < t->cpus[c].ncaches; k++) {
+			const struct topo_cache *a = &t->cpus[c].caches[k];
+			char name[8];
+
+			if (a->size <= MEMJOB_MAX_CACHE)
+				continue;
+			char size[64];
+
+			/* hwloc reads a size past 2^64 as 2^64 - 1 */
+			if (a->size == UINT64_MAX)
+				snprintf(size, sizeof(size), "2^64 bytes or "
+					 "more");
+			else
+				snprintf(size, sizeof(size), "%llu bytes",
+					 (unsigned long long)a->size);
+			snprintf(err, errlen, "%s%s%sgives CPU %u an %s of %s, "
+				 "more than a cache can hold (memjob takes "
+				 "caches up to %llu GiB)",
+				 file ? "the topology file '" : "",
+				 file ? file : "", file ? "' " : "this machine ",
+				 c, topo_cache_name(a, name, sizeof(name)), size,
+				 MEMJOB_MAX_CACHE >> 30);
+			return -1;
+		}
+	return 0;
+}
+
 static int load_nodes(struct topo *t, hwloc_topology_t h)
 {
 	hwloc_obj_t n = NULL;
@@ -356,6 +389,8 @@ static int fill(struct topo *t, hwloc_topology_t h, enum topo_origin o,
 		bit_set(t->online, pu->os_index);
 		load_cpu(t, pu, o, linux_backend);
 	}
+	if (cache_bound(t, file, err, errlen))
+		return -1;
 	if (load_nodes(t, h))
 		goto out_nomem;
 	load_distances(t, h);
@@ -379,6 +414,8 @@ int topo_load(struct topo *t, const char *file, char *err, size_t errlen)
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	if (!file && topo_env_bound(err, errlen))
+		return -1;
 	if (hwloc_topology_init(&h)) {
 		snprintf(err, errlen, "cannot read the CPU topology: hwloc: %s",
 			 strerror(errno));

@@ -52,6 +52,7 @@ struct parser {
 	struct pending_error *pending;	/* file values that did not parse */
 	size_t npending;
 	bool cli_job_open;		/* a --name has been seen */
+	bool full;			/* MEMJOB_MAX_JOBS reached, said */
 };
 
 static const char CMDLINE[] = "command line";
@@ -102,6 +103,21 @@ static struct job_spec *new_job(struct parser *p, const struct job_spec *base,
 	return j;
 }
 
+/* Room for one more job, or false after saying (once) that there is
+ * none. */
+static bool room_for_job(struct parser *p, const struct srcloc *loc)
+{
+	if (p->njobs < MEMJOB_MAX_JOBS)
+		return true;
+	if (!p->full)
+		diag_error(p->d, loc, NULL, "job %d is past memjob's limit of "
+			   "%d jobs (one job with sweep= runs many points); "
+			   "the rest is not read", MEMJOB_MAX_JOBS + 1,
+			   MEMJOB_MAX_JOBS);
+	p->full = true;
+	return false;
+}
+
 static int valid_job_name(const char *name)
 {
 	if (!*name)
@@ -113,32 +129,33 @@ static int valid_job_name(const char *name)
 	return 1;
 }
 
-static void on_section(void *user, const char *name, const struct srcloc *loc)
+static int on_section(void *user, const char *name, const struct srcloc *loc)
 {
 	struct parser *p = user;
 
 	p->in_section = true;
-	if (!name) {		/* refused and reported by the reader */
-		p->target = NULL;
-		return;
-	}
+	p->target = NULL;
+	if (!name)		/* refused and reported by the reader */
+		return 0;
 	if (!strcmp(name, "global")) {
 		p->target = &p->global;
-		return;
+		return 0;
 	}
+	if (!room_for_job(p, loc))
+		return -1;
 	if (!valid_job_name(name)) {
 		diag_error(p->d, loc, NULL, "bad job name '%s': it must not be "
 			   "empty or contain , \" = [ or ]", name);
-		p->target = NULL;
-		return;
+		return 0;
 	}
 	p->target = new_job(p, &p->global, name, loc);
 	if (!p->target) {
 		diag_error(p->d, loc, NULL, "out of memory");
-		return;
+		return -1;
 	}
 	/* what [global] set is a default for this job, not its own word */
 	memcpy(p->target->inherited, p->global.isset, opt_count);
+	return 0;
 }
 
 /* 0 when the error is kept for parser_finish(), -1 (out of memory) when
@@ -329,6 +346,8 @@ int parser_add_cmdline(struct parser *p, const char *key, const char *val,
 				   "must not contain , \" = [ or ]", val);
 			return -1;
 		}
+		if (!room_for_job(p, &loc))
+			return -1;
 		if (!new_job(p, NULL, val, &loc)) {
 			diag_error(p->d, &loc, NULL, "out of memory");
 			return -1;
@@ -378,6 +397,51 @@ static bool wanted(const char *name, const char *const *sections, size_t n)
 	return false;
 }
 
+/* Jobs by name, then in file order (the array's order). */
+static int by_name(const void *a, const void *b)
+{
+	const struct job_spec *x = *(const struct job_spec *const *)a;
+	const struct job_spec *y = *(const struct job_spec *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* A name given to two jobs, reported at the later one, in file order;
+ * sorted, so that a file of many jobs takes n log n, not n^2. */
+static void report_twice(struct parser *p)
+{
+	const struct job_spec **sorted, **first;
+
+	if (p->njobs < 2)
+		return;
+	/* arrays of pointers: sizeof(*sorted) is a pointer's size, as meant */
+	sorted = malloc(p->njobs * sizeof(*sorted)); /* NOLINT(bugprone-sizeof-expression) */
+	first = calloc(p->njobs, sizeof(*first)); /* NOLINT(bugprone-sizeof-expression) */
+	if (!sorted || !first) {
+		diag_plain(p->d, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < p->njobs; i++)
+		sorted[i] = &p->jobs[i];
+	qsort(sorted, p->njobs, sizeof(*sorted), by_name); /* NOLINT(bugprone-sizeof-expression) */
+	for (size_t i = 1, lead = 0; i < p->njobs; i++) {
+		if (strcmp(sorted[i]->name, sorted[lead]->name))
+			lead = i;
+		else
+			first[sorted[i] - p->jobs] = sorted[lead];
+	}
+	for (size_t i = 0; i < p->njobs; i++)
+		if (first[i])
+			diag_error(p->d, &p->jobs[i].where, NULL, "job '%s' is "
+				   "defined twice (first at %s:%d)",
+				   p->jobs[i].name, first[i]->where.file,
+				   first[i]->where.line);
+out:
+	free(sorted);
+	free(first);
+}
+
 unsigned parser_finish(struct parser *p, const char *const *sections,
 		       size_t nsections, struct jobset *out)
 {
@@ -400,15 +464,8 @@ unsigned parser_finish(struct parser *p, const char *const *sections,
 			apply(p, j, p->over[k].opt->name, p->over[k].val,
 			      &p->over[k].loc);
 		}
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(p->jobs[k].name, j->name)) {
-				diag_error(p->d, &j->where, NULL, "job '%s' is "
-					   "defined twice (first at %s:%d)",
-					   j->name, p->jobs[k].where.file,
-					   p->jobs[k].where.line);
-				break;
-			}
 	}
+	report_twice(p);
 	for (size_t i = 0; i < p->njobs; i++) {
 		if (wanted(p->jobs[i].name, sections, nsections)) {
 			p->jobs[kept] = p->jobs[i];

@@ -16,6 +16,12 @@
 
 struct parser;
 
+/* The most jobs memjob reads, in all its job files and the command line
+ * together: each parsed job takes about 12 KiB and its checks some time,
+ * so a file of millions is refused at its first job past the limit
+ * rather than filling memory.  (sweep= makes many runs of one job.) */
+#define MEMJOB_MAX_JOBS	65536
+
 /* Report the job files' values that did not parse and that no command-
  * line override replaces (parser_finish() does it too; once). */
 void parser_report_pending(struct parser *p);

@@ -543,8 +543,8 @@ static int section_line(struct jobreader *r, const struct srcloc *loc,
 		reader_error(r, loc, "section name '%.*s' is longer than %d characters",
 			     (int)nlen, start, INI_MAX_SECTION - 1);
 		/* the options that follow belong to no job: say so once */
-		if (r->on_section)
-			r->on_section(r->user, NULL, loc);
+		if (r->on_section && r->on_section(r->user, NULL, loc) < 0)
+			return -1;
 		return 0;
 	}
 	{
@@ -563,8 +563,10 @@ static int section_line(struct jobreader *r, const struct srcloc *loc,
 		return 0;
 	}
 	r->loc = *loc;
-	if (r->on_section)
-		r->on_section(r->user, name, loc);
+	if (r->on_section && r->on_section(r->user, name, loc) < 0) {
+		free(name);
+		return -1;
+	}
 	free(name);
 	/* what follows ']' is a comment to inih: hand only the header */
 	return hand(r, loc, str, text, (size_t)(end + 1 - text));

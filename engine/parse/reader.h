@@ -23,9 +23,10 @@
 struct jobreader;
 
 /* name is NULL for a header the reader refused (and reported): the
- * options after it belong to no job. */
-typedef void (*jobreader_section_fn)(void *user, const char *name,
-				     const struct srcloc *loc);
+ * options after it belong to no job.  -1 stops the reading: the rest of
+ * the file, and of every file that includes it, is left unread. */
+typedef int (*jobreader_section_fn)(void *user, const char *name,
+				    const struct srcloc *loc);
 
 /* path "-" reads standard input (reported as "<stdin>").  NULL on failure,
  * after a diagnostic. */

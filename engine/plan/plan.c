@@ -184,6 +184,20 @@ static void plan_file(struct plan *p, struct planned_job *pj, const char *path,
 				   "%s", path, strerror(errno));
 			return;
 		}
+		/* a link to nothing: memjob makes its files itself, never
+		 * through a link (the create would fail, or write elsewhere) */
+		if (!lstat(path, &ds) && S_ISLNK(ds.st_mode)) {
+			char to[4096];
+			ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+			to[n > 0 ? n : 0] = '\0';
+			diag_error(d, job_loc(j, fopt), fopt, "'%s' is a "
+				   "symbolic link to '%s', which does not exist; "
+				   "memjob creates its files itself and not "
+				   "through a link: remove the link, or name the "
+				   "file it points to", path, to);
+			return;
+		}
 		path_dir(path, dir, sizeof(dir));
 		if (stat(dir, &ds) || !S_ISDIR(ds.st_mode)) {
 			diag_error(d, job_loc(j, fopt), fopt, "cannot create "

@@ -73,6 +73,9 @@ struct plan {
 	struct file_to_create *creates;
 	unsigned ncreates;
 	unsigned max_threads;		/* largest segment, in threads */
+	/* the descriptors the hungriest segment holds at once, which the
+	 * run raises a lower soft RLIMIT_NOFILE to (planlimits.c) */
+	uint64_t nofile;
 };
 
 /* Returns the number of errors reported; on 0 the plan is filled. */
@@ -83,9 +86,41 @@ void plan_free(struct plan *p);
  * has more than one segment): "interleaved", else "grouped". */
 bool plan_interleaved(const struct plan *p, unsigned seg);
 /* Whether this machine has room for the plan now: disk for the files to
- * create, memory, huge pages, a memory cgroup for memory_limit; each lack
- * an error in d, at the option that asks for it (planroom.c).  The first
- * kind that lacks stops the checks. */
+ * create, memory, huge pages, a memory cgroup for memory_limit
+ * (planroom.c), and the limits the process lives under: the memory
+ * cgroups above it, RLIMIT_AS, RLIMIT_DATA, RLIMIT_MEMLOCK and
+ * RLIMIT_NOFILE (planlimits.c); each lack an error in d, at the option
+ * that asks for it.  The first kind that lacks stops the checks. */
 void plan_check_machine(struct plan *p, struct diag *d);
+/* Raise the soft RLIMIT_NOFILE to what the plan holds at once (its hard
+ * limit allows it: plan_check_machine checked); -1 with errno when the
+ * kernel refuses. */
+int plan_raise_nofile(const struct plan *p);
+
+/* What each segment holds at once, and the limits of this process it
+ * must fit in (planlimits.c); planroom.c checks the machine's free
+ * memory with the same figures. */
+struct plan_needs {
+	/* memory charged to the process (its memory cgroup, MemAvailable):
+	 * the regions of its own but those in hugetlb pages, which come
+	 * from their pool, and the buffers */
+	uint64_t mem;
+	uint64_t data;		/* private writable mappings: RLIMIT_DATA */
+	uint64_t as;		/* address space: data, mapped files, stacks */
+	uint64_t locked;	/* pinned, counted against RLIMIT_MEMLOCK */
+	uint64_t fds;		/* files, rings, counters, sample logs */
+	/* the job of the largest size x numjobs (where an error points),
+	 * and the one holding the most descriptors and locked memory */
+	const struct job_spec *big, *most_fds, *most_locked;
+};
+
+/* What the jobs of segment s hold at once. */
+void plan_needs_of(const struct plan *p, unsigned s, struct plan_needs *n);
+/* Each segment against the memory cgroups above this process (read
+ * below MEMJOB_SYSROOT when it is set) and the one memory_limit makes,
+ * RLIMIT_AS, RLIMIT_DATA, RLIMIT_MEMLOCK (without CAP_IPC_LOCK) and the
+ * hard RLIMIT_NOFILE; the first that does not fit is an error in d.
+ * Sets p->nofile. */
+void plan_check_limits(struct plan *p, struct diag *d);
 
 #endif

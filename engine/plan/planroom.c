@@ -2,7 +2,8 @@
  * planroom.c - whether this machine has room for a plan, before anything
  * runs (plan.h's plan_check_machine): free disk for the files to create,
  * free memory for the regions, free huge pages in their pools, and a
- * memory cgroup for memory_limit.
+ * memory cgroup for memory_limit; then the limits of the process
+ * (planlimits.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +95,8 @@ static uint64_t meminfo_bytes(const char *key)
 	return kb * 1024;
 }
 
-/* Free memory: what the jobs of each segment allocate at once. */
+/* Free memory: what the jobs of each segment allocate at once (the
+ * hungriest job's size is where the error points). */
 static void check_memory(struct plan *p, struct diag *d)
 {
 	uint64_t avail = meminfo_bytes("MemAvailable:");
@@ -102,31 +104,14 @@ static void check_memory(struct plan *p, struct diag *d)
 	if (!avail)
 		return;
 	for (unsigned s = 0; s < p->nsegments; s++) {
-		const struct segment *sg = &p->segments[s];
-		uint64_t need = 0, most = 0;
-		/* the hungriest job, whose size the error points at */
-		const struct job_spec *big = NULL;
+		struct plan_needs n;
+		const struct job_spec *big;
+		uint64_t need;
 		char n1[32], n2[32];
 
-		for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
-			const struct planned_job *pj = &p->jobs[i];
-			const struct job_spec *j = pj->spec;
-			uint64_t per;
-
-			if (!j)		/* not planned: an earlier error */
-				continue;
-			per = j->bs * j->iodepth;
-			/* (hugetlb pages come from their own pool, which
-			 * MemAvailable leaves out: check_hugepages) */
-			if (ioe_own_memory(j->ioengine) &&
-			    !hugepage_bytes(j->hugepage))
-				per += pj->size;
-			need += per * j->numjobs;
-			if (!big || pj->size * j->numjobs > most) {
-				big = j;
-				most = pj->size * j->numjobs;
-			}
-		}
+		plan_needs_of(p, s, &n);
+		big = n.big;
+		need = n.mem;
 		if (big && need > avail) {
 			value_format_size(need, n1, sizeof(n1));
 			value_format_size(avail, n2, sizeof(n2));
@@ -274,4 +259,6 @@ void plan_check_machine(struct plan *p, struct diag *d)
 		check_hugepages(p, d);
 	if (d->errors == before)
 		check_memory_limit(p, d);
+	if (d->errors == before)
+		plan_check_limits(p, d);
 }

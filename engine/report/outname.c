@@ -57,6 +57,31 @@ int outname_check(const char *pattern, char *why, size_t len)
 	return 0;
 }
 
+/* A value that must not become part of a file name: a control
+ * character (a newline would split the name in every listing and log),
+ * or all of "." or "..", which name directories.  0, or -1 with why. */
+static int unfit(const struct placeholder *ph, const char *pattern,
+		 const char *v, char *why, size_t wlen)
+{
+	const char *src = ph->env ? ph->env : ph->what;
+
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(why, wlen, "'%%%c' in '%s' is %s, but %s holds "
+				 "a control character (byte 0x%02x): memjob "
+				 "puts none in a file name", ph->letter,
+				 pattern, ph->what, src, (unsigned char)*c);
+			return -1;
+		}
+	if (!strcmp(v, ".") || !strcmp(v, "..")) {
+		snprintf(why, wlen, "'%%%c' in '%s' is %s, but %s is '%s', "
+			 "which names a directory", ph->letter, pattern,
+			 ph->what, src, v);
+		return -1;
+	}
+	return 0;
+}
+
 int outname_expand(const char *pattern, const char *host, char *buf,
 		   size_t len, char *why, size_t wlen)
 {
@@ -84,6 +109,8 @@ int outname_expand(const char *pattern, const char *host, char *buf,
 					 ph->env ? ph->env : "it");
 				return -1;
 			}
+			if (unfit(ph, pattern, v, why, wlen))
+				return -1;
 			n = strlen(v);
 		}
 		if (at + n >= len) {

@@ -13,7 +13,9 @@
  * Any other '%' is an error when the command line is read.  A
  * placeholder whose variable is unset is an error too (before any job
  * starts): a pattern meant for Slurm run elsewhere would otherwise give
- * every task the same name.  A '/' in a value becomes '_'.  A name made
+ * every task the same name.  A '/' in a value becomes '_'; a value with
+ * a control character (a newline), or that is "." or "..", is refused
+ * (not cleaned: two tasks' names could then meet).  A name made
  * from a pattern is created, never written over (O_EXCL): many tasks
  * write into one directory, and an existing file is someone else's.
  */

@@ -3,13 +3,17 @@
  * baseline (see compare.h).
  *
  * The one idea: a point is its key columns' values joined into one
- * string, so grouping many hosts' rows is one hash lookup per row (glibc's
- * hsearch_r), and every table, whatever columns it has, is read through
- * the same list of column names.
+ * string, so grouping many hosts' rows is one tree lookup per row
+ * (glibc's tsearch), and every table, whatever columns it has, is read
+ * through the same list of column names.  Rows come one at a time (an
+ * input may be far larger than memory) and leave only their value in
+ * their point and run's cell: the names a comparison keeps (runs,
+ * metrics, job hashes, the points' keys) are copied once each.
  */
 #include <errno.h>
 #include <math.h>
 #include <search.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +38,25 @@ struct src_cols {
 /* The values of a point's key, joined by a separator no name holds. */
 #define KEY_SEP	'\x1f'
 
+/* A run or a point in its tree: its index, and its name or joined key. */
+struct named {
+	unsigned idx;
+	const char *name;
+};
+
 struct grouping {
 	const struct cmp_src *src;
 	unsigned nsrc;
 	const struct cmp_opts *o;
 	struct src_cols *cols;
-	struct hsearch_data runs, points;
-	char **keys;		/* the joined keys the point table holds */
-	unsigned nkeys;
+	void *runs, *points;		/* trees of struct named */
+	struct point_cells {		/* per point, its cells by run so far */
+		struct cmp_cell *cell;
+		unsigned n;
+	} *cells;
+	unsigned point_cap, run_cap;
+	char *joined;			/* the key of the row at hand */
+	size_t joined_cap;
 	char *err;
 	size_t errlen;
 };
@@ -144,100 +159,199 @@ static int find_cols(struct grouping *g, const struct cmp *c)
 	return 0;
 }
 
-/* The index of key in table h, adding it as next when new (*added). */
-static int lookup(struct hsearch_data *h, char *key, unsigned next,
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name,
+		      ((const struct named *)b)->name);
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The one copy of s that c keeps, NULL when out of memory. */
+static const char *intern(struct cmp *c, const char *s)
+{
+	char **found = tfind(s, &c->strings, by_text), *copy;
+
+	if (found)
+		return *found;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	found = tsearch(copy, &c->strings, by_text);
+	if (!found) {
+		free(copy);
+		return NULL;
+	}
+	return *found;
+}
+
+/* The index of name in tree (next, and *added, when it is new: the
+ * entry then keeps name, which must outlive the tree). */
+static int lookup(void **tree, const char *name, unsigned next,
 		  unsigned *idx, bool *added)
 {
-	ENTRY e = { .key = key, .data = (void *)(uintptr_t)next }, *found;
+	struct named probe = { .name = name }, **found, *e;
 
-	if (!hsearch_r(e, ENTER, &found, h))
+	found = tfind(&probe, tree, by_name);
+	*added = !found;
+	if (found) {
+		*idx = (*found)->idx;
+		return 0;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
 		return -1;
-	*idx = (unsigned)(uintptr_t)found->data;
-	*added = *idx == next;
+	*e = (struct named){ .idx = next, .name = name };
+	if (!tsearch(e, tree, by_name)) {
+		free(e);
+		return -1;
+	}
+	*idx = next;
 	return 0;
 }
 
-static const char *run_of(const struct grouping *g, unsigned k, unsigned r)
+static const char *cell_of(const char *const *row, int col)
 {
-	if (!g->o->by)
-		return g->src[k].run;
-	return csv_table_cell(g->src[k].t, r, g->cols[k].by);
+	return col >= 0 ? row[col] : "";
 }
 
-/* The index of row r's run, adding it when first seen. */
-static int run_index(struct grouping *g, struct cmp *c, unsigned k,
-		     unsigned r, unsigned *i)
+/* Room for n elements of size at *p, holding *cap; a new part zeroed. */
+static int room(void *p, unsigned *cap, unsigned n, size_t size)
 {
-	const char *name = run_of(g, k, r);
+	void **a = p;
+	unsigned c = *cap ? *cap : 16;
+	char *grown;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	grown = realloc(*a, (size_t)c * size);
+	if (!grown)
+		return -1;
+	memset(grown + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+	*a = grown;
+	*cap = c;
+	return 0;
+}
+
+/* The index of the row's run, adding it when first seen. */
+static int run_index(struct grouping *g, struct cmp *c, unsigned k,
+		     const char *const *row, unsigned *i)
+{
+	const char *name = g->o->by ? cell_of(row, g->cols[k].by)
+				    : g->src[k].run;
 	bool added;
 
-	if (lookup(&g->runs, (char *)name, c->nruns, i, &added))
+	if (g->o->by && !(name = intern(c, name)))
 		return -1;
-	if (added)
+	if (lookup(&g->runs, name, c->nruns, i, &added))
+		return -1;
+	if (added) {
+		unsigned cap = g->run_cap;
+
+		if (room(&c->run, &cap, c->nruns + 1, sizeof(*c->run)) ||
+		    room(&c->run_rows, &g->run_cap, c->nruns + 1,
+			 sizeof(*c->run_rows)))
+			return -1;
 		c->run[c->nruns++] = name;
+	}
 	c->run_rows[*i]++;
 	return 0;
 }
 
-static char *joined_key(const struct grouping *g, const struct cmp *c,
-			unsigned k, unsigned r)
+/* The row's key values joined in g->joined. */
+static int join_key(struct grouping *g, const struct cmp *c, unsigned k,
+		    const char *const *row)
 {
-	size_t len = 1;
-	char *s, *p;
+	size_t len = 1, at = 0;
 
 	for (unsigned i = 0; i < c->nkey; i++)
-		len += strlen(csv_table_cell(g->src[k].t, r,
-					     g->cols[k].key[i])) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
+		len += strlen(cell_of(row, g->cols[k].key[i])) + 1;
+	if (len > g->joined_cap) {
+		char *j = realloc(g->joined, len);
+
+		if (!j)
+			return -1;
+		g->joined = j;
+		g->joined_cap = len;
+	}
 	for (unsigned i = 0; i < c->nkey; i++) {
-		const char *v = csv_table_cell(g->src[k].t, r,
-					       g->cols[k].key[i]);
+		const char *v = cell_of(row, g->cols[k].key[i]);
 		size_t n = strlen(v);
 
-		memcpy(p, v, n);
-		p += n;
-		*p++ = KEY_SEP;
+		memcpy(g->joined + at, v, n);
+		at += n;
+		g->joined[at++] = KEY_SEP;
 	}
-	*p = '\0';
-	return s;
+	g->joined[at] = '\0';
+	return 0;
 }
 
-/* The index of row r's point, adding it when first seen. */
-static int point_index(struct grouping *g, struct cmp *c, unsigned k,
-		       unsigned r, unsigned *i)
+/* A new point's key in one block (cmp_free frees it): the pointers to
+ * its values, the values each ending in '\0', then the joined key the
+ * tree of points compares (*joined). */
+static const char **key_values(const struct cmp *c, const char *key,
+			       const char **joined)
 {
-	char *key = joined_key(g, c, k, r);
-	const char **values;
+	size_t len = strlen(key) + 1;
+	const char **v = malloc((c->nkey + 1) * sizeof(*v) + 2 * len);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = memcpy((char *)(v + c->nkey + 1), key, len);
+	*joined = memcpy(s + len, key, len);
+	for (unsigned i = 0; i < c->nkey; i++) {
+		v[i] = s;
+		s = strchr(s, KEY_SEP);
+		*s++ = '\0';
+	}
+	v[c->nkey] = NULL;
+	return v;
+}
+
+/* The index of the row's point, adding it when first seen. */
+static int point_index(struct grouping *g, struct cmp *c, unsigned k,
+		       const char *const *row, unsigned *i)
+{
+	struct named probe, **found;
+	const char **values, *joined;
+	unsigned cap = g->point_cap;
 	bool added;
 
-	if (!key || lookup(&g->points, key, c->npoints, i, &added)) {
-		free(key);
+	if (join_key(g, c, k, row))
 		return -1;
-	}
-	if (!added) {
-		free(key);
+	probe.name = g->joined;
+	found = tfind(&probe, &g->points, by_name);
+	if (found) {
+		*i = (*found)->idx;
 		return 0;
 	}
-	g->keys[g->nkeys++] = key;
-	values = calloc(c->nkey + 1, sizeof(*values));
+	/* (the two arrays grow together, from the same capacity) */
+	if (room(&c->point, &cap, c->npoints + 1, sizeof(*c->point)) ||
+	    room(&g->cells, &g->point_cap, c->npoints + 1, sizeof(*g->cells)))
+		return -1;
+	values = key_values(c, g->joined, &joined);
 	if (!values)
 		return -1;
-	for (unsigned j = 0; j < c->nkey; j++)
-		values[j] = csv_table_cell(g->src[k].t, r, g->cols[k].key[j]);
+	if (lookup(&g->points, joined, c->npoints, i, &added)) {
+		free(values);
+		return -1;
+	}
 	c->point[c->npoints++] = (struct cmp_point){ .key = values };
 	return 0;
 }
 
-/* Row r's metric: its name, and the column its value is in (-1: none). */
-static int metric_of(const struct grouping *g, unsigned k, unsigned r,
-		     const char **name)
+/* Row's metric: its name, and the column its value is in (-1: none). */
+static int metric_of(const struct grouping *g, unsigned k,
+		     const char *const *row, const char **name)
 {
-	const struct csv_table *t = g->src[k].t;
 	const struct src_cols *sc = &g->cols[k];
-	const char *own = csv_table_cell(t, r, sc->metric_name);
+	const char *own = cell_of(row, sc->metric_name);
 
 	if (g->o->metric) {
 		*name = strcmp(g->o->metric, "metric") || !*own ? g->o->metric
@@ -248,7 +362,7 @@ static int metric_of(const struct grouping *g, unsigned k, unsigned r,
 		*name = own;
 		return sc->metric;
 	}
-	if (*csv_table_cell(t, r, sc->ns_per_item)) {
+	if (*cell_of(row, sc->ns_per_item)) {
 		*name = "ns_per_item";
 		return sc->ns_per_item;
 	}
@@ -256,7 +370,8 @@ static int metric_of(const struct grouping *g, unsigned k, unsigned r,
 	return sc->gbps;
 }
 
-static int cell_add(struct cmp_cell *cell, const char *name, double v)
+static int cell_add(struct cmp *c, struct cmp_cell *cell, const char *name,
+		    double v)
 {
 	if (cell->nv == cell->cap) {
 		unsigned cap = cell->cap ? cell->cap * 2 : 8;
@@ -269,14 +384,14 @@ static int cell_add(struct cmp_cell *cell, const char *name, double v)
 	}
 	cell->v[cell->nv++] = v;
 	if (!cell->metric)
-		cell->metric = name;
-	else if (strcmp(cell->metric, name))
+		return (cell->metric = intern(c, name)) ? 0 : -1;
+	if (strcmp(cell->metric, name))
 		cell->mixed = true;
 	return 0;
 }
 
-static int add_row(struct grouping *g, struct cmp_cell *cell, unsigned k,
-		   unsigned r)
+static int add_row(struct grouping *g, struct cmp *c, struct cmp_cell *cell,
+		   unsigned k, const char *const *row, unsigned line)
 {
 	const struct csv_table *t = g->src[k].t;
 	const char *name, *text;
@@ -284,11 +399,10 @@ static int add_row(struct grouping *g, struct cmp_cell *cell, unsigned k,
 	double v;
 	int col;
 
-	col = metric_of(g, k, r, &name);
-	text = csv_table_cell(t, r, col);
+	col = metric_of(g, k, row, &name);
+	text = cell_of(row, col);
 	if ((g->cols[k].status >= 0 &&
-	     strcmp(csv_table_cell(t, r, g->cols[k].status), "ok")) ||
-	    !*text) {
+	     strcmp(cell_of(row, g->cols[k].status), "ok")) || !*text) {
 		cell->left_out++;
 		return 0;
 	}
@@ -296,79 +410,92 @@ static int add_row(struct grouping *g, struct cmp_cell *cell, unsigned k,
 	v = strtod(text, &end);
 	if (end == text || *end || errno || !isfinite(v)) {
 		snprintf(g->err, g->errlen, "%s:%u: column '%s': expected a "
-			 "number, got '%s'", t->name, t->line[r],
-			 t->head[col], text);
+			 "number, got '%s'", t->name, line, t->head[col],
+			 text);
 		return 1;	/* not out of memory: err says what */
 	}
-	return cell_add(cell, name, v);
+	return cell_add(c, cell, name, v);
 }
 
 /* A row's job_hash (empty: unknown) against its point's first. */
-static void note_job(struct cmp_point *p, const char *hash)
+static int note_job(struct cmp *c, struct cmp_point *p, const char *hash)
 {
 	if (!*hash)
-		return;
+		return 0;
 	if (!p->job_hash)
-		p->job_hash = hash;
-	else if (strcmp(p->job_hash, hash))
+		return (p->job_hash = intern(c, hash)) ? 0 : -1;
+	if (strcmp(p->job_hash, hash))
 		p->jobs_differ = true;
+	return 0;
 }
 
-/* Where each row goes: its point and run. */
-struct place {
-	unsigned point, run;
-};
-
-/* First every row's point and run, then the cells of all points and
- * runs at once, then the rows' values into them. */
-static int group(struct grouping *g, struct cmp *c)
+/* One row: its run and point, and its value into their cell. */
+static int take(struct grouping *g, struct cmp *c, unsigned k,
+		const char *const *row, unsigned line)
 {
-	unsigned total = 0, row = 0;
-	struct place *at;
-	int ret = -1;
+	struct point_cells *pc;
+	unsigned run, point;
 
-	for (unsigned k = 0; k < g->nsrc; k++)
-		total += g->src[k].t->nrows;
-	if (!hcreate_r(total + 1, &g->runs) ||
-	    !hcreate_r(total + 1, &g->points))
+	if (run_index(g, c, k, row, &run) ||
+	    point_index(g, c, k, row, &point) ||
+	    note_job(c, &c->point[point], cell_of(row, g->cols[k].job_hash)))
 		return -1;
-	at = calloc(total + 1, sizeof(*at));
-	g->keys = malloc((total + 1) * sizeof(*g->keys));
-	c->point = calloc(total + 1, sizeof(*c->point));
-	c->run = malloc((total + 1) * sizeof(*c->run));
-	c->run_rows = calloc(total + 1, sizeof(*c->run_rows));
-	if (!at || !g->keys || !c->point || !c->run || !c->run_rows)
-		goto out;
-	for (unsigned k = 0; k < g->nsrc; k++)
-		for (unsigned r = 0; r < g->src[k].t->nrows; r++, row++)
-			if (run_index(g, c, k, r, &at[row].run) ||
-			    point_index(g, c, k, r, &at[row].point))
-				goto out;
-	c->cells = calloc((size_t)c->npoints * c->nruns + 1,
-			  sizeof(*c->cells));
-	if (!c->cells)
-		goto out;
-	for (unsigned i = 0; i < c->npoints; i++)
-		c->point[i].cell = &c->cells[(size_t)i * c->nruns];
-	row = 0;
-	for (unsigned k = 0; k < g->nsrc; k++)
-		for (unsigned r = 0; r < g->src[k].t->nrows; r++, row++) {
-			size_t i = (size_t)at[row].point * c->nruns +
-				   at[row].run;
+	pc = &g->cells[point];
+	if (room(&pc->cell, &pc->n, run + 1, sizeof(*pc->cell)))
+		return -1;
+	return add_row(g, c, &pc->cell[run], k, row, line);
+}
 
-			note_job(&c->point[at[row].point],
-				 csv_table_cell(g->src[k].t, r,
-						g->cols[k].job_hash));
-			ret = add_row(g, &c->cells[i], k, r);
-			if (ret)
-				goto out;
-		}
+/* Every row of source k, from its table or read as it comes. */
+static int take_all(struct grouping *g, struct cmp *c, unsigned k)
+{
+	const struct cmp_src *s = &g->src[k];
+	const char *const *row;
+	unsigned line;
+	int ret = 0, got;
+
+	if (!s->rows) {
+		for (unsigned r = 0; !ret && r < s->t->nrows; r++)
+			ret = take(g, c, k, (const char *const *)s->t->rows[r],
+				   s->t->line[r]);
+		return ret;
+	}
+	while (!ret && (got = csv_rows_next(s->rows, &row, &line)) > 0)
+		ret = take(g, c, k, row, line);
+	if (!ret && got < 0) {
+		snprintf(g->err, g->errlen, "%s", csv_rows_error(s->rows));
+		ret = 1;
+	}
+	return ret;
+}
+
+/* The cells of every point and run, by point, in one array. */
+static int gather(struct grouping *g, struct cmp *c)
+{
+	c->cells = calloc((size_t)c->npoints * c->nruns + 1, sizeof(*c->cells));
+	if (!c->cells)
+		return -1;
+	for (unsigned i = 0; g->cells && i < c->npoints; i++) {
+		struct point_cells *pc = &g->cells[i];
+
+		c->point[i].cell = &c->cells[(size_t)i * c->nruns];
+		for (unsigned j = 0; j < pc->n && j < c->nruns; j++)
+			c->point[i].cell[j] = pc->cell[j];
+		free(pc->cell);
+		*pc = (struct point_cells){ 0 };
+	}
 	for (size_t i = 0; i < (size_t)c->npoints * c->nruns; i++)
 		c->cells[i].s = stat_summarise(c->cells[i].v, c->cells[i].nv);
-	ret = 0;
-out:
-	free(at);
-	return ret;
+	return 0;
+}
+
+static int group(struct grouping *g, struct cmp *c)
+{
+	int ret = 0;
+
+	for (unsigned k = 0; !ret && k < g->nsrc; k++)
+		ret = take_all(g, c, k);
+	return ret ? ret : gather(g, c);
 }
 
 int cmp_build(struct cmp *c, const struct cmp_src *src, unsigned n,
@@ -392,11 +519,15 @@ int cmp_build(struct cmp *c, const struct cmp_src *src, unsigned n,
 		ret = group(&g, c);
 	if (ret < 0)
 		snprintf(err, errlen, "out of memory");
-	hdestroy_r(&g.runs);
-	hdestroy_r(&g.points);
-	for (unsigned i = 0; i < g.nkeys; i++)
-		free(g.keys[i]);
-	free(g.keys);
+	tdestroy(g.runs, free);
+	tdestroy(g.points, free);
+	for (unsigned i = 0; g.cells && i < c->npoints; i++) {
+		for (unsigned j = 0; j < g.cells[i].n; j++)
+			free(g.cells[i].cell[j].v);
+		free(g.cells[i].cell);
+	}
+	free(g.cells);
+	free(g.joined);
 	for (unsigned k = 0; g.cols && k < n; k++)
 		free(g.cols[k].key);
 	free(g.cols);
@@ -479,5 +610,6 @@ void cmp_free(struct cmp *c)
 	free(c->key);
 	free(c->run);
 	free(c->run_rows);
+	tdestroy(c->strings, free);
 	memset(c, 0, sizeof(*c));
 }

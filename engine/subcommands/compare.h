@@ -76,10 +76,13 @@ struct cmp_point {
 	double fleet_median, fleet_mad;
 };
 
-/* One input: a table, and the run it is when runs are by file. */
+/* One input: a table, and the run it is when runs are by file.  With
+ * rows, its rows come from there, one at a time (t holds the header);
+ * else from t. */
 struct cmp_src {
 	const struct csv_table *t;
 	const char *run;
+	struct csv_rows *rows;
 };
 
 struct cmp_opts {
@@ -89,7 +92,8 @@ struct cmp_opts {
 	const char *metric;	/* a column, or NULL: each row's own */
 };
 
-/* Strings point into the tables, which must outlive the comparison. */
+/* The key's column names point into the tables' headers, which must
+ * outlive the comparison; the rest is its own. */
 struct cmp {
 	const char **key;
 	unsigned nkey;
@@ -101,13 +105,15 @@ struct cmp {
 	unsigned npoints;
 	struct cmp_cell *cells;		/* npoints x nruns, by point */
 	bool fleet;			/* fleet_judge ran (--by) */
+	void *strings;			/* the names it keeps (a tsearch tree) */
 };
 
 /*
  * Group and summarise the rows of src[0..n).  The columns of o must
  * exist in some table (a table without one reads it as empty).  Returns
  * 0, or -1 with a sentence in err: a metric value that is not a number
- * (file:line), out of memory.
+ * (file:line), a row a source read as it came could not use (its
+ * csv_rows_error), out of memory.
  */
 int cmp_build(struct cmp *c, const struct cmp_src *src, unsigned n,
 	      const struct cmp_opts *o, char *err, size_t errlen);

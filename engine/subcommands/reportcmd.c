@@ -4,9 +4,12 @@
  * reportcmd.h).
  *
  * The one idea: read everything, check everything, then write.  Every
- * input is read whole and every option checked against the columns the
- * inputs really have before the output is opened, so a mistake costs
- * nothing but the message, and no file is truncated for it.
+ * input is read and every option checked against the columns the inputs
+ * really have before the output is opened, so a mistake costs nothing
+ * but the message, and no file is truncated for it.  A comparison reads
+ * its CSV inputs a row at a time, keeping only each row's value (inputs
+ * of millions of rows take the memory of their points); a merge, which
+ * writes every row, holds them, as does a run's JSON document.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -42,11 +45,13 @@ struct report_args {
 
 /* The inputs, read: tables side by side (csv_table_nearest takes them
  * so), each with its name as given (src), and which file each is, to
- * never write over one. */
+ * never write over one.  For a comparison, the tables hold the headers,
+ * and each input stays open, its rows read by cmp_build (src[k].rows). */
 struct inputs {
 	struct csv_table *t;
 	struct cmp_src *src;
 	struct stat *st;	/* st_ino 0: standard input */
+	FILE **f;		/* open while rows are to be read */
 	unsigned n;
 };
 
@@ -250,12 +255,21 @@ static int load(struct report_args *a, struct inputs *in, unsigned k)
 	}
 	if (!std && fstat(fileno(f), &in->st[k]))
 		memset(&in->st[k], 0, sizeof(in->st[k]));
-	ret = csv_table_read(&in->t[k], f, std ? "<stdin>" : path, need, err,
-			     sizeof(err));
+	/* a run's JSON document is read whole: it is one a run wrote */
+	if (a->merge || csv_table_is_json(f)) {
+		ret = csv_table_read(&in->t[k], f, std ? "<stdin>" : path,
+				     need, err, sizeof(err));
+	} else {
+		in->src[k].rows = csv_rows_open(&in->t[k], f, std ? "<stdin>" :
+						path, need, err, sizeof(err));
+		ret = in->src[k].rows ? 0 : -1;
+	}
 	if (ret)
 		say(&a->errors, "%s", err);
-	if (!std)
+	if (!std && !in->src[k].rows)
 		fclose(f);
+	else
+		in->f[k] = f;
 	return ret;
 }
 
@@ -264,13 +278,15 @@ static int load_all(struct report_args *a, struct inputs *in)
 	in->t = calloc(a->nfiles, sizeof(*in->t));
 	in->src = calloc(a->nfiles, sizeof(*in->src));
 	in->st = calloc(a->nfiles, sizeof(*in->st));
-	if (!in->t || !in->src || !in->st) {
+	/* an array of pointers: sizeof(*in->f) is a pointer's size, as meant */
+	in->f = calloc(a->nfiles, sizeof(*in->f)); /* NOLINT(bugprone-sizeof-expression) */
+	if (!in->t || !in->src || !in->st || !in->f) {
 		say(&a->errors, "out of memory");
 		return -1;
 	}
 	in->n = a->nfiles;
 	for (unsigned k = 0; k < a->nfiles; k++) {
-		in->src[k] = (struct cmp_src){ &in->t[k], a->files[k] };
+		in->src[k] = (struct cmp_src){ &in->t[k], a->files[k], NULL };
 		load(a, in, k);
 	}
 	return a->errors ? -1 : 0;
@@ -278,8 +294,14 @@ static int load_all(struct report_args *a, struct inputs *in)
 
 static void inputs_free(struct inputs *in)
 {
-	for (unsigned k = 0; in->t && k < in->n; k++)
+	for (unsigned k = 0; in->t && k < in->n; k++) {
+		if (in->src)
+			csv_rows_close(in->src[k].rows);
+		if (in->f && in->f[k] && in->f[k] != stdin)
+			fclose(in->f[k]);
 		csv_table_free(&in->t[k]);
+	}
+	free(in->f);
 	free(in->t);
 	free(in->src);
 	free(in->st);

@@ -59,10 +59,10 @@ static void runs_of(struct runs *w, const char *name1, const char *csv1,
 {
 	w->n = name2 ? 2 : 1;
 	table(&w->t[0], name1, csv1);
-	w->src[0] = (struct cmp_src){ &w->t[0], name1 };
+	w->src[0] = (struct cmp_src){ &w->t[0], name1, NULL };
 	if (name2) {
 		table(&w->t[1], name2, csv2);
-		w->src[1] = (struct cmp_src){ &w->t[1], name2 };
+		w->src[1] = (struct cmp_src){ &w->t[1], name2, NULL };
 	}
 }
 

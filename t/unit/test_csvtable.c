@@ -116,6 +116,92 @@ static void test_errors(void **state)
 		   "with other columns go in as files of their own");
 }
 
+/* A row at a time: each row's fields and its line, however the rows
+ * fall on lines (two in one line with a bare CR, one over three lines),
+ * a repeated header passed over; the fields of a row stay as they were
+ * while the following rows are read in. */
+static void test_rows_one_by_one(void **state)
+{
+	static const char text[] =
+		"host,job,note\n"
+		"h,a,1\rh,b,2\n"
+		"host,job,note\n"
+		"h,c,\"x\ny\nz\"\n"
+		"h,d,4";
+	static const struct { const char *job, *note; unsigned line; } want[] = {
+		{ "a", "1", 2 }, { "b", "2", 2 }, { "c", "x\ny\nz", 6 },
+		{ "d", "4", 7 },
+	};
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	const char *const *row;
+	struct csv_table t;
+	struct csv_rows *r;
+	unsigned line, n = 0;
+	char err[512];
+	int got;
+
+	(void)state;
+	assert_non_null(f);
+	r = csv_rows_open(&t, f, "t.csv", need, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(t.head[2], "note");
+	assert_null(t.rows);
+	while ((got = csv_rows_next(r, &row, &line)) > 0) {
+		assert_true(n < 4);
+		assert_string_equal(row[0], "h");
+		assert_string_equal(row[1], want[n].job);
+		assert_string_equal(row[2], want[n].note);
+		assert_int_equal(line, want[n].line);
+		n++;
+		assert_int_equal(t.nrows, n);
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(n, 4);
+	csv_rows_close(r);
+	csv_table_free(&t);
+	fclose(f);
+}
+
+/* The errors of a stream are csv_table_read's, at the row they are in,
+ * after the rows before it. */
+static void test_rows_errors(void **state)
+{
+	static const char text[] = "host,job\nh,a\nh,b,c\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	const char *const *row;
+	struct csv_table t;
+	struct csv_rows *r;
+	unsigned line;
+	char err[512];
+
+	(void)state;
+	r = csv_rows_open(&t, f, "t.csv", need, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(csv_rows_next(r, &row, &line), 1);
+	assert_string_equal(row[1], "a");
+	assert_int_equal(csv_rows_next(r, &row, &line), -1);
+	assert_string_equal(csv_rows_error(r),
+			    "t.csv:3: 3 fields, but the header on line 1 has 2");
+	csv_rows_close(r);
+	csv_table_free(&t);
+	fclose(f);
+	f = fmemopen((void *)"host,job\n", 9, "r");
+	r = csv_rows_open(&t, f, "t.csv", need, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(csv_rows_next(r, &row, &line), -1);
+	assert_string_equal(csv_rows_error(r), "t.csv has a header but no rows");
+	csv_rows_close(r);
+	csv_table_free(&t);
+	fclose(f);
+	f = fmemopen((void *)"job,x\n", 6, "r");
+	assert_null(csv_rows_open(&t, f, "t.csv", need, err, sizeof(err)));
+	assert_string_equal(err, "t.csv:1: not a memjob result CSV: its header "
+			    "has no 'host' column");
+	assert_null(t.head);
+	fclose(f);
+}
+
 static void test_load(void **state)
 {
 	struct csv_table t;
@@ -230,6 +316,8 @@ int main(void)
 		cmocka_unit_test(test_rows_and_lines),
 		cmocka_unit_test(test_repeated_header),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_rows_one_by_one),
+		cmocka_unit_test(test_rows_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_types),

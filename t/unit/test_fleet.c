@@ -41,7 +41,7 @@ static void judge(struct judged *j, const char *text)
 	if (csv_table_read(&j->t, f, "fleet.csv", NULL, err, sizeof(err)))
 		fail_msg("csv_table_read: %s", err);
 	fclose(f);
-	j->src = (struct cmp_src){ &j->t, "fleet.csv" };
+	j->src = (struct cmp_src){ &j->t, "fleet.csv", NULL };
 	if (cmp_build(&j->c, &j->src, 1, &o, err, sizeof(err)))
 		fail_msg("cmp_build: %s", err);
 	assert_int_equal(cmp_against(&j->c, NULL), 0);
@@ -259,6 +259,27 @@ static void test_outname(void **state)
 	/* a name too long for buf */
 	assert_int_equal(outname_expand("%h%h%h", "0123456789", buf, 20,
 					why, sizeof(why)), -1);
+	/* a newline or another control character, and . or .., never
+	 * reach a name: refused, not cleaned */
+	setenv("SLURM_JOB_ID", "12\n34", 1);
+	assert_int_equal(outname_expand("r-%j.csv", "n1", buf, sizeof(buf),
+					why, sizeof(why)), -1);
+	assert_string_equal(why, "'%j' in 'r-%j.csv' is the Slurm job id, but "
+			    "SLURM_JOB_ID holds a control character (byte "
+			    "0x0a): memjob puts none in a file name");
+	assert_int_equal(outname_expand("r-%h.csv", "n\x1b[1", buf,
+					sizeof(buf), why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "the host name holds a control character "
+			       "(byte 0x1b)"));
+	setenv("SLURM_JOB_ID", "..", 1);
+	assert_int_equal(outname_expand("%j/r.csv", "n1", buf, sizeof(buf),
+					why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "SLURM_JOB_ID is '..', which names a "
+			       "directory"));
+	setenv("SLURM_JOB_ID", "..5", 1);
+	assert_int_equal(outname_expand("%j/r.csv", "n1", buf, sizeof(buf),
+					why, sizeof(why)), 0);
+	assert_string_equal(buf, "..5/r.csv");
 	unsetenv("SLURM_JOB_ID");
 	assert_int_equal(outname_expand("r-%j.csv", "n1", buf, sizeof(buf),
 					why, sizeof(why)), -1);

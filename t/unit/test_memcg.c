@@ -322,6 +322,104 @@ static void test_limit_and_close(void **state)
 	free(text);
 }
 
+/* The room the cgroups above a process leave it (v2): the tightest of
+ * memory.max and memory.high up the tree, less what is in use there
+ * but the file cache; "max" limits nothing. */
+static void test_room_v2(void **state)
+{
+	const struct tree *t = *state;
+	char home[1024], top[1024], err[ERRLEN] = "", want[1100];
+	struct memcg_room r;
+
+	scratch_put(t->dir, "proc/self/mountinfo", ROOT_LINE V2_LINE);
+	scratch_put(t->dir, "proc/self/cgroup", "0::/slurm/job_7/step_0\n");
+	assert_int_equal(memcg_where_at(t->dir, home, top, sizeof(home), err,
+					sizeof(err)), 2);
+	want_path(t, home, "/sys/fs/cgroup/slurm/job_7/step_0");
+	want_path(t, top, "/sys/fs/cgroup");
+
+	/* nothing limits */
+	put_in(t, "sys/fs/cgroup/slurm/job_7/step_0", "memory.max", "max\n");
+	memcg_room_of(home, top, 2, &r);
+	assert_true(r.room == UINT64_MAX);
+
+	/* the job's 200 MiB binds its step; 60 MiB in use, 40 of it cache */
+	put_in(t, "sys/fs/cgroup/slurm/job_7", "memory.max", "209715200\n");
+	put_in(t, "sys/fs/cgroup/slurm/job_7", "memory.current", "62914560\n");
+	put_in(t, "sys/fs/cgroup/slurm/job_7", "memory.stat",
+	       "anon 20971520\nfile 41943040\nactive_file 10485760\n"
+	       "inactive_file 31457280\n");
+	put_in(t, "sys/fs/cgroup/slurm", "memory.max", "1073741824\n");
+	memcg_room_of(home, top, 2, &r);
+	assert_true(r.limit == 209715200);
+	assert_true(r.used == 20971520);
+	assert_true(r.room == 209715200 - 20971520);
+	snprintf(want, sizeof(want), "%s/sys/fs/cgroup/slurm/job_7/memory.max",
+		 t->dir);
+	assert_string_equal(r.file, want);
+
+	/* memory.high lower down binds first */
+	put_in(t, "sys/fs/cgroup/slurm/job_7/step_0", "memory.high",
+	       "104857600\n");
+	memcg_room_of(home, top, 2, &r);
+	assert_true(r.room == 104857600);
+	assert_non_null(strstr(r.file, "step_0/memory.high"));
+
+	/* more in use than the limit: no room at all */
+	put_in(t, "sys/fs/cgroup/slurm", "memory.max", "16777216\n");
+	put_in(t, "sys/fs/cgroup/slurm", "memory.current", "33554432\n");
+	memcg_room_of(home, top, 2, &r);
+	assert_true(r.room == 0);
+	assert_true(r.limit == 16777216);
+
+	/* a run's cgroup not made yet: its parents' limits bind it */
+	put_in(t, "sys/fs/cgroup/slurm", "memory.current", "0\n");
+	strcat(home, "/memjob-1");
+	memcg_room_of(home, top, 2, &r);
+	assert_true(r.room == 16777216);
+	assert_non_null(strstr(r.file, "/slurm/memory.max"));
+}
+
+/* v1: memory.limit_in_bytes up the hierarchy; the page counter's
+ * maximum is no limit; the cache in total_*_file. */
+static void test_room_v1(void **state)
+{
+	const struct tree *t = *state;
+	char home[1024], top[1024], err[ERRLEN] = "";
+	struct memcg_room r;
+
+	scratch_put(t->dir, "proc/self/mountinfo",
+		    ROOT_LINE V2_LINE V1_MEM_LINE);
+	scratch_put(t->dir, "proc/self/cgroup",
+		    "4:memory:/box/run\n0::/\n");
+	assert_int_equal(memcg_where_at(t->dir, home, top, sizeof(home), err,
+					sizeof(err)), 1);
+	want_path(t, home, "/sys/fs/cgroup/memory/box/run");
+	put_in(t, "sys/fs/cgroup/memory", "memory.limit_in_bytes",
+	       "9223372036854771712\n");
+	put_in(t, "sys/fs/cgroup/memory/box/run", "memory.limit_in_bytes",
+	       "9223372036854771712\n");
+	memcg_room_of(home, top, 1, &r);
+	assert_true(r.room == UINT64_MAX);
+	put_in(t, "sys/fs/cgroup/memory/box", "memory.limit_in_bytes",
+	       "209715200\n");
+	put_in(t, "sys/fs/cgroup/memory/box", "memory.usage_in_bytes",
+	       "10485760\n");
+	put_in(t, "sys/fs/cgroup/memory/box", "memory.stat",
+	       "cache 4194304\nactive_file 1\ntotal_active_file 2097152\n"
+	       "total_inactive_file 2097152\n");
+	memcg_room_of(home, top, 1, &r);
+	assert_true(r.limit == 209715200);
+	assert_true(r.used == 6291456);
+	assert_true(r.room == 209715200 - 6291456);
+
+	/* no memory controller mounted */
+	scratch_put(t->dir, "proc/self/mountinfo", ROOT_LINE V1_CPU_LINE);
+	assert_int_equal(memcg_where_at(t->dir, home, top, sizeof(home), err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "no cgroup file system with the memory"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +434,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v1_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_limit_and_close, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_room_v2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_room_v1, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,7 +82,7 @@ static int handler(void *user, const char *section, const char *name,
 	return 1;
 }
 
-static void on_section(void *user, const char *name, const struct srcloc *loc)
+static int on_section(void *user, const char *name, const struct srcloc *loc)
 {
 	struct fix *f = user;
 	struct rec *rec;
@@ -92,6 +92,7 @@ static void on_section(void *user, const char *name, const struct srcloc *loc)
 	rec->section = xstrdup(name ? name : "(refused)");
 	rec->file = xstrdup(loc->file);
 	rec->line = loc->line;
+	return 0;
 }
 
 static void free_recs(struct fix *f)
