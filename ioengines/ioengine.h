@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "ioengines/blockgen.h"
+#include "machine/quirks.h"
 #include "util/clock.h"
 #include "util/hist.h"
 #include "spec/job.h"
@@ -140,6 +141,12 @@ struct ioengine_ops {
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
+	/* What one of the host's quirks (machine/quirks.h) does to this
+	 * job's figures, as a sentence in buf for the report to put beside
+	 * them; buf left empty when none applies.  May be NULL. */
+	void (*quirk_note)(const struct job_spec *job,
+			   const struct machine_quirks *q, char *buf,
+			   size_t len);
 	int (*setup)(struct ioe *e);
 	/* After setup, put the job's data into a region that setup mapped
 	 * but left fresh (mem: the file's bytes, or the pattern).  Between

@@ -18,6 +18,7 @@
 #include "report/kneereport.h"
 #include "report/noisereport.h"
 #include "report/series.h"
+#include "report/quirkreport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/report.h"
@@ -94,6 +95,7 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		topo_summary(rc->topo, line, sizeof(line));
 		fprintf(rc->out, "%s\n", line);
 	}
+	quirks_print(rc->out, rc->quirks);
 	if (rc->memcg)
 		memory_limit_line(rc->out, rc->memcg, p);
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
