@@ -244,6 +244,8 @@ int ioe_open(struct ioe *e, int flags);
 int ioe_open_job_file(struct ioe *e);
 /* " (O_DIRECT needs ...)" after an EINVAL under direct=1, else "". */
 const char *ioe_direct_hint(bool direct, int err);
+/* fadvise_hint's advice for the job's file open at fd (none for 0). */
+void ioe_fadvise(const struct job_spec *job, int fd);
 /* sync() for sources with one fd: fsync or fdatasync, failure described. */
 int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
 /* Whether source e honours job option name (its own, or see .options). */

@@ -38,7 +38,7 @@
 /* libaio's own options: the queue and its batches; O_DIRECT, O_SYNC */
 static const char *const libaio_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
-	"iodepth_batch_complete", NULL
+	"iodepth_batch_complete", "fadvise_hint", NULL
 };
 
 #include <libaio.h>
