@@ -293,9 +293,19 @@ const struct opt_def opt_core[] = {
 		  "(see there).  Each file job's source_info and the CSV "
 		  "columns start_dirty_kb, start_writeback_kb, isolated and "
 		  "isolate_wait_ms say the Dirty and Writeback levels "
-		  "(/proc/meminfo) it started from.  0: carry over on purpose "
-		  "(no sync, no deletion, no wait); the next run's "
-		  "source_info says it was not isolated." },
+		  "(/proc/meminfo) it started from.  On a host that takes "
+		  "free memory back (free page reporting, found at the start "
+		  "of the run: see HOST QUIRKS in memjob(1)), memjob also "
+		  "faults in, right before each run, as much memory as the "
+		  "run will write into (the page cache of its files, unless "
+		  "direct=1, and the regions of ioengine=mem) with huge "
+		  "pages, within the free memory, and frees it, so that "
+		  "every run writes into memory that is the guest's, "
+		  "whatever ran before it; the columns warm_bytes and "
+		  "warm_ms say what was warmed "
+		  "and how long it took.  0: carry over on purpose "
+		  "(no sync, no deletion, no wait, no warm-up); the next "
+		  "run's source_info says it was not isolated." },
 	{ .name = "isolate_dirty", .type = OPT_SIZE, .cat = CAT_SOURCE,
 	  .off = F(isolate_dirty), .def = "64m", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",

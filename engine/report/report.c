@@ -310,6 +310,8 @@ static void normal_run_figures(FILE *f, const struct job_result *jr)
 			   jr->pj->size * j->numjobs);
 	if (jr->info && jr->info[0])
 		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
+	if (jr->start.warm[0])
+		fprintf(f, "    %s\n", jr->start.warm);
 	if (jr->emulated)
 		fputs("    EMULATED: these figures come from ordinary memory "
 		      "standing in for the device\n", f);

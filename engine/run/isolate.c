@@ -307,9 +307,8 @@ void isolate_note(struct results *r, const struct created_files *cf,
 		  const struct isolate_warm *warm)
 {
 	const struct plan *p = r->plan;
-	char text[256], d[32], b[32], wt[96] = "", st[160], wm[192];
+	char text[256], d[32], b[32], wt[96] = "", st[160];
 
-	isolate_warm_text(warm, wm, sizeof(wm));
 	if (w->asked && (!w->reached || w->ns >= 10000000)) {
 		char lvl[32];
 
@@ -327,29 +326,31 @@ void isolate_note(struct results *r, const struct created_files *cf,
 		 isolated ? "" : " (phases not isolated: isolate_phases=0)");
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(r, i, repeat);
-		bool file = p->jobs[i].paths && lv->have;
 
-		if (file)
-			jr->start = (struct phase_start){
-				.have = true, .isolated = isolated,
-				.waited = w->asked, .reached = w->reached,
-				.dirty = lv->dirty, .writeback = lv->writeback,
-				.wait_ns = w->ns,
-			};
-		jr->start.warm_bytes = warm->cost.bytes;
-		jr->start.warm_ns = warm->cost.ns;
+		if (p->jobs[i].spec->isolate_phases && warm->asked) {
+			jr->start.warm_asked = true;
+			jr->start.warm_bytes = warm->cost.bytes;
+			jr->start.warm_ns = warm->cost.ns;
+			isolate_warm_text(warm, jr->start.warm,
+					  sizeof(jr->start.warm));
+		}
+		if (!p->jobs[i].paths || !lv->have)
+			continue;
+		jr->start.have = true;
+		jr->start.isolated = isolated;
+		jr->start.waited = w->asked;
+		jr->start.reached = w->reached;
+		jr->start.dirty = lv->dirty;
+		jr->start.writeback = lv->writeback;
+		jr->start.wait_ns = w->ns;
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
 			char *info = jr->threads[c].info;
 			size_t len = sizeof(jr->threads[c].info);
 
-			if (file) {
-				file_state(cf, &p->jobs[i], c, st, sizeof(st));
-				if (st[0])
-					append(info, len, st);
-				append(info, len, text);
-			}
-			if (wm[0] && p->jobs[i].spec->isolate_phases)
-				append(info, len, wm);
+			file_state(cf, &p->jobs[i], c, st, sizeof(st));
+			if (st[0])
+				append(info, len, st);
+			append(info, len, text);
 		}
 	}
 }

@@ -92,7 +92,7 @@ struct dirty_level dirty_level_now(void);
  * started from, the wait before it and whether the run was isolated, and
  * say it in their source_info, with what isolate_files did to their
  * files ("a fresh file", or kept from the job that wrote it); and in
- * every job's the memory warmed before the run (warm). */
+ * every isolating job's result the memory warmed before the run (warm). */
 void isolate_note(struct results *r, const struct created_files *cf,
 		  const struct segment *sg,
 		  unsigned repeat, const struct dirty_level *lv,

@@ -130,7 +130,7 @@ void isolate_warm_text(const struct isolate_warm *w, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "memory warmed first: %s faulted in and freed in "
-		 "%.2f s%s%s%s", value_format_bytes((double)w->cost.bytes, b,
+		 "%.3f s%s%s%s", value_format_bytes((double)w->cost.bytes, b,
 						     sizeof(b)),
 		 (double)w->cost.ns / 1e9, w->why[0] ? " (" : "", w->why,
 		 w->why[0] ? ")" : "");

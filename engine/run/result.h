@@ -65,8 +65,10 @@ struct phase_start {
 	bool reached;			/* ... and the level came in time */
 	uint64_t dirty, writeback;	/* bytes, at the release */
 	uint64_t wait_ns;		/* spent waiting for the level */
-	uint64_t warm_bytes, warm_ns;	/* memory faulted in before the
-					   run (isolate_warm_memory) */
+	/* memory faulted in before the run (isolate_warm_memory) */
+	bool warm_asked;		/* the host takes memory back */
+	uint64_t warm_bytes, warm_ns;
+	char warm[192];			/* what was done, in words */
 };
 
 struct job_result {
