@@ -226,7 +226,9 @@ void quirks_probe(struct machine_quirks *q, const char *root, uint64_t llc)
 	probe_memory(q, llc);
 	if (!memprobe_touch(FAULT_PROBE, false, &c, NULL) && c.bytes) {
 		q->have_fault = true;
-		q->fault_ns = (double)c.ns / (double)(c.bytes / MEMPROBE_PAGE);
+		uint64_t pages = c.bytes / MEMPROBE_PAGE;	/* whole */
+
+		q->fault_ns = (double)c.ns / (double)pages;
 	}
 	q->probed = true;
 	q->probe_ns = mono_ns() - t0;

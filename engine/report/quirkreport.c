@@ -78,7 +78,13 @@ static void memory_line(const struct machine_quirks *q, line_fn *line,
 	if (n < sizeof(text))
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "; memjob "
 				      "faults each run's memory in first "
-				      "(isolate_phases)");
+				      "(isolate_phases)%s",
+				      q->thp.have && strcmp(q->thp.enabled,
+							    "never") ? "" :
+				      ", in 4 KiB pages only (transparent "
+				      "huge pages are off), which brings "
+				      "back little of the host's 2 MiB "
+				      "blocks");
 	if (r->balloon && n < sizeof(text))
 		snprintf(text + n, sizeof(text) - n, "; a balloon holds %s",
 			 value_format_bytes((double)r->balloon, b, sizeof(b)));
