@@ -52,7 +52,8 @@ write_job()
 
 test_expect_success JQ 'free page reporting named in the header and JSON, and the runs warmed' '
 	make_root rep reporting &&
-	MEMJOB_SYSROOT=$PWD/rep write_job --output-format=normal,json >out &&
+	MEMJOB_SYSROOT=$PWD/rep write_job --output-format=normal,json \
+		--details=runs >out &&
 	grep "^quirks: the host takes free memory back (virtio-balloon free page reporting, free blocks of 2 MiB and more): .*; memjob faults each run.s memory in first (isolate_phases)" out &&
 	sed -n "/^{/,\$p" out >out.json &&
 	jq -e ".quirks.memory_return == \"yes\" and .quirks.reporting_order == 9 and
@@ -81,7 +82,7 @@ test_expect_success JQ 'nothing in sysfs: no mechanism named' '
 	sed -n "/^{/,\$p" out >out.json &&
 	jq -e ".quirks.memory_return_how == null" out.json &&
 	if jq -e ".quirks.memory_return == \"yes\"" out.json; then
-		grep "^quirks: the host takes free memory back (no mechanism named in sysfs): memory free for a while costs" out
+		grep "^quirks: the host takes free memory back (no mechanism named in sysfs): of [0-9.]* [KMG]iB of fresh memory probed, [0-9.]* [KMG]iB had gone back to it, and faulting that in cost" out
 	else
 		! grep "^quirks: the host takes" out &&
 		! grep "memory warmed first" out &&

@@ -73,13 +73,36 @@ int memprobe_touch(uint64_t bytes, bool huge, struct touch_cost *c,
 	return 0;
 }
 
+unsigned memprobe_touch_blocks(uint64_t max_bytes, uint64_t budget_ns,
+			       double *ns,
+			       bool (*enough)(const double *ns, unsigned n,
+					      void *user),
+			       void *user)
+{
+	uint64_t len = round_huge(max_bytes), start;
+	volatile char *p = (volatile char *)map_aligned(len);
+	unsigned n = 0;
+
+	if (!p)
+		return 0;
+	(void)madvise((void *)p, len, MADV_HUGEPAGE);
+	start = mono_ns();
+	for (uint64_t at = 0; at < len; at += MEMPROBE_HUGE) {
+		uint64_t t0 = mono_ns();
+
+		for (uint64_t off = 0; off < MEMPROBE_HUGE; off += MEMPROBE_PAGE)
+			p[at + off] = 1;
+		ns[n] = (double)(mono_ns() - t0);
+		n++;
+		if (enough(ns, n, user) || mono_ns() - start >= budget_ns)
+			break;
+	}
+	munmap((void *)p, len);
+	return n;
+}
+
 void memprobe_unmap(void *p, uint64_t bytes)
 {
 	if (p)
 		munmap(p, round_huge(bytes));
-}
-
-double memprobe_ns_per_mib(const struct touch_cost *c)
-{
-	return c->bytes ? (double)c->ns * (1 << 20) / (double)c->bytes : 0;
 }

@@ -39,9 +39,19 @@ struct touch_cost {
  */
 int memprobe_touch(uint64_t bytes, bool huge, struct touch_cost *c,
 		   void **keep);
+/*
+ * Map up to max_bytes the same way (huge pages) and touch them block by
+ * block, 2 MiB at a time, the wall time of each block in ns[k]; after
+ * each block enough(ns, k + 1, user) may end it, and so does budget_ns.
+ * The mapping is unmapped at the end.  Returns the blocks touched (0:
+ * the memory could not be mapped).
+ */
+unsigned memprobe_touch_blocks(uint64_t max_bytes, uint64_t budget_ns,
+			       double *ns,
+			       bool (*enough)(const double *ns, unsigned n,
+					      void *user),
+			       void *user);
 /* Unmap what memprobe_touch kept (bytes as given to it). */
 void memprobe_unmap(void *p, uint64_t bytes);
-/* Nanoseconds per MiB of a touch (0 when nothing was touched). */
-double memprobe_ns_per_mib(const struct touch_cost *c);
 
 #endif

@@ -2,15 +2,19 @@
  * quirks.c - the host's quirks: sysfs read, probes run, figures judged
  * (see quirks.h; the disk's probe is in quirks_dev.c).
  *
- * The memory probe touches the same number of bytes twice with huge
- * pages: first fresh from the kernel's free lists (on a guest whose host
- * takes free memory back, that is memory the host took and must give
- * back, page by page), then again right after unmapping the first, which
- * gets the blocks just freed, still the guest's.  Huge pages, because the
- * host is told about free blocks of 2 MiB or more: small faults mostly
- * take pages the guest never gave away.  The second mapping then serves
- * the flush probe as the buffer that evicts its reference lines, and a
- * last touch of 4 KiB pages gives the cost of one page fault.
+ * The memory probe touches fresh memory with huge pages, one 2 MiB block
+ * at a time: on a guest whose host takes free memory back, a block the
+ * host took must be handed back page by page, and takes many times as
+ * long as one the guest still had.  Memory freed a moment before comes
+ * first from the free lists, so the touch goes on (within a budget)
+ * until it has met a few blocks of the other kind.  Then it unmaps them
+ * and touches memory again at once, which gets blocks just freed: the
+ * time of a block of memory that is the guest's, against which each
+ * first block is judged.  Huge pages, because the host is told about
+ * free blocks of 2 MiB or more: small faults mostly take pages the guest
+ * never gave away.  The second mapping then serves the flush probe as the
+ * buffer that evicts its reference lines, and a last touch of 4 KiB pages
+ * gives the cost of one page fault.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -28,6 +32,13 @@
 #define PROBE_MIN	(16ull << 20)
 #define PROBE_MAX	(128ull << 20)
 #define FAULT_PROBE	(4ull << 20)
+/* the cold touch: at least this many 2 MiB blocks, then on until it has
+ * met ENOUGH_SLOW blocks the host had taken, or COLD_BUDGET_NS is spent */
+#define MIN_BLOCKS	32
+#define ENOUGH_SLOW	8
+#define COLD_BUDGET_NS	150000000ull
+/* a block the host had taken costs at least this much more */
+#define SLOW_BLOCK_NS	100000.0
 
 /* The [chosen] word of a sysfs choice list ("always [madvise] never"). */
 static int chosen_word(const char *root, const char *file, char *out,
@@ -146,18 +157,30 @@ void quirks_read_return(struct mem_return *r, const char *root)
 
 void quirks_judge_memory(struct mem_return *r)
 {
-	double cold = (double)r->cold.ns, warm = (double)r->warm.ns;
+	double w, sum = 0;
 
+	r->fresh_ns = 0;
+	r->returned = 0;
+	r->returned_ns = 0;
 	r->costly = false;
 	r->extra_s_per_gib = 0;
-	if (!r->probed || !r->cold.bytes || !r->warm.bytes || warm <= 0)
+	if (!r->probed || !r->nblocks || r->warm.bytes < MEMPROBE_HUGE)
 		return;
-	r->extra_s_per_gib = (cold - warm) / 1e9 *
-			     (double)(1ull << 30) / (double)r->cold.bytes;
-	/* a scheduling hiccup can double a few milliseconds; the host's
-	 * faults multiply them, and cost a tenth of a second per GiB or
-	 * more */
-	r->costly = cold >= 3 * warm && r->extra_s_per_gib >= 0.1;
+	w = (double)r->warm.ns / (double)(r->warm.bytes / MEMPROBE_HUGE);
+	r->fresh_ns = w;
+	for (unsigned i = 0; i < r->nblocks; i++)
+		if (r->block_ns[i] >= 3 * w &&
+		    r->block_ns[i] - w >= SLOW_BLOCK_NS) {
+			r->returned++;
+			sum += r->block_ns[i];
+		}
+	if (!r->returned)
+		return;
+	r->returned_ns = sum / r->returned;
+	r->extra_s_per_gib = (r->returned_ns - w) / 1e9 *
+			     (double)((1ull << 30) / MEMPROBE_HUGE);
+	/* one slow block may be a hiccup of the scheduler */
+	r->costly = r->returned >= 2;
 }
 
 bool quirks_host_takes_memory(const struct machine_quirks *q)
@@ -165,37 +188,61 @@ bool quirks_host_takes_memory(const struct machine_quirks *q)
 	return q->probed && (q->ret.reporting || q->ret.costly);
 }
 
-/* Bytes for the memory probe: twice the LLC, so that the warm mapping
- * can evict the flush probe's lines, within bounds and a quarter of the
- * free memory.  0: too little free memory for a probe. */
-static uint64_t probe_bytes(uint64_t llc)
+/* Bytes for the warm touch: twice the LLC, so that its mapping can
+ * evict the flush probe's lines, within bounds and a quarter of the free
+ * memory.  0: too little free memory for a probe. */
+static uint64_t probe_bytes(uint64_t llc, uint64_t free_mem)
 {
-	uint64_t want = llc ? 2 * llc : 4 * PROBE_MIN, free_mem;
+	uint64_t want = llc ? 2 * llc : 4 * PROBE_MIN;
 
 	if (want < PROBE_MIN)
 		want = PROBE_MIN;
 	if (want > PROBE_MAX)
 		want = PROBE_MAX;
-	free_mem = sysfile_meminfo("MemFree:");
 	if (free_mem && want > free_mem / 4)
 		want = free_mem / 4 & ~(MEMPROBE_HUGE - 1);
 	return want >= PROBE_MIN / 2 ? want : 0;
 }
 
+/* The cold touch goes on past its first MIN_BLOCKS blocks until it has
+ * met a few the host had taken back (three times the quickest so far):
+ * memory freed a moment before comes first from the free lists, and may
+ * hide the rest. */
+static bool enough_blocks(const double *ns, unsigned n, void *user)
+{
+	double least = ns[0];
+	unsigned slow = 0;
+
+	(void)user;
+	if (n < MIN_BLOCKS)
+		return false;
+	for (unsigned i = 1; i < n; i++)
+		if (ns[i] < least)
+			least = ns[i];
+	for (unsigned i = 0; i < n; i++)
+		slow += ns[i] >= 3 * least && ns[i] - least >= SLOW_BLOCK_NS;
+	return slow >= ENOUGH_SLOW;
+}
+
 static void probe_memory(struct machine_quirks *q, uint64_t llc)
 {
 	struct mem_return *r = &q->ret;
-	uint64_t bytes = probe_bytes(llc);
+	uint64_t free_mem = sysfile_meminfo("MemFree:");
+	uint64_t bytes = probe_bytes(llc, free_mem);
+	uint64_t cold = (uint64_t)QUIRKS_MAX_BLOCKS * MEMPROBE_HUGE;
 	void *walk = NULL;
 
+	if (free_mem && cold > free_mem / 4)
+		cold = free_mem / 4;
 	if (!bytes) {
 		snprintf(r->why, sizeof(r->why), "too little free memory");
 		snprintf(q->flush.why, sizeof(q->flush.why), "too little free "
 			 "memory for the buffer that evicts its lines");
 		return;
 	}
-	if (memprobe_touch(bytes, true, &r->cold, NULL) ||
-	    memprobe_touch(bytes, true, &r->warm, &walk)) {
+	r->nblocks = memprobe_touch_blocks(cold, COLD_BUDGET_NS, r->block_ns,
+					   enough_blocks, NULL);
+	if (!r->nblocks || memprobe_touch(bytes, true, &r->warm, &walk)) {
 		snprintf(r->why, sizeof(r->why), "could not map %llu MiB",
 			 (unsigned long long)(bytes >> 20));
 		snprintf(q->flush.why, sizeof(q->flush.why), "no buffer to "

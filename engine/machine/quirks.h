@@ -30,6 +30,7 @@
 #include "machine/memprobe.h"
 
 #define QUIRKS_MAX_DEVS	8
+#define QUIRKS_MAX_BLOCKS	128	/* 2 MiB blocks of the memory probe */
 
 /* The host taking free memory back, and what that costs. */
 struct mem_return {
@@ -41,13 +42,19 @@ struct mem_return {
 	uint64_t reported;		/* bytes reported so far, where the
 					   kernel counts them (0: not) */
 	uint64_t balloon;		/* bytes a balloon holds now */
-	/* the probe: the same bytes touched fresh, then again at once */
+	/* the probe: fresh memory touched 2 MiB block by block (cold),
+	 * then memory just freed (warm) */
 	bool probed;
 	char why[96];			/* !probed: the reason */
-	struct touch_cost cold, warm;
+	unsigned nblocks;
+	double block_ns[QUIRKS_MAX_BLOCKS];	/* each cold block's time */
+	struct touch_cost warm;
 	/* quirks_judge_memory */
-	bool costly;			/* cold clearly dearer than warm */
-	double extra_s_per_gib;		/* (cold - warm) per GiB */
+	double fresh_ns;		/* a block just freed (warm) */
+	unsigned returned;		/* cold blocks the host had taken */
+	double returned_ns;		/* their mean time */
+	bool costly;			/* blocks the host had taken seen */
+	double extra_s_per_gib;		/* what they cost more, per GiB */
 };
 
 struct thp_mode {
@@ -90,8 +97,10 @@ void quirks_probe(struct machine_quirks *q, const char *root, uint64_t llc);
 void quirks_read_return(struct mem_return *r, const char *root);
 /* Transparent huge pages' mode, from the sysfs below root. */
 void quirks_read_thp(struct thp_mode *t, const char *root);
-/* Whether the memory probe's cold touch cost clearly more than its warm
- * one (sets r->costly and r->extra_s_per_gib from r->cold and r->warm). */
+/* Which of the memory probe's cold blocks (r->block_ns) the host had
+ * taken back: those that took three times a block just freed (r->warm)
+ * and 0.1 ms more; sets fresh_ns, returned, returned_ns, and, when two or
+ * more were, costly and what they cost more per GiB. */
 void quirks_judge_memory(struct mem_return *r);
 /* Whether the host takes free memory back: named in sysfs, or seen. */
 bool quirks_host_takes_memory(const struct machine_quirks *q);

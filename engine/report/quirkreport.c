@@ -16,6 +16,16 @@ typedef void line_fn(void *user, const char *text);
 /* an absent cell: null in JSON */
 static const struct cell no_cell;
 
+static double max_block(const struct mem_return *r)
+{
+	double most = 0;
+
+	for (unsigned i = 0; i < r->nblocks; i++)
+		if (r->block_ns[i] > most)
+			most = r->block_ns[i];
+	return most;
+}
+
 static const char *effect_word(enum flush_effect e)
 {
 	switch (e) {
@@ -30,21 +40,35 @@ static const char *effect_word(enum flush_effect e)
 	}
 }
 
-/* "64 MiB: 151 ms, then 8 ms" */
+/* "of 64 MiB of fresh memory probed, 40 MiB had gone back to it" */
 static void probe_figures(const struct mem_return *r, char *buf, size_t len)
 {
-	char b[32];
+	char all[32], back[32];
 
-	snprintf(buf, len, "%s: %.0f ms, then %.0f ms",
-		 value_format_bytes((double)r->cold.bytes, b, sizeof(b)),
-		 (double)r->cold.ns / 1e6, (double)r->warm.ns / 1e6);
+	value_format_bytes((double)r->nblocks * MEMPROBE_HUGE, all,
+			   sizeof(all));
+	value_format_bytes((double)r->returned * MEMPROBE_HUGE, back,
+			   sizeof(back));
+	if (r->costly)
+		snprintf(buf, len, "of %s of fresh memory probed, %s had gone "
+			 "back to it, and faulting that in cost %.2f s per GiB "
+			 "more than memory just freed (a 2 MiB block %.1f ms, "
+			 "against %.2f ms)", all, back, r->extra_s_per_gib,
+			 r->returned_ns / 1e6, r->fresh_ns / 1e6);
+	else
+		snprintf(buf, len, "none of the %s of fresh memory probed had "
+			 "gone back to it yet (a 2 MiB block %.2f ms at the "
+			 "most%s, just freed %.2f ms), so the cost shows where "
+			 "a run pays it (warm_ms)", all,
+			 max_block(r) / 1e6, r->returned ? ", once" : "",
+			 r->fresh_ns / 1e6);
 }
 
 static void memory_line(const struct machine_quirks *q, line_fn *line,
 			void *user)
 {
 	const struct mem_return *r = &q->ret;
-	char text[640], fig[96], b[32];
+	char text[768], fig[320], b[32];
 	size_t n;
 
 	if (!r->reporting && !r->costly && !r->balloon)
@@ -61,16 +85,9 @@ static void memory_line(const struct machine_quirks *q, line_fn *line,
 			     "back (%s)", r->how[0] ? r->how : "no mechanism "
 			     "named in sysfs");
 	if (n < sizeof(text)) {
-		if (r->probed && r->costly)
+		if (r->probed)
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
-				": memory free for a while costs %.2f s per "
-				"GiB more to fault in than memory just freed "
-				"(%s)", r->extra_s_per_gib, fig);
-		else if (r->probed)
-			n += (size_t)snprintf(text + n, sizeof(text) - n,
-				": the probe's memory was still the guest's "
-				"(%s), so the cost shows where a run pays it",
-				fig);
+					      ": %s", fig);
 		else
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
 				": its cost not measured (%s)", r->why);
@@ -213,13 +230,15 @@ static void memory_cells(struct row_emitter *e, const struct mem_return *r)
 	row_put(e, "reporting_order", r->order ? cell_u64(r->order) : no_cell);
 	row_u64(e, "reported_bytes", r->reported);
 	row_u64(e, "balloon_bytes", r->balloon);
-	row_put(e, "memory_probe_bytes", r->probed ? cell_u64(r->cold.bytes) :
-						    no_cell);
-	row_put(e, "memory_cold_ms", r->probed ?
-		cell_fixed((double)r->cold.ns / 1e6, 3) : no_cell);
-	row_put(e, "memory_warm_ms", r->probed ?
-		cell_fixed((double)r->warm.ns / 1e6, 3) : no_cell);
-	row_put(e, "memory_extra_s_per_gib", r->probed ?
+	row_put(e, "memory_probe_bytes", r->probed ?
+		cell_u64((uint64_t)r->nblocks * MEMPROBE_HUGE) : no_cell);
+	row_put(e, "memory_returned_bytes", r->probed ?
+		cell_u64((uint64_t)r->returned * MEMPROBE_HUGE) : no_cell);
+	row_put(e, "memory_block_fresh_ms", r->probed ?
+		cell_fixed(r->fresh_ns / 1e6, 3) : no_cell);
+	row_put(e, "memory_block_returned_ms", r->returned ?
+		cell_fixed(r->returned_ns / 1e6, 3) : no_cell);
+	row_put(e, "memory_extra_s_per_gib", r->costly ?
 		cell_fixed(r->extra_s_per_gib, 3) : no_cell);
 }
 

@@ -35,14 +35,18 @@ static void test_flush_judge(void **state)
 	assert_int_equal(flush_judge(52, 416, 0), FLUSH_UNCLEAR);
 }
 
-static void judge(struct mem_return *r, uint64_t bytes, double cold_ms,
-		  double warm_ms)
+/* A probe of n cold blocks, the first slow of them taking slow_ms and
+ * the rest fast_ms, against warm_ms a block just freed (32 of them). */
+static void judge(struct mem_return *r, unsigned n, unsigned slow,
+		  double slow_ms, double fast_ms, double warm_ms)
 {
 	memset(r, 0, sizeof(*r));
 	r->probed = true;
-	r->cold.bytes = r->warm.bytes = bytes;
-	r->cold.ns = (uint64_t)(cold_ms * 1e6);
-	r->warm.ns = (uint64_t)(warm_ms * 1e6);
+	r->nblocks = n;
+	for (unsigned i = 0; i < n; i++)
+		r->block_ns[i] = (i < slow ? slow_ms : fast_ms) * 1e6;
+	r->warm.bytes = 32 * MEMPROBE_HUGE;
+	r->warm.ns = (uint64_t)(32 * warm_ms * 1e6);
 	quirks_judge_memory(r);
 }
 
@@ -51,25 +55,30 @@ static void test_judge_memory(void **state)
 	struct mem_return r;
 
 	(void)state;
-	/* 64 MiB: 126 ms fresh, 3 ms again: 1.92 s per GiB more */
-	judge(&r, 64ull << 20, 126, 3);
+	/* the KVM guest: 23 of 32 blocks handed back at 5.1 ms, a block
+	 * just freed 0.13 ms: 2.55 s per GiB more */
+	judge(&r, 32, 23, 5.1, 0.13, 0.13);
 	assert_true(r.costly);
-	assert_true(r.extra_s_per_gib > 1.9 && r.extra_s_per_gib < 2.0);
-	/* memory still the guest's: the same both times */
-	judge(&r, 64ull << 20, 9, 8);
+	assert_int_equal(r.returned, 23);
+	assert_true(r.extra_s_per_gib > 2.5 && r.extra_s_per_gib < 2.6);
+	/* memory still the guest's: all alike */
+	judge(&r, 32, 0, 0.2, 0.14, 0.13);
 	assert_false(r.costly);
-	/* twice as long: a hiccup, not the host */
-	judge(&r, 64ull << 20, 6, 3);
+	assert_int_equal(r.returned, 0);
+	assert_true(r.extra_s_per_gib == 0);
+	/* one slow block: a hiccup, not the host */
+	judge(&r, 32, 1, 6, 0.13, 0.13);
+	assert_int_equal(r.returned, 1);
 	assert_false(r.costly);
-	/* three times as long but under 0.1 s per GiB: too small to name */
-	judge(&r, 64ull << 20, 0.9, 0.3);
-	assert_false(r.costly);
+	/* three times as slow but not 0.1 ms more: too small to name */
+	judge(&r, 32, 10, 0.09, 0.03, 0.03);
+	assert_int_equal(r.returned, 0);
 	/* no probe, no verdict */
-	judge(&r, 64ull << 20, 126, 3);
+	judge(&r, 32, 23, 5.1, 0.13, 0.13);
 	r.probed = false;
 	quirks_judge_memory(&r);
 	assert_false(r.costly);
-	assert_true(r.extra_s_per_gib == 0);
+	assert_int_equal(r.returned, 0);
 }
 
 static void test_judge_device(void **state)
@@ -155,11 +164,41 @@ static void test_touch(void **state)
 	assert_int_equal(memprobe_touch(3 << 20, false, &c, NULL), 0);
 	assert_int_equal(c.bytes, 4 << 20);	/* whole 2 MiB blocks */
 	assert_true(c.ns > 0);
-	assert_true(memprobe_ns_per_mib(&c) > 0);
 	assert_int_equal(memprobe_touch(2 << 20, true, &c, &keep), 0);
 	assert_non_null(keep);
 	assert_int_equal(((volatile char *)keep)[4096], 1);
 	memprobe_unmap(keep, 2 << 20);
+}
+
+static bool never(const double *ns, unsigned n, void *user)
+{
+	(void)ns;
+	(void)n;
+	(void)user;
+	return false;
+}
+
+static bool after_two(const double *ns, unsigned n, void *user)
+{
+	(void)ns;
+	(void)user;
+	return n == 2;
+}
+
+/* Block by block: as many blocks as asked, each timed, or fewer when
+ * told enough. */
+static void test_touch_blocks(void **state)
+{
+	double ns[8] = { 0 };
+
+	(void)state;
+	assert_int_equal(memprobe_touch_blocks(8 << 20, 10000000000ull, ns,
+					       never, NULL), 4);
+	for (int i = 0; i < 4; i++)
+		assert_true(ns[i] > 0);
+	assert_int_equal(ns[4], 0);
+	assert_int_equal(memprobe_touch_blocks(8 << 20, 10000000000ull, ns,
+					       after_two, NULL), 2);
 }
 
 /* This machine: a line pushed out of every cache costs more to load than
@@ -205,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_read_return),
 		cmocka_unit_test(test_read_thp),
 		cmocka_unit_test(test_touch),
+		cmocka_unit_test(test_touch_blocks),
 		cmocka_unit_test(test_flush_probe),
 	};
 
