@@ -166,7 +166,7 @@ void quirks_judge_memory(struct mem_return *r)
 	r->extra_s_per_gib = 0;
 	if (!r->probed || !r->nblocks || r->warm.bytes < MEMPROBE_HUGE)
 		return;
-	w = (double)r->warm.ns / (double)(r->warm.bytes / MEMPROBE_HUGE);
+	w = (double)r->warm.ns * (double)MEMPROBE_HUGE / (double)r->warm.bytes;
 	r->fresh_ns = w;
 	for (unsigned i = 0; i < r->nblocks; i++)
 		if (r->block_ns[i] >= 3 * w &&
@@ -178,7 +178,7 @@ void quirks_judge_memory(struct mem_return *r)
 		return;
 	r->returned_ns = sum / r->returned;
 	r->extra_s_per_gib = (r->returned_ns - w) / 1e9 *
-			     (double)((1ull << 30) / MEMPROBE_HUGE);
+			     (double)(1ull << 30) / (double)MEMPROBE_HUGE;
 	/* one slow block may be a hiccup of the scheduler */
 	r->costly = r->returned >= 2;
 }
