@@ -138,7 +138,14 @@ test_expect_success JQ,DIRECT 'a disk is probed for direct I/O only, once' '
 		.not_probed == null" out.json &&
 	dev=$(jq -r ".quirks.devices[0].device" out.json) &&
 	test "$dev" = "$(jq -r ".results[0].dev" out.json)" &&
-	grep "^quirks: $dev (.*): O_DIRECT 4 KiB random reads take [0-9]* us (median of [0-9]*, of a file just written)" out
+	grep "^quirks: $dev (.*): O_DIRECT 4 KiB random reads take [0-9]* us (median of [0-9]*, of a file just written)" out &&
+	# a file that is there already is read, not written to
+	dd if=/dev/zero of=mine.dat bs=1M count=4 status=none &&
+	cp mine.dat mine.orig &&
+	"$MEMJOB" --name=r --filename=mine.dat --rw=randread --bs=4k \
+		--direct=1 >out &&
+	grep "^quirks: $dev (.*): O_DIRECT 4 KiB random reads take [0-9]* us (median of [0-9]*, of the job.s file)" out &&
+	cmp mine.dat mine.orig
 '
 
 test_expect_success 'no probes for --parse-only, --plan, --dump' '

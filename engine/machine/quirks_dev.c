@@ -86,18 +86,17 @@ static int open_target(struct dev_quirk *dq, const char *path, char *buf,
 	char dir[4096];
 	int fd;
 
-	if (!stat(path, &st) && S_ISREG(st.st_mode) &&
+	/* read only, and never waiting on a FIFO: what is there now is
+	 * looked at after it is open */
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	    st.st_size >= IO_BLOCK) {
-		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-		if (fd < 0) {
-			snprintf(dq->why, sizeof(dq->why), "O_DIRECT open of "
-				 "the job's file: %s", strerror(errno));
-			return -1;
-		}
 		dq->read_existing = true;
 		*size = (uint64_t)st.st_size;
 		return fd;
 	}
+	if (fd >= 0)
+		close(fd);
 	path_dir(path, dir, sizeof(dir));
 	fd = open(dir, O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
 	if (fd < 0) {
