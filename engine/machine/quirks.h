@@ -30,7 +30,7 @@
 #include "machine/memprobe.h"
 
 #define QUIRKS_MAX_DEVS	8
-#define QUIRKS_MAX_BLOCKS	128	/* 2 MiB blocks of the memory probe */
+#define QUIRKS_MAX_BLOCKS	512	/* 2 MiB blocks of the memory probe */
 
 /* The host taking free memory back, and what that costs. */
 struct mem_return {
