@@ -5,8 +5,12 @@
 #include <sys/resource.h>
 #include <stddef.h>
 
+#include <limits.h>
+
+#include "machine/memcg.h"
 #include "machine/memprobe.h"
 #include "util/clock.h"
+#include "util/sysfile.h"
 
 static uint64_t round_huge(uint64_t bytes)
 {
@@ -99,6 +103,21 @@ unsigned memprobe_touch_blocks(uint64_t max_bytes, uint64_t budget_ns,
 	}
 	munmap((void *)p, len);
 	return n;
+}
+
+uint64_t memprobe_free(void)
+{
+	char home[PATH_MAX], top[PATH_MAX], err[256];
+	uint64_t free_mem = sysfile_meminfo("MemFree:");
+	struct memcg_room r;
+	int v = memcg_where_at("", home, top, sizeof(home), err, sizeof(err));
+
+	if (v > 0) {
+		memcg_room_of(home, top, v, &r);
+		if (r.room < free_mem)
+			free_mem = r.room;
+	}
+	return free_mem;
 }
 
 void memprobe_unmap(void *p, uint64_t bytes)

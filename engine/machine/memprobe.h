@@ -51,6 +51,10 @@ unsigned memprobe_touch_blocks(uint64_t max_bytes, uint64_t budget_ns,
 			       bool (*enough)(const double *ns, unsigned n,
 					      void *user),
 			       void *user);
+/* The memory a probe or a warm-up may touch without making anyone give
+ * any back: the free memory (MemFree), and no more than the room the
+ * memory cgroups above this process leave (memcg.h); 0 when unknown. */
+uint64_t memprobe_free(void);
 /* Unmap what memprobe_touch kept (bytes as given to it). */
 void memprobe_unmap(void *p, uint64_t bytes);
 

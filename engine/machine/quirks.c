@@ -227,7 +227,7 @@ static bool enough_blocks(const double *ns, unsigned n, void *user)
 static void probe_memory(struct machine_quirks *q, uint64_t llc)
 {
 	struct mem_return *r = &q->ret;
-	uint64_t free_mem = sysfile_meminfo("MemFree:");
+	uint64_t free_mem = memprobe_free();
 	uint64_t bytes = probe_bytes(llc, free_mem);
 	uint64_t cold = (uint64_t)QUIRKS_MAX_BLOCKS * MEMPROBE_HUGE;
 	void *walk = NULL;

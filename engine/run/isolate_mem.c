@@ -19,8 +19,9 @@
  * What a run will write into: a file job's range of each distinct file
  * through the page cache (not with direct=1), and the region of each
  * clone of a source with memory of its own (hugetlb pages come from their
- * pool, not from the free lists).  Never more than the free memory less a
- * reserve, so that the warm-up never pushes out cached pages; a run with
+ * pool, not from the free lists).  Never more than the free memory (and
+ * the room the memory cgroups above memjob leave) less a reserve, so that
+ * the warm-up never pushes out cached pages nor meets a limit; a run with
  * memory_limit= is not warmed (its cgroup would reclaim for it).
  */
 #include <stdio.h>
@@ -101,7 +102,7 @@ struct isolate_warm isolate_warm_memory(const struct plan *p,
 	if (!w.want)
 		return w;
 	w.asked = true;
-	free_mem = sysfile_meminfo("MemFree:");
+	free_mem = memprobe_free();
 	room = free_mem > reserve() ? free_mem - reserve() : 0;
 	if (room < w.want) {
 		char a[32], b[32];
