@@ -21,6 +21,7 @@
 #include "parse/datadir.h"
 #include "util/version.h"
 #include "run/exec.h"
+#include "run/hostquirks.h"
 #include "machine/isa.h"
 #include "machine/memcg.h"
 #include "parse/help.h"
@@ -355,6 +356,14 @@ static int run(struct cmdline *cl, struct jobset *js,
 		}
 		x.memcg = &mcg;
 		rc.memcg = &mcg;
+	}
+	{
+		static struct machine_quirks quirks;	/* large */
+
+		run_probe_quirks(&quirks, &plan, x.ss, topo, x.root);
+		x.quirks = &quirks;
+		res.quirks = &quirks;
+		rc.quirks = &quirks;
 	}
 	report_header(&rc, &plan);
 	status = exec_run(&x) ? EXIT_JOBFAIL : EXIT_RAN;

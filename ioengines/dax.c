@@ -42,7 +42,6 @@
  * Reads map the file the same way and run the kernel over the mapping
  * (like ioengine=mmap): page faults, if any, happen in the measured time.
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <immintrin.h>
 #include <inttypes.h>
@@ -67,7 +66,6 @@
 #define MAP_SYNC		0x80000
 #endif
 
-#define DAX_LINE_DEFAULT	64
 /* device-dax maps in units of its alignment; kernels before 5.10 have no
  * align attribute, and their regions were 2 MiB-aligned by default. */
 #define DAX_DEV_ALIGN_DEFAULT	(2ULL << 20)
@@ -151,47 +149,6 @@ static dax_flush_fn dax_pick_flush(enum flush_kind kind, bool per_line)
 	}
 }
 
-/* ---- what the CPU has ----------------------------------------------- */
-
-struct flush_insn {
-	const char *name;
-	unsigned leaf;			/* cpuid leaf (subleaf 0) */
-	bool ebx;			/* the bit is in EBX, else in EDX */
-	unsigned bit;
-	const char *where;		/* for the message */
-};
-
-static const struct flush_insn flush_insns[] = {
-	[FLUSH_CLFLUSH] = { "clflush", 1, false, 19, "cpuid leaf 1, EDX bit 19" },
-	[FLUSH_CLFLUSHOPT] = { "clflushopt", 7, true, 23,
-			       "cpuid leaf 7, EBX bit 23" },
-	[FLUSH_CLWB] = { "clwb", 7, true, 24, "cpuid leaf 7, EBX bit 24" },
-};
-
-static bool dax_cpu_has(const struct flush_insn *f)
-{
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid_count(f->leaf, 0, &a, &b, &c, &d))
-		return false;
-	return ((f->ebx ? b : d) >> f->bit) & 1;
-}
-
-/* The line size clflush works on (cpuid leaf 1, EBX bits 15:8, in units
- * of 8 bytes), which is also the one in /proc/cpuinfo's "clflush size". */
-static size_t dax_line_size(void)
-{
-	unsigned a, b, c, d;
-	size_t line;
-
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return DAX_LINE_DEFAULT;
-	line = ((b >> 8) & 0xff) * 8;
-	if (line < 16 || (line & (line - 1)))
-		return DAX_LINE_DEFAULT;
-	return line;
-}
-
 /* ---- parse-time checks ---------------------------------------------- */
 
 static const struct dax_opts *opts_of(const struct job_spec *job)
@@ -227,16 +184,13 @@ static int dax_validate(const struct job_spec *job, struct diag *d)
 			   "and needs fence=sfence and a flush (this job has "
 			   "fence=%s, flush=%s)",
 			   o->fence == FENCE_NONE ? "none" : "sfence",
-			   o->flush == FLUSH_NONE ? "none" :
-			   flush_insns[o->flush].name);
+			   flush_name(o->flush));
 		ret = -EINVAL;
 	}
-	if (o->flush != FLUSH_NONE &&
-	    (unsigned)o->flush < sizeof(flush_insns) / sizeof(flush_insns[0]) &&
-	    !dax_cpu_has(&flush_insns[o->flush])) {
+	if (o->flush != FLUSH_NONE && !flush_cpu_has(o->flush)) {
 		diag_error(d, job_loc(job, "flush"), "flush", "this CPU has no "
-			   "%s (%s)", flush_insns[o->flush].name,
-			   flush_insns[o->flush].where);
+			   "%s (%s)", flush_name(o->flush),
+			   flush_cpuid_bit(o->flush));
 		ret = -EINVAL;
 	}
 	return ret;
@@ -375,7 +329,7 @@ static int dax_setup(struct ioe *e)
 	if (!m)
 		return -ENOMEM;
 	m->mf.write = RW_IS_WRITE(e->job->rw);
-	m->line = dax_line_size();
+	m->line = flush_line_size();
 	if (m->mf.write) {
 		m->flush = dax_pick_flush(o->flush,
 					  o->fence == FENCE_SFENCE &&
@@ -433,6 +387,26 @@ static void dax_resolve(struct job_spec *j, struct diag *d)
 	}
 }
 
+/* A writer whose flushes leave its lines cached fills the cache as a
+ * reader of the same bytes would: what the flush probe found decides how
+ * its neighbours' slowdown reads. */
+static void dax_quirk_note(const struct job_spec *job,
+			   const struct machine_quirks *q, char *buf,
+			   size_t len)
+{
+	const struct dax_opts *o = opts_of(job);
+	const struct flush_probe *fp = &q->flush;
+
+	buf[0] = '\0';
+	if (!RW_IS_WRITE(job->rw) || o->flush == FLUSH_NONE || !fp->ran ||
+	    fp->effect[o->flush] != FLUSH_KEEPS)
+		return;
+	snprintf(buf, len, "%s keeps lines cached on this CPU (a load after "
+		 "it takes %.0f ticks, a cached line %.0f, an evicted one "
+		 "%.0f): its writer evicts like a reader", flush_name(o->flush),
+		 fp->after[o->flush], fp->cached, fp->evicted);
+}
+
 static const char *const flush_words[] = {
 	"none", "clflush", "clflushopt", "clwb", NULL
 };
@@ -483,6 +457,7 @@ const struct ioengine_ops ioengine_dax = {
 	.opts = &ioengine_dax_opts,
 	.resolve = dax_resolve,
 	.validate = dax_validate,
+	.quirk_note = dax_quirk_note,
 	.setup = dax_setup,
 	.get = mapfile_get,
 	.put = dax_put,

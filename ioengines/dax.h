@@ -7,9 +7,9 @@
 
 #include <stdbool.h>
 
+#include "machine/cacheflush.h"
 #include "spec/options.h"
 
-enum flush_kind { FLUSH_NONE, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_CLWB };
 enum fence_kind { FENCE_NONE, FENCE_SFENCE };
 enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
 

@@ -223,7 +223,7 @@ static void uring_info_run(struct ioe *e, const struct uring_priv *p)
 
 static const char *const uring_options[] = {
 	"direct", "sync", "iodepth", "iodepth_batch_submit",
-	"iodepth_batch_complete", NULL
+	"iodepth_batch_complete", "fadvise_hint", NULL
 };
 
 static int uring_get(struct ioe *e, struct io_unit *u)
@@ -393,6 +393,7 @@ static int uring_open(struct ioe *e, struct uring_priv *p)
 	p->fd = ioe_open(e, flags);
 	if (p->fd < 0)
 		return p->fd;
+	ioe_fadvise(job, p->fd);
 	p->stream = !fstat(p->fd, &st) && !S_ISREG(st.st_mode) &&
 		    !S_ISBLK(st.st_mode);
 	return 0;

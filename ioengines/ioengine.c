@@ -128,12 +128,38 @@ int ioe_open_job_file(struct ioe *e)
 {
 	const struct job_spec *job = e->job;
 	int flags = (RW_WRITES(job->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int fd;
 
 	if (job->direct)
 		flags |= O_DIRECT;
 	if (job->sync)
 		flags |= O_SYNC;
-	return ioe_open(e, flags);
+	fd = ioe_open(e, flags);
+	if (fd >= 0)
+		ioe_fadvise(job, fd);
+	return fd;
+}
+
+void ioe_fadvise(const struct job_spec *job, int fd)
+{
+	int advice;
+
+	switch (job->fadvise_hint) {
+	case FADVISE_BY_RW:
+		advice = RW_IS_RANDOM(job->rw) || RW_IS_MIXED(job->rw) ?
+			 POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+		break;
+	case FADVISE_SEQUENTIAL:
+		advice = POSIX_FADV_SEQUENTIAL;
+		break;
+	case FADVISE_RANDOM:
+		advice = POSIX_FADV_RANDOM;
+		break;
+	default:
+		return;
+	}
+	/* advice only: a file that takes none (a FIFO) reads as it would */
+	(void)posix_fadvise(fd, 0, 0, advice);
 }
 
 const char *ioe_direct_hint(bool direct, int err)

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "ioengines/blockgen.h"
+#include "machine/quirks.h"
 #include "util/clock.h"
 #include "util/hist.h"
 #include "spec/job.h"
@@ -140,6 +141,12 @@ struct ioengine_ops {
 	/* Cross-option checks at parse time; report with diag_error() at the
 	 * location of the offending option (job->locs[opt_index("bs")]). */
 	int (*validate)(const struct job_spec *job, struct diag *d);
+	/* What one of the host's quirks (machine/quirks.h) does to this
+	 * job's figures, as a sentence in buf for the report to put beside
+	 * them; buf left empty when none applies.  May be NULL. */
+	void (*quirk_note)(const struct job_spec *job,
+			   const struct machine_quirks *q, char *buf,
+			   size_t len);
 	int (*setup)(struct ioe *e);
 	/* After setup, put the job's data into a region that setup mapped
 	 * but left fresh (mem: the file's bytes, or the pattern).  Between
@@ -237,6 +244,8 @@ int ioe_open(struct ioe *e, int flags);
 int ioe_open_job_file(struct ioe *e);
 /* " (O_DIRECT needs ...)" after an EINVAL under direct=1, else "". */
 const char *ioe_direct_hint(bool direct, int err);
+/* fadvise_hint's advice for the job's file open at fd (none for 0). */
+void ioe_fadvise(const struct job_spec *job, int fd);
 /* sync() for sources with one fd: fsync or fdatasync, failure described. */
 int ioe_sync_fd(struct ioe *e, int fd, bool data_only);
 /* Whether source e honours job option name (its own, or see .options). */

@@ -42,7 +42,8 @@ struct psync_priv {
 	bool direct;
 };
 
-static const char *const psync_options[] = { "direct", "sync", NULL };
+static const char *const psync_options[] = { "direct", "sync",
+					      "fadvise_hint", NULL };
 
 static void psync_teardown(struct ioe *e)
 {

@@ -96,8 +96,9 @@ test_expect_success MEMCG 'SIGTERM during the run: the cgroup is removed all the
 	pid=$!
 
 	dir=$base/memjob-$pid &&
+	# made, then the process moved in (a write that takes milliseconds)
 	for i in $(seq 100); do
-		test -d "$dir" && break
+		test -d "$dir" && grep -qx "$pid" "$dir/cgroup.procs" && break
 		sleep 0.1
 	done &&
 	echo "cgroup $dir" &&

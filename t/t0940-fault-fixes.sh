@@ -125,7 +125,7 @@ fill_after_create()
 		--rate=8m --time_based=1 --runtime=1s >out.csv 2>err &
 	} &&
 	pid=$! &&
-	until_file "$d/one.dat" &&
+	until_reserved "$d/one.dat" 16777216 &&
 	{ dd if=/dev/zero of="$d/filler" bs=1M count=30 2>dd.err || :; } &&
 	wait $pid && rc=0 || rc=$?
 	cat out.csv err dd.err
@@ -138,8 +138,22 @@ fill_after_create()
 	return $rc
 }
 
+# until_reserved FILE BYTES: until FILE holds BYTES of blocks (fallocate
+# done), a few seconds at most: the filler must come after the reservation,
+# not between the file's creation and it.
+until_reserved()
+{
+	for _ in $(seq 200); do
+		[ -e "$1" ] && [ "$(($(stat -c %b "$1") * 512))" -ge "$2" ] &&
+			return 0
+		sleep 0.02
+	done
+	echo "$1 never held $2 bytes"
+	return 1
+}
+
 test_expect_success MOUNT_NS 'mmap write: a disk that fills during the run does not kill the job' '
-	export -f fill_after_create until_file csv_col &&
+	export -f fill_after_create until_file until_reserved csv_col &&
 	export CSV_SPLIT_AWK &&
 	unshare -m bash -c fill_after_create
 '

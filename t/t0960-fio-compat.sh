@@ -419,4 +419,116 @@ test_expect_success 'percentile_list: the percentiles memjob reports are taken' 
 		grep -qx "percentile_list=99"
 '
 
+# ---- a job file read as fio's gets fio's defaults -----------------------
+
+test_lazy_prereq STRACE '
+	command -v strace >/dev/null && strace -f -o /dev/null true
+'
+
+# plain_jobs FILE: two jobs with no file word and no ioengine, a
+# sequential and a random reader.
+plain_jobs()
+{
+	write_file "$1" <<-\INI
+	[global]
+	size=1m
+	[seq]
+	rw=read
+	[rand]
+	rw=randread
+	INI
+}
+
+# dump_of FILE JOB: the options --dump gives JOB of FILE, one a line.
+dump_of()
+{
+	"$MEMJOB" --dump "$1" 2>/dev/null |
+		awk -v j="[$2]" '$0 == j { on = 1; next } /^\[/ { on = 0 } on && /=/'
+}
+
+test_expect_success 'a .fio file gets fio'"'"'s defaults; the same jobs in a .ini keep memjob'"'"'s' '
+	plain_jobs plain.fio &&
+	dump_of plain.fio rand >fio.dump &&
+	for o in ioengine=psync bs=4k invalidate=1 fadvise_hint=1; do
+		grep -qx "$o" fio.dump || { echo "no $o"; cat fio.dump; exit 1; }
+	done &&
+	cp plain.fio plain.ini &&
+	dump_of plain.ini rand >ini.dump &&
+	grep -qx "ioengine=mem" ini.dump &&
+	! grep -q "^invalidate=\|^fadvise_hint=\|^bs=" ini.dump &&
+	"$MEMJOB" --dump --name=j --size=1m --rw=randread --thread 2>/dev/null |
+		grep -qx "ioengine=mem"
+'
+
+test_expect_success 'a fio-only word makes a job file fio'"'"'s, from [global] too' '
+	write_file words.ini <<-\INI &&
+	[global]
+	thread
+	filename=w.dat
+	size=1m
+	[r]
+	rw=randread
+	ioengine=libaio
+	INI
+	dump_of words.ini r >dump &&
+	for o in ioengine=libaio invalidate=1 fadvise_hint=1 bs=4k \
+		 iodepth_batch_submit=1; do
+		grep -qx "$o" dump || { echo "no $o"; cat dump; exit 1; }
+	done
+'
+
+test_expect_success 'what the job says stays: its own value, the command line, a sweep' '
+	write_file own.fio <<-\INI &&
+	[global]
+	size=1m
+	[r]
+	rw=randread
+	invalidate=0
+	fadvise_hint=0
+	sweep=bs:8k,16k
+	[m]
+	ioengine=mem
+	INI
+	dump_of own.fio r >r.dump &&
+	! grep -q "^invalidate=\|^fadvise_hint=\|^bs=" r.dump &&
+	grep -qx "sweep=bs:8k,16k" r.dump &&
+	dump_of own.fio m >m.dump &&
+	grep -qx "ioengine=mem" m.dump && ! grep -q "^invalidate=" m.dump &&
+	"$MEMJOB" --dump --bs=64k own.fio 2>/dev/null | grep -qx "bs=64k" &&
+	"$MEMJOB" --output-format=csv own.fio --size=64k >out.csv 2>/dev/null &&
+	test "$(lines out.csv bs)" = "8192 4096 16384 4096"
+'
+
+test_expect_success STRACE 'fadvise_hint=1: random advice for random jobs, sequential for the others' '
+	plain_jobs adv.fio &&
+	strace -f -e trace=fadvise64 -o trace "$MEMJOB" adv.fio >/dev/null 2>&1 &&
+	grep -q "POSIX_FADV_RANDOM" trace &&
+	grep -q "POSIX_FADV_SEQUENTIAL" trace &&
+	cp adv.fio adv.ini &&
+	strace -f -e trace=fadvise64 -o trace "$MEMJOB" adv.ini >/dev/null 2>&1 &&
+	! grep -q "POSIX_FADV_RANDOM\|POSIX_FADV_SEQUENTIAL" trace
+'
+
+# fio's rand-read example, small: memjob lays the file out and, with fio's
+# invalidate=1, reads it from the device, not from the pages it has just
+# written (before, it read them all from memory: 27 times fio's figure).
+test_expect_success BLOCKDEV,LIBAIO 'fio'"'"'s buffered random reads come from the device' '
+	write_file rr.fio <<-\INI &&
+	[global]
+	filename=rr.dat
+	rw=randread
+	bs=4k
+	direct=0
+	[r]
+	size=16m
+	ioengine=libaio
+	iodepth=16
+	INI
+	"$MEMJOB" --output-format=csv rr.fio >rr.csv 2>/dev/null &&
+	bytes=$(csv_col rr.csv bytes) &&
+	dev=$(csv_col rr.csv dev_read_kb) &&
+	echo "read $bytes bytes, the device $dev KiB" &&
+	test "$dev" -ge $((bytes / 1024 * 9 / 10))
+'
+
 test_done

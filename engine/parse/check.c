@@ -219,16 +219,6 @@ static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
 	}
 }
 
-/* The options only some data sources use: refused on the others when set
- * to anything but their default, so none is ever silently ignored. */
-static bool swept(const struct job_spec *j, const char *opt)
-{
-	for (unsigned i = 0; i < j->nsweeps; i++)
-		if (!strcmp(opt_table[j->sweeps[i].opt].name, opt))
-			return true;
-	return false;
-}
-
 /*
  * Options that only some data sources or kernels use ("owners" declare
  * them in their .options list): refused on a job whose own source or
@@ -363,7 +353,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 	}
 	/* a sweep over the source (kernel) changes which options apply from
 	 * point to point: each is checked where it applies */
-	if (!swept(j, "ioengine") && !j->sweeps_owner[0])
+	if (!job_swept(j, "ioengine") && !j->sweeps_owner[0])
 		check_owned(j, "ioengine", owners, n, mine, &defaults, d);
 	for (n = 0; n < 32 && kernel_registry[n]; n++) {
 		owners[n].name = kernel_registry[n]->name;
@@ -372,7 +362,7 @@ static void check_source_options(const struct job_spec *j, struct diag *d)
 		if (kernel_registry[n] == j->kernel)
 			kmine = n;
 	}
-	if (!swept(j, "kernel") && !j->sweeps_owner[1])
+	if (!job_swept(j, "kernel") && !j->sweeps_owner[1])
 		check_owned(j, "kernel", owners, n, kmine, &defaults, d);
 	job_free(&defaults);
 	if (!j->direct || !ioe_honours(e, "direct"))
@@ -407,7 +397,7 @@ static int find_job(const struct jobset *js, const char *name, size_t before)
  */
 static void default_ioengine(struct job_spec *j)
 {
-	if (job_isset(j, "ioengine") || swept(j, "ioengine") ||
+	if (job_isset(j, "ioengine") || job_swept(j, "ioengine") ||
 	    j->sweeps_owner[0])
 		return;
 	if (j->filename || job_isset(j, "directory") ||
@@ -424,6 +414,7 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 
 	fio_resolve(j, d);
 	default_ioengine(j);
+	fio_defaults(j);
 	e = j->ioengine;
 
 	/* first: the sizes below may be relative to these CPUs' caches */
@@ -476,7 +467,7 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 		diag_error(d, job_loc(j, "preread"), "preread", "warms the "
 			   "page cache, which direct=1 bypasses");
 	if (!(e->flags & (IOE_FILE | IOE_NODATA)) && !j->filename &&
-	    j->size == 0 && !swept(j, "size") && !j->size_expr)
+	    j->size == 0 && !job_swept(j, "size") && !j->size_expr)
 		diag_error(d, job_loc(j, "size"), "size", "ioengine=%s without "
 			   "a file needs size (e.g. size=64m)", e->name);
 	if (j->time_based && j->runtime_us == 0)

@@ -172,6 +172,38 @@ void fio_resolve(struct job_spec *j, struct diag *d)
 	check_scheduler(j, d);
 }
 
+/* Set by the job, its [global] or a sweep: not left to a default. */
+static bool chosen(const struct job_spec *j, const char *opt)
+{
+	return job_isset(j, opt) || job_swept(j, opt);
+}
+
+void fio_defaults(struct job_spec *j)
+{
+	const struct ioengine_ops *e;
+
+	if (!j->fio_file)
+		return;
+	/* fio has no memory of its own to run in: every job does I/O on
+	 * its files, psync unless it says otherwise */
+	if (!chosen(j, "ioengine") && !j->sweeps_owner[0])
+		j->ioengine = ioengine_default_for(IOE_DEFAULT_FILES);
+	e = j->ioengine;
+	if (!chosen(j, "bs"))
+		j->bs = FIO_DEFAULT_BS;
+	/* fio drops the file's cached pages before the job, unless it
+	 * preads them (pre_read) */
+	if (((e->flags & IOE_FILE) || j->filename) &&
+	    !chosen(j, "invalidate") && !j->preread)
+		j->invalidate = true;
+	if (!chosen(j, "fadvise_hint") && ioe_honours(e, "fadvise_hint"))
+		j->fadvise_hint = FADVISE_BY_RW;
+	/* fio submits each I/O as soon as it has it */
+	if (!chosen(j, "iodepth_batch_submit") &&
+	    ioe_honours(e, "iodepth_batch_submit"))
+		j->iodepth_batch_submit = 1;
+}
+
 static bool listed(const char *const *list, const char *n)
 {
 	for (size_t i = 0; list && list[i]; i++)

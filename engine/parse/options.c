@@ -41,6 +41,8 @@ static const char *const rng_words[] = {
 static const char *const unit_base_words[] = { "0", "1", "8", NULL };
 static const char *const kb_base_words[] = { "1024", "1000", NULL };
 static const char *const submit_mode_words[] = { "inline", "offload", NULL };
+static const char *const fadvise_words[] = { "0", "1", "sequential", "random",
+					     NULL };
 
 const char *const opt_cat_names[CAT_COUNT] = {
 	[CAT_JOB] = "Job",
@@ -147,6 +149,7 @@ const struct opt_def opt_core[] = {
 	  .help = "rw=rw or randrw: the share of blocks read; the others are "
 		  "written.  Reported as bytes and write_bytes." },
 	{ .name = "rwmixwrite", .type = OPT_UINT, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(rwmixwrite), .width = W(rwmixwrite), .def = "50",
 	  .min = 0, .max = 100, .arg = "PERCENT",
 	  .help = "fio's other side of rwmixread: the share of blocks "
@@ -158,6 +161,7 @@ const struct opt_def opt_core[] = {
 		  "data and the kernel runs.  The last block of a pass is "
 		  "short when bs does not divide size." },
 	{ .name = "bsrange", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(bsrange_bs), .arg = "SIZE-SIZE",
 	  .parse = optv_parse_bsrange, .format = optv_format_bsrange,
 	  .help = "fio's range of block sizes.  memjob's blocks all have one "
@@ -165,6 +169,7 @@ const struct opt_def opt_core[] = {
 		  "taken: it sets bs.  A wider range is refused (compare "
 		  "sizes with sweep=bs:... instead)." },
 	{ .name = "bssplit", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(bssplit_bs), .arg = "SIZE/PERCENT:...",
 	  .parse = optv_parse_bssplit, .format = optv_format_bssplit,
 	  .help = "fio's mix of block sizes.  memjob's blocks all have one "
@@ -183,6 +188,7 @@ const struct opt_def opt_core[] = {
 		  "(25%ram).  Where no cache is known, give bytes, or "
 		  "--topology-file." },
 	{ .name = "filesize", .type = OPT_SIZE, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(filesize), .def = "0", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",
 	  .help = "fio's size of each file.  A memjob job has one file per "
@@ -222,6 +228,7 @@ const struct opt_def opt_core[] = {
 		  "cache is bypassed; bs and offset must be multiples of 512 "
 		  "(of the device's logical block size in general)." },
 	{ .name = "buffered", .type = OPT_BOOL, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(buffered), .def = "1", .arg = "BOOL",
 	  .help = "fio's opposite of direct: buffered=0 is direct=1.  "
 		  "Setting both so that they disagree is refused." },
@@ -286,9 +293,19 @@ const struct opt_def opt_core[] = {
 		  "(see there).  Each file job's source_info and the CSV "
 		  "columns start_dirty_kb, start_writeback_kb, isolated and "
 		  "isolate_wait_ms say the Dirty and Writeback levels "
-		  "(/proc/meminfo) it started from.  0: carry over on purpose "
-		  "(no sync, no deletion, no wait); the next run's "
-		  "source_info says it was not isolated." },
+		  "(/proc/meminfo) it started from.  On a host that takes "
+		  "free memory back (free page reporting, found at the start "
+		  "of the run: see HOST QUIRKS in memjob(1)), memjob also "
+		  "faults in, right before each run, as much memory as the "
+		  "run will write into (the page cache of its files, unless "
+		  "direct=1, and the regions of ioengine=mem) with huge "
+		  "pages, within the free memory, and frees it, so that "
+		  "every run writes into memory that is the guest's, "
+		  "whatever ran before it; the columns warm_bytes and "
+		  "warm_ms say what was warmed "
+		  "and how long it took.  0: carry over on purpose "
+		  "(no sync, no deletion, no wait, no warm-up); the next "
+		  "run's source_info says it was not isolated." },
 	{ .name = "isolate_dirty", .type = OPT_SIZE, .cat = CAT_SOURCE,
 	  .off = F(isolate_dirty), .def = "64m", .min = 0, .max = NOLIMIT,
 	  .arg = "SIZE",
@@ -385,6 +402,18 @@ const struct opt_def opt_core[] = {
 	  .help = "Random jobs: 1 draws the same order on every run (from "
 		  "pattern_seed), 0 a new order each run.  The pattern of the "
 		  "data does not change." },
+	{ .name = "fadvise_hint", .type = OPT_ENUM, .cat = CAT_SOURCE,
+	  .off = F(fadvise_hint), .def = "0", .words = fadvise_words,
+	  .arg = "0|1|sequential|random",
+	  .help = "ioengine=psync, libaio, io_uring: advise the kernel, with "
+		  "posix_fadvise when the job opens its file, how the job "
+		  "will read it: 1 by its rw (POSIX_FADV_RANDOM for random "
+		  "and mixed jobs, POSIX_FADV_SEQUENTIAL for sequential "
+		  "ones), sequential or random whatever rw says, 0 no "
+		  "advice (the default; a job file read as fio's gets fio's "
+		  "default, 1).  Random advice turns readahead off, so each "
+		  "buffered random read of a cold file reads just its block "
+		  "from the device." },
 
 	/* io_uring */
 	{ .name = "iodepth_batch_submit", .type = OPT_UINT, .cat = CAT_SOURCE,
@@ -406,8 +435,10 @@ const struct opt_def opt_core[] = {
 		  "log-linear histogram (under 1% error) and report p50, p90, "
 		  "p99, p99.9 and max.  Sources without I/Os (mem, mmap) have "
 		  "none to record." },
-	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency" },
+	{ .name = "clat_percentiles", .cat = CAT_SOURCE, .alias = "latency",
+	  .flags = OPTF_FIO },
 	{ .name = "percentile_list", .type = OPT_CUSTOM, .cat = CAT_SOURCE,
+	  .flags = OPTF_FIO,
 	  .off = F(percentile_list), .arg = "P:P:...",
 	  .parse = optv_parse_percentiles, .format = opt_format_text,
 	  .help = "fio's list of latency percentiles to report, separated "
@@ -456,7 +487,8 @@ const struct opt_def opt_core[] = {
 		  "also stops when its loops are done.  Every wait inside the "
 		  "job ends there (a rate's nap, I/O that does not complete; "
 		  "see SAFETY), and it bounds a kernel=exec program too." },
-	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime" },
+	{ .name = "timeout", .cat = CAT_RUN, .alias = "runtime",
+	  .flags = OPTF_FIO },
 	{ .name = "time_based", .type = OPT_BOOL, .cat = CAT_RUN,
 	  .off = F(time_based), .def = "0", .arg = "BOOL",
 	  .help = "Repeat passes until runtime has passed (needs runtime)." },
@@ -593,7 +625,8 @@ const struct opt_def opt_core[] = {
 	  .help = "Fail the job when a clone moves fewer bytes per second "
 		  "than this, over any whole second of its measured time or "
 		  "over all of it (0: never)." },
-	{ .name = "rate_min", .cat = CAT_RUN, .alias = "ratemin" },
+	{ .name = "rate_min", .cat = CAT_RUN, .alias = "ratemin",
+	  .flags = OPTF_FIO },
 
 	/* Counters */
 	{ .name = "perf_events", .type = OPT_CUSTOM, .cat = CAT_RUN,
@@ -705,47 +738,52 @@ const struct opt_def opt_core[] = {
 	/* fio compatibility: fio's words with nothing, or nothing more, to
 	 * do in memjob.  OPTF_NOOP: accepted, and the run says so once. */
 	{ .name = "description", .type = OPT_STR, .cat = CAT_FIO,
+	  .flags = OPTF_FIO,
 	  .off = F(description), .arg = "TEXT",
 	  .help = "Free text about the job, kept in --dump." },
 	{ .name = "thread", .type = OPT_BOOL, .cat = CAT_FIO,
-	  .off = F(thread), .def = "1", .arg = "BOOL", .flags = OPTF_NOOP,
+	  .off = F(thread), .def = "1", .arg = "BOOL",
+	  .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: run clones as threads rather than processes. "
 		  "memjob's clones are always threads of one process, "
 		  "whatever this says." },
-	{ .name = "threads", .cat = CAT_FIO, .alias = "thread" },
+	{ .name = "threads", .cat = CAT_FIO, .alias = "thread",
+	  .flags = OPTF_FIO },
 	{ .name = "group_reporting", .type = OPT_BOOL, .cat = CAT_FIO,
 	  .off = F(group_reporting), .def = "0", .arg = "BOOL",
-	  .flags = OPTF_NOOP,
+	  .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: report a group's jobs as one.  memjob always prints "
 		  "each job and then its group's totals." },
 	{ .name = "gtod_reduce", .type = OPT_BOOL, .cat = CAT_FIO,
 	  .off = F(gtod_reduce), .def = "0", .arg = "BOOL",
-	  .flags = OPTF_NOOP,
+	  .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: read the clock less often.  memjob reads it per "
 		  "I/O only for latency (see latency=0)." },
 	{ .name = "random_generator", .type = OPT_ENUM, .cat = CAT_FIO,
 	  .off = F(random_generator), .def = "tausworthe", .words = rng_words,
-	  .arg = "tausworthe|lfsr|tausworthe64", .flags = OPTF_NOOP,
+	  .arg = "tausworthe|lfsr|tausworthe64",
+	  .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio's random generator.  memjob's random order is always "
 		  "its own keyed permutation (every block once per pass), "
 		  "whatever this says." },
 	{ .name = "io_submit_mode", .type = OPT_ENUM, .cat = CAT_FIO,
 	  .off = F(io_submit_mode), .def = "inline",
 	  .words = submit_mode_words, .arg = "inline|offload",
-	  .flags = OPTF_NOOP,
+	  .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: who submits the I/O.  memjob's job threads submit "
 		  "their own (inline); offload is refused." },
 	{ .name = "unit_base", .type = OPT_ENUM, .cat = CAT_FIO,
 	  .off = F(unit_base), .def = "0", .words = unit_base_words,
-	  .arg = "0|1|8", .flags = OPTF_NOOP,
+	  .arg = "0|1|8", .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: bytes (1) or bits (8) in the report.  memjob reports "
 		  "bytes; 8 is refused." },
 	{ .name = "kb_base", .type = OPT_ENUM, .cat = CAT_FIO,
 	  .off = F(kb_base), .def = "1024", .words = kb_base_words,
-	  .arg = "1024|1000", .flags = OPTF_NOOP,
+	  .arg = "1024|1000", .flags = OPTF_NOOP | OPTF_FIO,
 	  .help = "fio: what k means in sizes.  memjob's k, m, g are always "
 		  "powers of 1024; 1000 is refused." },
 	{ .name = "ioscheduler", .type = OPT_STR, .cat = CAT_FIO,
+	  .flags = OPTF_FIO,
 	  .off = F(ioscheduler), .arg = "NAME",
 	  .help = "fio switches the I/O scheduler of the job's device to "
 		  "NAME.  That is the whole machine's setting, which memjob "

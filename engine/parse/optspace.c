@@ -160,6 +160,11 @@ const char *opt_nearest(const char *name)
 	return opt_space_nearest(opt_space(), name);
 }
 
+bool opt_is_fio_word(const char *name)
+{
+	return opt_space_word_flags(opt_space(), name) & OPTF_FIO;
+}
+
 int job_init_defaults(struct job_spec *j)
 {
 	return job_init_space(j, opt_space());

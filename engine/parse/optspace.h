@@ -24,6 +24,8 @@ int opt_index(const char *name);	/* -1 if unknown */
 const struct opt_def *opt_find(const char *name);
 /* The valid option nearest to an unknown name, or NULL if none is close. */
 const char *opt_nearest(const char *name);
+/* Whether name is a word memjob takes only from fio (OPTF_FIO). */
+bool opt_is_fio_word(const char *name);
 
 /* A job with every option of the space at its default (name NULL,
  * nothing set), each group's struct allocated. */

@@ -53,6 +53,7 @@ struct parser {
 	size_t npending;
 	bool cli_job_open;		/* a --name has been seen */
 	bool full;			/* MEMJOB_MAX_JOBS reached, said */
+	bool fio_words;			/* the file being read used one */
 };
 
 static const char CMDLINE[] = "command line";
@@ -249,6 +250,8 @@ static void apply(struct parser *p, struct job_spec *j, const char *key,
 			diag_error(p->d, loc, o->name, "%s", msg);
 		return;
 	}
+	if (loc->file != CMDLINE && opt_is_fio_word(key))
+		p->fio_words = true;
 	j->isset[o - opt_table] = 1;
 	if (j->inherited)
 		j->inherited[o - opt_table] = 0;
@@ -277,9 +280,20 @@ static int on_kv(void *user, const char *section, const char *name,
 	return 1;
 }
 
-static int parse_with(struct parser *p, struct jobreader *r)
+/* A job file is read as fio's when its name says so or it uses a word
+ * memjob takes only from fio; its jobs then get fio's defaults. */
+static bool fio_name(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n > 4 && !strcmp(name + n - 4, ".fio");
+}
+
+static int parse_with(struct parser *p, struct jobreader *r,
+		      const char *name)
 {
 	unsigned before = p->d->errors;
+	size_t first = p->njobs;
 	int ret;
 
 	if (!r)
@@ -291,6 +305,7 @@ static int parse_with(struct parser *p, struct jobreader *r)
 	}
 	p->target = NULL;
 	p->in_section = false;
+	p->fio_words = false;
 
 	ini_allow_multiline = 0;
 	ini_allow_no_value = 1;
@@ -305,6 +320,8 @@ static int parse_with(struct parser *p, struct jobreader *r)
 			   "job file (%s)", ret == -2 ? "out of memory"
 						     : "I/O error");
 	job_free(&p->global);
+	for (size_t i = first; i < p->njobs; i++)
+		p->jobs[i].fio_file = p->fio_words || fio_name(name);
 
 	/* an array of pointers: sizeof(*n) is a pointer's size, as meant */
 	struct jobreader **n = realloc(p->readers, (p->nreaders + 1) *
@@ -321,13 +338,13 @@ static int parse_with(struct parser *p, struct jobreader *r)
 
 int parser_add_file(struct parser *p, const char *path)
 {
-	return parse_with(p, jobreader_open(path, p->d, on_section, p));
+	return parse_with(p, jobreader_open(path, p->d, on_section, p), path);
 }
 
 int parser_add_string(struct parser *p, const char *name, const char *text)
 {
 	return parse_with(p, jobreader_open_string(name, text, p->d,
-						   on_section, p));
+						   on_section, p), name);
 }
 
 int parser_add_cmdline(struct parser *p, const char *key, const char *val,

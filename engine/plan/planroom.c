@@ -77,29 +77,11 @@ static void check_disk(struct plan *p, struct diag *d)
 	free(fs);
 }
 
-/* A line of /proc/meminfo in bytes ("MemAvailable:"); 0: unknown. */
-static uint64_t meminfo_bytes(const char *key)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kb = 0;
-	size_t n = strlen(key);
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) &&
-		    sscanf(line + n, " %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024;
-}
-
 /* Free memory: what the jobs of each segment allocate at once (the
  * hungriest job's size is where the error points). */
 static void check_memory(struct plan *p, struct diag *d)
 {
-	uint64_t avail = meminfo_bytes("MemAvailable:");
+	uint64_t avail = sysfile_meminfo("MemAvailable:");
 
 	if (!avail)
 		return;
@@ -233,7 +215,7 @@ static void check_memory_limit(struct plan *p, struct diag *d)
 	}
 	if (!any)
 		return;
-	total = meminfo_bytes("MemTotal:");
+	total = sysfile_meminfo("MemTotal:");
 	if (total && any->memory_limit >= total) {
 		value_format_size(any->memory_limit, n1, sizeof(n1));
 		value_format_bytes((double)total, n2, sizeof(n2));

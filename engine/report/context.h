@@ -13,6 +13,7 @@
 
 #include "report/machine.h"
 #include "parse/sweep.h"
+#include "machine/quirks.h"
 #include "machine/sysstat.h"
 #include "machine/topology.h"
 
@@ -49,6 +50,7 @@ struct report_ctx {
 	const struct sysstat *ss;		/* for the run header */
 	const struct topo *topo;		/* for the knees, or NULL */
 	const struct memcg *memcg;		/* memory_limit's, or NULL */
+	const struct machine_quirks *quirks;	/* the host's, or NULL */
 	struct report_facts facts;		/* report_header fills it */
 	const char *stopped_by;			/* "SIGINT", or NULL */
 };

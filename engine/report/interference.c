@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/interference.h"
 #include "util/stats.h"
@@ -171,6 +172,23 @@ static bool point_emulated(const struct results *r, unsigned idx)
 	return false;
 }
 
+/* What one of the host's quirks does to the aggressors of loaded victim
+ * idx's point, in their data source's words (ioengine_ops.quirk_note). */
+static void point_quirk(const struct results *r, unsigned idx, char *buf,
+			size_t len)
+{
+	const struct plan *p = r->plan;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; r->quirks && k < p->njobs && !buf[0]; k++) {
+		const struct job_spec *a = p->jobs[k].spec;
+
+		if (p->jobs[k].segment == p->jobs[idx].segment &&
+		    a->role == ROLE_AGGRESSOR && a->ioengine->quirk_note)
+			a->ioengine->quirk_note(a, r->quirks, buf, len);
+	}
+}
+
 /* Each loaded point of victim name, in plan order. */
 static void victim_lines(const struct results *r, const char *name,
 			 void (*fn)(void *user,
@@ -226,6 +244,7 @@ static void victim_lines(const struct results *r, const char *name,
 		if (l.have_cpu)
 			l.cpu_slowdown_pct = slowdown_pct(l.cpu_alone,
 							  l.cpu_loaded, true);
+		point_quirk(r, i, l.quirk, sizeof(l.quirk));
 		fn(user, &l);
 	}
 }
@@ -292,6 +311,8 @@ static void print_line(void *user, const struct interference_line *l)
 			"loaded %.4g; without the wait for a CPU)\n", "",
 			l->cpu_slowdown_pct, l->cpu_m.label, l->cpu_alone,
 			l->cpu_loaded);
+	if (l->quirk[0])
+		fprintf(f, "  %-32s %s\n", "", l->quirk);
 	noise_point_lines(f, &l->noise, &l->loaded_wait, &l->ci,
 			  l->slowdown_pct, prec_target(l));
 	if (l->prec.state != PRECISION_OFF) {
@@ -419,6 +440,7 @@ void interference_row(struct row_emitter *e,
 		row_absent(e, "cpu_slowdown_pct");
 	}
 	noise_loaded_cells(e, &l->loaded_wait);
+	row_str(e, "quirk_note", l->quirk);
 	row_end(e);
 }
 

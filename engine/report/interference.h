@@ -88,6 +88,8 @@ struct interference_line {
 	bool have_cpu;
 	struct metric cpu_m;
 	double cpu_alone, cpu_loaded, cpu_slowdown_pct;
+	char quirk[256];		/* what a host quirk does to the
+					   point's aggressors, or "" */
 };
 
 /* Each line, victim by victim in plan order. */

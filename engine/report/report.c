@@ -18,6 +18,7 @@
 #include "report/kneereport.h"
 #include "report/noisereport.h"
 #include "report/series.h"
+#include "report/quirkreport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "report/report.h"
@@ -94,6 +95,7 @@ void report_header(struct report_ctx *rc, const struct plan *p)
 		topo_summary(rc->topo, line, sizeof(line));
 		fprintf(rc->out, "%s\n", line);
 	}
+	quirks_print(rc->out, rc->quirks);
 	if (rc->memcg)
 		memory_limit_line(rc->out, rc->memcg, p);
 	for (unsigned i = 0; rc->notes && i < rc->notes->n; i++)
@@ -308,6 +310,8 @@ static void normal_run_figures(FILE *f, const struct job_result *jr)
 			   jr->pj->size * j->numjobs);
 	if (jr->info && jr->info[0])
 		fprintf(f, "    %s: %s\n", j->ioengine->name, jr->info);
+	if (jr->start.warm[0])
+		fprintf(f, "    %s\n", jr->start.warm);
 	if (jr->emulated)
 		fputs("    EMULATED: these figures come from ordinary memory "
 		      "standing in for the device\n", f);

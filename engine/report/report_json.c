@@ -17,6 +17,7 @@
 #include "util/jsonout.h"
 #include "report/kneereport.h"
 #include "report/noisereport.h"
+#include "report/quirkreport.h"
 #include "report/report_int.h"
 
 static void group_row(void *user, const struct group_total *g)
@@ -118,6 +119,7 @@ int report_json(const struct report_ctx *rc, const struct results *r)
 	if (!d.obj)
 		return -1;
 	json_doc_put(&d, "system", system_facts(&rc->facts));
+	json_doc_put(&d, "quirks", quirks_json(rc->quirks));
 	json_doc_put(&d, "host_noise", host_noise(r));
 	json_doc_put(&d, "notes", notes(rc->notes));
 	json_doc_put(&d, "stopped_by", rc->stopped_by

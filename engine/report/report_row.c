@@ -51,7 +51,8 @@
 	X(touch_majflt) X(touch_usr_ns) X(touch_sys_ns) X(precision_pct)	\
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
 	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
-	X(short_clones) X(io_threads_cpu_ns) X(cut_short)
+	X(short_clones) X(io_threads_cpu_ns) X(cut_short) X(warm_bytes)	\
+	X(warm_ms)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -573,6 +574,12 @@ static void fill_fixed(struct cell *c, const char *host,
 		if (jr->start.waited)
 			C(isolate_wait_ms) = cell_fixed(
 				(double)jr->start.wait_ns / 1e6, 1);
+	}
+	if (jr->start.warm_asked) {	/* memory warmed first (isolate) */
+		C(warm_bytes) = cell_u64(jr->start.warm_bytes);
+		if (jr->start.warm_bytes)
+			C(warm_ms) = cell_fixed((double)jr->start.warm_ns / 1e6,
+						1);
 	}
 	fill_touch(c, jr);
 	fill_series(c, r, jr);

@@ -167,6 +167,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 {
 	const struct plan *p = x->plan;
 	struct exec_shared sh;
+	struct isolate_warm warm;
 	struct worker *w;
 	pthread_t *tids;
 	unsigned nthreads = 0, t = 0, started = 0;
@@ -221,6 +222,8 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		ret = -1;
 		goto out_sync;
 	}
+	/* last before the threads: they allocate what it warmed */
+	warm = isolate_warm_memory(p, sg, x->quirks);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -275,7 +278,8 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		join_all(x->stop, tids, started);
 		progress_stop(pg);
-		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw);
+		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw,
+			     &warm);
 		samples_stop(&sm, sampler);
 		have = have && !sysstat_snap(x->ss, &after);
 		noise_seg_end(&ns, sh.root, x->res, sg, repeat);

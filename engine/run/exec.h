@@ -23,6 +23,7 @@
 #include "machine/sysstat.h"
 
 struct memcg;
+struct machine_quirks;
 
 struct exec_ctx {
 	const struct plan *plan;
@@ -35,6 +36,7 @@ struct exec_ctx {
 	FILE **samples;			/* per job: its sample log, or NULL */
 	struct memcg *memcg;		/* memory_limit's cgroup (located, not
 					 * made yet), or NULL */
+	const struct machine_quirks *quirks;	/* the host's, or NULL */
 };
 
 

@@ -303,13 +303,12 @@ static void file_state(const struct created_files *cf,
 void isolate_note(struct results *r, const struct created_files *cf,
 		  const struct segment *sg, unsigned repeat,
 		  const struct dirty_level *lv, bool isolated,
-		  const struct isolate_wait *w)
+		  const struct isolate_wait *w,
+		  const struct isolate_warm *warm)
 {
 	const struct plan *p = r->plan;
 	char text[256], d[32], b[32], wt[96] = "", st[160];
 
-	if (!lv->have)
-		return;
 	if (w->asked && (!w->reached || w->ns >= 10000000)) {
 		char lvl[32];
 
@@ -328,14 +327,22 @@ void isolate_note(struct results *r, const struct created_files *cf,
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		struct job_result *jr = results_get(r, i, repeat);
 
-		if (!p->jobs[i].paths)
+		if (p->jobs[i].spec->isolate_phases && warm->asked) {
+			jr->start.warm_asked = true;
+			jr->start.warm_bytes = warm->cost.bytes;
+			jr->start.warm_ns = warm->cost.ns;
+			isolate_warm_text(warm, jr->start.warm,
+					  sizeof(jr->start.warm));
+		}
+		if (!p->jobs[i].paths || !lv->have)
 			continue;
-		jr->start = (struct phase_start){
-			.have = true, .isolated = isolated,
-			.waited = w->asked, .reached = w->reached,
-			.dirty = lv->dirty, .writeback = lv->writeback,
-			.wait_ns = w->ns,
-		};
+		jr->start.have = true;
+		jr->start.isolated = isolated;
+		jr->start.waited = w->asked;
+		jr->start.reached = w->reached;
+		jr->start.dirty = lv->dirty;
+		jr->start.writeback = lv->writeback;
+		jr->start.wait_ns = w->ns;
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
 			char *info = jr->threads[c].info;
 			size_t len = sizeof(jr->threads[c].info);

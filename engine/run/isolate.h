@@ -15,6 +15,11 @@
  * with isolate_phases=0 opts out of all of it.
  * Each file job's result then holds the system's Dirty and Writeback
  * (/proc/meminfo) at its release, the wait, and whether it was isolated.
+ *
+ * On a host that takes free memory back (machine/quirks.h), memjob also
+ * faults in, right before each run, as much memory as the run will write
+ * into, and frees it, so that every run starts from memory that is the
+ * guest's, whatever ran before it (isolate_mem.c).
  */
 #ifndef MEMJOB_ISOLATE_H
 #define MEMJOB_ISOLATE_H
@@ -23,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/quirks.h"
 #include "plan/plan.h"
 #include "run/files.h"
 #include "run/result.h"
@@ -44,6 +50,15 @@ struct isolate_wait {
 	uint64_t level;			/* waited for Dirty + Writeback <= */
 };
 
+/* What warming a run's memory came to. */
+struct isolate_warm {
+	bool asked;			/* the host takes memory back, and
+					   the run writes into memory */
+	uint64_t want;			/* bytes it writes into */
+	struct touch_cost cost;		/* what was faulted in, how long */
+	char why[96];			/* less than want, or none: why */
+};
+
 /* Sync the files of segment sg's jobs that say isolate_phases=1 (those
  * memjob made, cf, through the descriptors it holds); returns
  * false when one of its file jobs opted out, so the next run is not
@@ -62,15 +77,26 @@ struct isolate_wait isolate_wait_level(const struct plan *p,
 				       const struct segment *sg,
 				       bool isolated, uint64_t first,
 				       atomic_int *stop);
+/* Right before a run of segment sg: on a host that takes free memory
+ * back (q says so), fault in and free as much memory as the run will
+ * write into, within the free memory. */
+struct isolate_warm isolate_warm_memory(const struct plan *p,
+					const struct segment *sg,
+					const struct machine_quirks *q);
+/* "memory warmed first: 1 GiB faulted in and freed in 2.41 s", or the
+ * reason it was not; "" when no warm-up was asked for. */
+void isolate_warm_text(const struct isolate_warm *w, char *buf, size_t len);
 /* The system's Dirty and Writeback now. */
 struct dirty_level dirty_level_now(void);
 /* Record in segment sg's file jobs' results (repeat) the level they
  * started from, the wait before it and whether the run was isolated, and
  * say it in their source_info, with what isolate_files did to their
- * files ("a fresh file", or kept from the job that wrote it). */
+ * files ("a fresh file", or kept from the job that wrote it); and in
+ * every isolating job's result the memory warmed before the run (warm). */
 void isolate_note(struct results *r, const struct created_files *cf,
 		  const struct segment *sg,
 		  unsigned repeat, const struct dirty_level *lv,
-		  bool isolated, const struct isolate_wait *w);
+		  bool isolated, const struct isolate_wait *w,
+		  const struct isolate_warm *warm);
 
 #endif

@@ -18,6 +18,7 @@
 #include "plan/plan.h"
 #include "machine/sysstat.h"
 #include "machine/hostnoise.h"
+#include "machine/quirks.h"
 #include "run/firsttouch.h"
 #include "util/interval.h"
 #include "util/precision.h"
@@ -64,6 +65,10 @@ struct phase_start {
 	bool reached;			/* ... and the level came in time */
 	uint64_t dirty, writeback;	/* bytes, at the release */
 	uint64_t wait_ns;		/* spent waiting for the level */
+	/* memory faulted in before the run (isolate_warm_memory) */
+	bool warm_asked;		/* the host takes memory back */
+	uint64_t warm_bytes, warm_ns;
+	char warm[192];			/* what was done, in words */
 };
 
 struct job_result {
@@ -123,6 +128,7 @@ struct results {
 	int *devidx;			/* per job: its device, or -1 */
 	char **where;			/* per job: "ext4 on /dev/vda (vda) at /" */
 	struct hostnoise noise;		/* over every job run (exec_run) */
+	const struct machine_quirks *quirks;	/* the host's, or NULL */
 };
 
 /* The figure a job is judged by: its elapsed seconds for programs

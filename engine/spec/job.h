@@ -85,10 +85,17 @@ struct pattern {
 	int32_t lo, hi;
 };
 
+/* fadvise_hint=: the advice given for the job's file when it is opened. */
+enum fadvise_hint { FADVISE_NONE, FADVISE_BY_RW, FADVISE_SEQUENTIAL,
+		    FADVISE_RANDOM };
+
 struct job_spec {
 	char *name;
 	unsigned index;			/* position in the job file, 0-based */
 	struct srcloc where;		/* the [section] line or --name= */
+	bool fio_file;			/* from a job file read as fio's: a
+					   .fio file, or one with fio's words
+					   (fio's defaults apply, fiocompat.c) */
 
 	/* Threads and placement */
 	unsigned numjobs;
@@ -193,6 +200,7 @@ struct job_spec {
 	uint64_t ratemin;		/* bytes per second; the job fails below */
 	bool norandommap;		/* random blocks drawn with repeats */
 	bool randrepeat;		/* 0: a new random order every run */
+	enum fadvise_hint fadvise_hint;	/* posix_fadvise on the job's file */
 	int random_generator;
 	char *ioscheduler;		/* must be the device's already */
 	bool gtod_reduce;
@@ -229,6 +237,8 @@ struct jobset {
  */
 const struct srcloc *job_loc(const struct job_spec *j, const char *opt);
 bool job_isset(const struct job_spec *j, const char *opt);
+/* Whether a sweep= of the job (before its expansion) gives opt values. */
+bool job_swept(const struct job_spec *j, const char *opt);
 
 /* A sweep's values copied (for job_copy), and freed. */
 int sweep_copy(struct sweep *dst, const struct sweep *src);

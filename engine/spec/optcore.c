@@ -87,6 +87,13 @@ int opt_space_index(const struct opt_space *sp, const char *name)
 	return i;
 }
 
+unsigned opt_space_word_flags(const struct opt_space *sp, const char *name)
+{
+	int i = space_lookup(sp, name);
+
+	return i < 0 ? 0 : sp->opts[i].flags;
+}
+
 const struct opt_def *opt_space_find(const struct opt_space *sp,
 				     const char *name)
 {
@@ -478,6 +485,16 @@ bool job_isset(const struct job_spec *j, const char *opt)
 	int i = opt_space_index(j->space, opt);
 
 	return i >= 0 && j->isset && j->isset[i];
+}
+
+bool job_swept(const struct job_spec *j, const char *opt)
+{
+	int i = opt_space_index(j->space, opt);
+
+	for (unsigned k = 0; i >= 0 && k < j->nsweeps; k++)
+		if (j->sweeps[k].opt == i)
+			return true;
+	return false;
 }
 
 int sweep_copy(struct sweep *dst, const struct sweep *src)

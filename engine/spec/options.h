@@ -112,6 +112,10 @@ struct opt_space {
  * in it is left for the shell, quoted, so a value is data and never
  * shell syntax (env_expand_shell). */
 #define OPTF_SHELL	0x2
+/* A word memjob takes only from fio (filesize, bsrange, thread, timeout):
+ * a job file that uses one is read as fio's, and its jobs get fio's
+ * defaults (parse/fiocompat.c). */
+#define OPTF_FIO	0x4
 
 /* The core table (parse/options.c): what every job has. */
 extern const struct opt_def opt_core[];
@@ -139,6 +143,9 @@ const struct opt_def *opt_space_find(const struct opt_space *sp,
 				     const char *name);
 /* The valid option nearest to an unknown name, or NULL if none is close. */
 const char *opt_space_nearest(const struct opt_space *sp, const char *name);
+/* The flags (OPTF_*) of the entry called name itself, an alias's own
+ * rather than those of the option it names; 0 when unknown. */
+unsigned opt_space_word_flags(const struct opt_space *sp, const char *name);
 
 /* A job with every option of space sp at its default (name NULL, nothing
  * set), each group's struct allocated; -1 (and said why when a default

@@ -85,3 +85,20 @@ int sysfile_u64(const char *path, uint64_t *out)
 	*out = strtoull(s, &end, 10);
 	return errno || *end ? -1 : 0;
 }
+
+uint64_t sysfile_meminfo(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	unsigned long long kb = 0;
+	size_t n = strlen(key);
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) &&
+		    sscanf(line + n, " %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}

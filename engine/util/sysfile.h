@@ -24,5 +24,8 @@ int sysfile_text(const char *path, char *buf, size_t len);
 /* A file holding one decimal number (blanks before it allowed); -1 when
  * it cannot be read or holds anything else. */
 int sysfile_u64(const char *path, uint64_t *out);
+/* A line of this machine's /proc/meminfo in bytes (key "MemFree:"); 0
+ * when it cannot be read. */
+uint64_t sysfile_meminfo(const char *key);
 
 #endif

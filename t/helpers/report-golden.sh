@@ -15,7 +15,9 @@
 # The mask keeps words and the order of lines and turns every figure into
 # N: numbers (signed, decimal, exponent), sizes in any binary unit (N B),
 # times in s or ms (N s); the machine's own lines (machine:, system:,
-# sysctl:, topology:, the counters it cannot count) lose their text; the
+# sysctl:, topology:, the counters it cannot count) lose their text, and
+# its quirks (quirks:, and the note a table gives where one explains a
+# point) go, since how many there are depends on the host; the
 # lines a measurement decides to print or how to word (the host-noise
 # warnings, a slowdown's verdict, a knee's finding, a footprint row's
 # ratios) become one fixed word; runs of spaces become one, so a wider
@@ -54,6 +56,8 @@ golden_mask()
 	    -e 's/^memjob [^ ]+ on [^:]+: [0-9]+ CPUs?, Linux [^;]+;/memjob V on H: N CPUs, Linux R;/' \
 	    -e 's/^(machine|system|sysctl|topology): .*/\1: .../' \
 	    -e '/^counters not counted in any run /d' \
+	    -e '/^quirks: /d' \
+	    -e '/^ +[a-z]+ keeps lines cached on this CPU /d' \
 	    -e '/^host noise: /d' \
 	    -e '/^ +WARNING: /d' \
 	    -e 's/^( +)(no effect found|slower by|faster by|too few repeats|no interval)\b.*/\1VERDICT/' \
