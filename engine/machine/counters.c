@@ -33,9 +33,9 @@
 #include <linux/perf_event.h>
 
 #include "machine/counters.h"
+#include "machine/pmu.h"
 
 #define PARANOID_PATH	"/proc/sys/kernel/perf_event_paranoid"
-#define PARANOID_UNKNOWN (-100)
 
 /* Events of one family are opened as one group: their ratio is reported. */
 enum family { FAM_NONE, FAM_IPC, FAM_CACHE, FAM_BRANCH, FAM_L1D, FAM_LLC,
@@ -57,6 +57,7 @@ struct event_def {
 	uint64_t config;
 	enum family family;
 	unsigned flags;
+	uint64_t config1, config2;	/* named events' */
 };
 
 static const struct event_def events[CTR_NEVENTS] = {
@@ -103,6 +104,45 @@ static const struct event_def events[CTR_NEVENTS] = {
 /* Duplicates are refused, so a parsed list always fits. */
 _Static_assert(COUNTERS_MAX >= CTR_NEVENTS, "COUNTERS_MAX < CTR_NEVENTS");
 
+/* A named event counted in user space only (":u"), or in the kernel
+ * only (":k"). */
+#define EV_USER_ONLY	4u
+#define EV_EXCLUDE_USER	8u
+
+/*
+ * The definition of event id into *d: perf's generic events from the
+ * table, named ones from their encoding (pmu.h).  false for an id no
+ * event has; a named event whose PMU is not this machine's has type
+ * PERF_TYPE_MAX and its reason in *why.
+ */
+static bool event_of(unsigned id, struct event_def *d, const char **why)
+{
+	const struct pmu_event *ev;
+
+	*why = NULL;
+	if (id < CTR_NEVENTS) {
+		*d = events[id];
+		return true;
+	}
+	ev = counters_named(id);
+	if (!ev)
+		return false;
+	memset(d, 0, sizeof(*d));
+	d->name = counters_named_name(id);
+	d->family = FAM_NONE;
+	d->type = ev->present ? ev->type : PERF_TYPE_MAX;
+	d->config = ev->config;
+	d->config1 = ev->config1;
+	d->config2 = ev->config2;
+	if (ev->exclude_kernel)
+		d->flags |= EV_USER_ONLY;
+	if (ev->exclude_user)
+		d->flags |= EV_EXCLUDE_USER | EV_KERNEL_ONLY;
+	if (!ev->present)
+		*why = ev->why;
+	return true;
+}
+
 /* A read of a group: nr, time enabled, time running, {value, id}[nr]. */
 #define GROUP_WORDS	(3 + 2 * COUNTERS_MAX)
 
@@ -117,20 +157,29 @@ struct slot {
 	uint64_t kid;		/* the kernel's id of the event */
 	enum counter_status status;
 	bool user_only;
-	char why[80];
+	char why[256];
+	struct event_def def;
 	struct sample base;	/* at counters_start */
+};
+
+/* How a set of counters follows its task. */
+struct task_mode {
+	pid_t pid;		/* 0: the calling thread */
+	bool on_exec;		/* a child before exec: enable_on_exec,
+				   inherit, no trial runs */
 };
 
 struct counters {
 	unsigned n;
 	bool enabled;
-	int paranoid;		/* perf_event_paranoid, or PARANOID_UNKNOWN */
+	int paranoid;		/* perf_event_paranoid, or COUNTERS_PARANOID_UNKNOWN */
+	struct task_mode task;
 	struct slot s[COUNTERS_MAX];
 };
 
 const char *counters_name(unsigned id)
 {
-	return id < CTR_NEVENTS ? events[id].name : NULL;
+	return id < CTR_NEVENTS ? events[id].name : counters_named_name(id);
 }
 
 /* ---- reading groups ---- */
@@ -205,22 +254,56 @@ static int take_baseline(struct counters *c)
 
 /* ---- opening ---- */
 
-static int perf_open(const struct event_def *e, bool user_only, int group)
+/* The attr of event e as memjob opens it (in group's group, or alone
+ * when group < 0, for task t). */
+static void fill_attr(const struct event_def *e, bool user_only, int group,
+		      const struct task_mode *t, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = e->type;
+	a->config = e->config;
+	a->config1 = e->config1;
+	a->config2 = e->config2;
+	a->disabled = group < 0;	/* members follow their leader */
+	a->exclude_hv = 1;
+	a->exclude_kernel = user_only || (e->flags & EV_USER_ONLY);
+	a->exclude_user = !!(e->flags & EV_EXCLUDE_USER);
+	if (t->on_exec) {
+		a->enable_on_exec = group < 0;
+		a->inherit = 1;
+	}
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			 PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
+static int perf_open(const struct event_def *e, bool user_only, int group,
+		     const struct task_mode *t)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = e->type;
-	a.config = e->config;
-	a.disabled = group < 0;		/* members follow their leader */
-	a.exclude_hv = 1;
-	a.exclude_kernel = user_only;
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-			PERF_FORMAT_TOTAL_TIME_ENABLED |
-			PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group,
+	fill_attr(e, user_only, group, t, &a);
+	return (int)syscall(SYS_perf_event_open, &a, t->pid, -1, group,
 			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int counters_attr_text(unsigned id, char *buf, size_t len)
+{
+	static const struct task_mode self = { 0, false };
+	struct perf_event_attr a;
+	struct event_def d;
+	const char *why;
+
+	if (!event_of(id, &d, &why) || why)
+		return -1;
+	fill_attr(&d, false, -1, &self, &a);
+	snprintf(buf, len, "type=%u config=%#llx config1=%#llx config2=%#llx "
+		 "exclude_user=%u exclude_kernel=%u exclude_hv=%u", a.type,
+		 (unsigned long long)a.config, (unsigned long long)a.config1,
+		 (unsigned long long)a.config2, a.exclude_user,
+		 a.exclude_kernel, a.exclude_hv);
+	return 0;
 }
 
 /* ---- the probe: which events open, and how, once per process ---- */
@@ -229,8 +312,8 @@ enum probe_state { PROBE_UNKNOWN, PROBE_FULL, PROBE_USER, PROBE_FAILED };
 
 static struct probe {
 	pthread_mutex_t lock;
-	enum probe_state state[CTR_NEVENTS];
-	int err[CTR_NEVENTS];		/* PROBE_FAILED: why */
+	enum probe_state state[CTR_IDS];
+	int err[CTR_IDS];		/* PROBE_FAILED: why */
 	unsigned opens;			/* perf_event_open calls it made */
 	uid_t uid;			/* whose rights the states are */
 	bool valid;
@@ -245,8 +328,8 @@ static bool transient(int err)
 }
 
 /*
- * Open event id in group's group (alone when group < 0) for the calling
- * thread.  The first thread to ask for an event probes it, under the
+ * Open event id (defined by e) in group's group (alone when group < 0)
+ * for the calling thread, or for the task t says.  The first thread to ask for an event probes it, under the
  * lock (so only one thread does), always alone: in user and kernel
  * space, else in user space only when kernel space is denied (as perf
  * stat falls back), and the probe table keeps the mode that worked, or
@@ -256,12 +339,14 @@ static bool transient(int err)
  * the event is wanted in a group.  Every later open uses that mode at
  * once, or fails at once without a system call.  A failure inside a
  * group is not kept: the group may be what the PMU refused, and the
- * caller then tries the event alone.  Returns the fd (*user_only set)
- * or -errno.
+ * caller then tries the event alone.  The probe is always of the
+ * calling thread; another task's events are opened once more for it.
+ * Returns the fd (*user_only set) or -errno.
  */
-static int open_probed(unsigned id, int group, bool *user_only)
+static int open_probed(unsigned id, const struct event_def *e, int group,
+		       const struct task_mode *t, bool *user_only)
 {
-	const struct event_def *e = &events[id];
+	static const struct task_mode self = { 0, false };
 	enum probe_state st;
 	int fd, err = 0;
 
@@ -278,18 +363,18 @@ static int open_probed(unsigned id, int group, bool *user_only)
 		if (st == PROBE_FAILED)
 			return -err;
 		*user_only = st == PROBE_USER;
-		fd = perf_open(e, *user_only, group);
+		fd = perf_open(e, *user_only, group, t);
 		return fd < 0 ? -errno : fd;
 	}
 	*user_only = false;
 	probe.opens++;
-	fd = perf_open(e, false, -1);
+	fd = perf_open(e, false, -1, &self);
 	if (fd < 0) {
 		err = errno;
 		if ((err == EACCES || err == EPERM) &&
 		    !(e->flags & EV_KERNEL_ONLY)) {
 			probe.opens++;
-			fd = perf_open(e, true, -1);
+			fd = perf_open(e, true, -1, &self);
 			*user_only = fd >= 0;
 			/* still denied, or the machine lacks it anyway */
 			if (fd < 0 && errno != EACCES && errno != EPERM)
@@ -305,10 +390,11 @@ static int open_probed(unsigned id, int group, bool *user_only)
 	pthread_mutex_unlock(&probe.lock);
 	if (fd < 0)
 		return -err;
-	if (group < 0)
+	if (group < 0 && !t->pid && !t->on_exec)
 		return fd;
-	close(fd);		/* the probe's: now in its group */
-	fd = perf_open(e, *user_only, group);
+	close(fd);		/* the probe's: now in its group, or another
+				   task's */
+	fd = perf_open(e, *user_only, group, t);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -322,20 +408,21 @@ unsigned counters_probe_opens(void)
 	return n;
 }
 
-static int paranoid_level(void)
+int counters_paranoid(void)
 {
 	FILE *f = fopen(PARANOID_PATH, "re");
 	int level;
 
 	if (!f)
-		return PARANOID_UNKNOWN;
+		return COUNTERS_PARANOID_UNKNOWN;
 	if (fscanf(f, "%d", &level) != 1)
-		level = PARANOID_UNKNOWN;
+		level = COUNTERS_PARANOID_UNKNOWN;
 	fclose(f);
 	return level;
 }
 
-static void set_status(struct slot *s, int err, int paranoid)
+enum counter_status counters_status_of(int err, int paranoid, char *why,
+				       size_t len)
 {
 	switch (err) {
 	case ENOENT:
@@ -343,42 +430,43 @@ static void set_status(struct slot *s, int err, int paranoid)
 	case EOPNOTSUPP:
 	case EINVAL:
 	case ENOSYS:
-		s->status = COUNTER_UNSUPPORTED;
-		snprintf(s->why, sizeof(s->why), "not supported");
-		break;
+		snprintf(why, len, "not supported");
+		return COUNTER_UNSUPPORTED;
 	case EACCES:
 	case EPERM:
-		s->status = COUNTER_DENIED;
-		if (paranoid == PARANOID_UNKNOWN)
-			snprintf(s->why, sizeof(s->why), "permission denied "
-				 "(see %s)", PARANOID_PATH);
+		if (paranoid == COUNTERS_PARANOID_UNKNOWN)
+			snprintf(why, len, "permission denied (see %s)",
+				 PARANOID_PATH);
 		else
-			snprintf(s->why, sizeof(s->why), "permission denied "
-				 "(%s=%d)", PARANOID_PATH, paranoid);
-		break;
+			snprintf(why, len, "permission denied (%s=%d)",
+				 PARANOID_PATH, paranoid);
+		return COUNTER_DENIED;
 	default:
-		s->status = COUNTER_FAILED;
-		snprintf(s->why, sizeof(s->why), "perf_event_open: %s",
-			 strerror(err));
-		break;
+		snprintf(why, len, "perf_event_open: %s", strerror(err));
+		return COUNTER_FAILED;
 	}
+}
+
+static void set_status(struct slot *s, int err, int paranoid)
+{
+	s->status = counters_status_of(err, paranoid, s->why, sizeof(s->why));
 }
 
 /*
  * Open slot s, in group's group or alone (group < 0), in the mode the
  * probe found (open_probed()).  Returns the fd or -errno.
  */
-static int open_event(struct slot *s, int group)
+static int open_event(struct slot *s, int group, const struct task_mode *t)
 {
-	const struct event_def *e = &events[s->id];
 	bool user_only = false;
 	int fd;
 
 	s->user_only = false;
-	fd = open_probed(s->id, group, &user_only);
+	fd = open_probed(s->id, &s->def, group, t, &user_only);
 	if (fd < 0)
 		return fd;
-	s->user_only = user_only && !(e->flags & EV_ANY_MODE);
+	s->user_only = (user_only || (s->def.flags & EV_USER_ONLY)) &&
+		       !(s->def.flags & EV_ANY_MODE);
 	return fd;
 }
 
@@ -404,7 +492,7 @@ static void opened(struct counters *c, unsigned i, int fd, unsigned leader)
 			   c->paranoid);
 		return;
 	}
-	if (s->user_only && c->paranoid == PARANOID_UNKNOWN)
+	if (s->user_only && c->paranoid == COUNTERS_PARANOID_UNKNOWN)
 		snprintf(s->why, sizeof(s->why), "user space only");
 	else if (s->user_only)
 		snprintf(s->why, sizeof(s->why), "user space only "
@@ -414,7 +502,11 @@ static void opened(struct counters *c, unsigned i, int fd, unsigned leader)
 /* Open slot i alone, as the leader of its own group. */
 static void open_alone(struct counters *c, unsigned i)
 {
-	int fd = open_event(&c->s[i], -1);
+	int fd;
+
+	if (c->s[i].def.type == PERF_TYPE_MAX)	/* not this machine's */
+		return;
+	fd = open_event(&c->s[i], -1, &c->task);
 
 	if (fd < 0)
 		set_status(&c->s[i], -fd, c->paranoid);
@@ -448,12 +540,12 @@ static bool group_runs(const struct counters *c, unsigned leader)
  */
 static void open_family(struct counters *c, unsigned first, bool *done)
 {
-	enum family fam = events[c->s[first].id].family;
+	enum family fam = c->s[first].def.family;
 	int leader = -1, fd;
 	unsigned members = 0;
 
 	for (unsigned i = first; i < c->n; i++) {
-		if (done[i] || events[c->s[i].id].family != fam)
+		if (done[i] || c->s[i].def.family != fam)
 			continue;
 		done[i] = true;
 		if (leader < 0) {
@@ -462,7 +554,7 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 				leader = (int)i;
 			continue;
 		}
-		fd = open_event(&c->s[i], c->s[leader].fd);
+		fd = open_event(&c->s[i], c->s[leader].fd, &c->task);
 		if (fd >= 0) {
 			opened(c, i, fd, (unsigned)leader);
 			members++;
@@ -470,7 +562,8 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 			open_alone(c, i);
 		}
 	}
-	if (!members || group_runs(c, (unsigned)leader))
+	/* a child not yet running cannot be tried: its group is kept */
+	if (!members || c->task.on_exec || group_runs(c, (unsigned)leader))
 		return;
 	for (unsigned i = (unsigned)leader; i < c->n; i++)
 		if (c->s[i].fd >= 0 && c->s[i].leader == (unsigned)leader &&
@@ -478,33 +571,41 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 			close_slot(&c->s[i]);
 	close_slot(&c->s[leader]);
 	for (unsigned i = (unsigned)leader; i < c->n; i++)
-		if (events[c->s[i].id].family == fam &&
+		if (c->s[i].def.family == fam &&
 		    c->s[i].status == COUNTER_OK && c->s[i].fd < 0)
 			open_alone(c, i);
 }
 
-struct counters *counters_open(const unsigned *ids, unsigned n)
+static struct counters *open_set(const unsigned *ids, unsigned n,
+				  const struct task_mode *t)
 {
 	struct counters *c = calloc(1, sizeof(*c));
 	bool done[COUNTERS_MAX] = { false };
+	const char *why;
 
 	if (!c)
 		return NULL;
 	/* read now: with no fd left, the reason could not say it */
-	c->paranoid = paranoid_level();
+	c->paranoid = counters_paranoid();
+	c->task = *t;
 	for (unsigned i = 0; i < n && c->n < COUNTERS_MAX; i++) {
 		struct slot *s = &c->s[c->n];
 
-		if (ids[i] >= CTR_NEVENTS)
+		if (counters_is_uncore(ids[i]) ||
+		    !event_of(ids[i], &s->def, &why))
 			continue;
 		s->id = ids[i];
 		s->fd = -1;
 		s->leader = c->n++;
+		if (why) {		/* a PMU this machine lacks */
+			s->status = COUNTER_UNSUPPORTED;
+			snprintf(s->why, sizeof(s->why), "%s", why);
+		}
 	}
 	for (unsigned i = 0; i < c->n; i++) {
 		if (done[i])
 			continue;
-		if (events[c->s[i].id].family == FAM_NONE) {
+		if (c->s[i].def.family == FAM_NONE) {
 			done[i] = true;
 			open_alone(c, i);
 		} else {
@@ -515,6 +616,21 @@ struct counters *counters_open(const unsigned *ids, unsigned n)
 	 * runs of open_family() counted */
 	take_baseline(c);
 	return c;
+}
+
+struct counters *counters_open(const unsigned *ids, unsigned n)
+{
+	static const struct task_mode self = { 0, false };
+
+	return open_set(ids, n, &self);
+}
+
+struct counters *counters_open_task(const unsigned *ids, unsigned n,
+				    pid_t pid)
+{
+	struct task_mode t = { pid, true };
+
+	return open_set(ids, n, &t);
 }
 
 unsigned counters_count(const struct counters *c)
@@ -610,7 +726,7 @@ int counters_read(const struct counters *c, struct counter_value *out,
 		struct counter_value *v = &out[i];
 
 		memset(v, 0, sizeof(*v));
-		v->name = events[s->id].name;
+		v->name = s->def.name;
 		v->status = s->status;
 		v->user_only = s->user_only;
 		snprintf(v->why, sizeof(v->why), "%s", s->why);
