@@ -39,6 +39,12 @@ struct report_cols {
 	unsigned nsweep;
 	char *sweep_opt[REPORT_MAX_SWEEPS];	/* as in point labels */
 	char sweep_col[REPORT_MAX_SWEEPS][160];
+	/* the named events (counters.h) the jobs asked for, last: their
+	 * value and status columns, "ev_" and the name as an identifier */
+	unsigned nnamed;
+	unsigned named_id[CTR_NAMED_MAX];
+	char named_col[CTR_NAMED_MAX][136];
+	char named_status[CTR_NAMED_MAX][144];
 };
 
 void report_cols_init(struct report_cols *c, const struct results *r);

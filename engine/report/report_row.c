@@ -226,12 +226,62 @@ static void sweep_collect(struct report_cols *c, const struct results *r)
 	}
 }
 
+/* A named event's column: "ev_" and its name in lower case, every run
+ * of other characters one '_' (ev_inst_retired_any_p). */
+static void named_column(const char *name, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "ev_");
+
+	for (const char *p = name; *p && n + 1 < len; p++) {
+		if (isalnum((unsigned char)*p))
+			buf[n++] = (char)tolower((unsigned char)*p);
+		else if (buf[n - 1] != '_')
+			buf[n++] = '_';
+	}
+	while (n > 3 && buf[n - 1] == '_')
+		n--;
+	buf[n] = '\0';
+}
+
+/* The named events of the jobs' perf_events=, in the order they first
+ * appear, one column each (two names that make the same column, one). */
+static void named_collect(struct report_cols *c, const struct results *r)
+{
+	c->nnamed = 0;
+	for (unsigned i = 0; i < r->plan->njobs; i++) {
+		const struct counter_list *l = &r->plan->jobs[i].spec->perf;
+
+		for (unsigned k = 0; k < l->n; k++) {
+			char col[sizeof(c->named_col[0])];
+			bool have = false;
+
+			if (l->ids[k] < CTR_NEVENTS)
+				continue;
+			named_column(counters_name(l->ids[k]), col,
+				     sizeof(col));
+			for (unsigned m = 0; m < c->nnamed && !have; m++)
+				have = !strcmp(c->named_col[m], col);
+			if (have || c->nnamed == CTR_NAMED_MAX)
+				continue;
+			c->named_id[c->nnamed] = l->ids[k];
+			memcpy(c->named_col[c->nnamed], col, sizeof(col));
+			snprintf(c->named_status[c->nnamed],
+				 sizeof(c->named_status[0]), "%s_status", col);
+			c->nnamed++;
+		}
+	}
+}
+
 bool report_column_is_text(const char *name)
 {
 	char col[64];
+	size_t len = strlen(name);
 
 	if (!strncmp(name, "sweep_", 6))
 		return true;	/* option values as written: 4k, llc/2 */
+	if (!strncmp(name, "ev_", 3) && len > 10 &&
+	    !strcmp(name + len - 7, "_status"))
+		return true;	/* a named event's status */
 	for (unsigned i = 0; i < NFIXED; i++)
 		if (!strcmp(name, report_csv_columns[i]))
 			return fixed_is_text[i];
@@ -258,6 +308,7 @@ void report_cols_init(struct report_cols *c, const struct results *r)
 			    sizeof(c->derived[k]));
 	c->nsweep = 0;
 	sweep_collect(c, r);
+	named_collect(c, r);
 }
 
 void report_cols_free(struct report_cols *c)
@@ -350,6 +401,40 @@ static void fill_system(struct cell *c, const struct results *r,
 	}
 }
 
+/* The CSV status of a value: ok, ok:u (user space only), ok:uncore
+ * (the machine's, over the run), or why not. */
+static const char *value_status(const struct counter_value *v)
+{
+	if (!v)
+		return "not-requested";
+	if (v->status != COUNTER_OK)
+		return counters_status_name(v->status);
+	return v->uncore ? "ok:uncore" : v->user_only ? "ok:u" : "ok";
+}
+
+/* The value of the event named name in jr, or NULL. */
+static const struct counter_value *value_of(const struct job_result *jr,
+					    const char *name)
+{
+	return counters_value(jr->counters, jr->ncounters, name);
+}
+
+/* Per named event: its value (absent unless counted) and its status. */
+static void row_named(struct row_emitter *e, const struct report_cols *c,
+		      const struct job_result *jr)
+{
+	for (unsigned k = 0; k < c->nnamed; k++) {
+		const struct counter_value *v =
+			value_of(jr, counters_name(c->named_id[k]));
+
+		if (v && v->status == COUNTER_OK)
+			row_u64(e, c->named_col[k], v->value);
+		else
+			row_absent(e, c->named_col[k]);
+		row_str(e, c->named_status[k], value_status(v));
+	}
+}
+
 /* Per event: its value (absent unless counted) and its status. */
 static void row_counters(struct row_emitter *e, const struct report_cols *c,
 			 const struct job_result *jr)
@@ -360,19 +445,13 @@ static void row_counters(struct row_emitter *e, const struct report_cols *c,
 				       values, COUNTERS_DERIVED_MAX);
 
 	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		const struct counter_value *v = NULL;
+		const struct counter_value *v = value_of(jr, counters_name(id));
 
-		for (unsigned i = 0; i < jr->ncounters; i++)
-			if (!strcmp(jr->counters[i].name, counters_name(id)))
-				v = &jr->counters[i];
 		if (v && v->status == COUNTER_OK)
 			row_u64(e, c->counter[id], v->value);
 		else
 			row_absent(e, c->counter[id]);
-		row_str(e, c->counter_status[id],
-			!v ? "not-requested" :
-			v->status != COUNTER_OK ? counters_status_name(v->status) :
-			v->user_only ? "ok:u" : "ok");
+		row_str(e, c->counter_status[id], value_status(v));
 	}
 	for (unsigned k = 0; k < REPORT_NDERIVED; k++) {
 		bool found = false;
@@ -615,6 +694,7 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 			    sizeof(v));
 		row_str(e, c->sweep_col[k], v);
 	}
+	row_named(e, c, jr);
 	row_end(e);
 }
 
