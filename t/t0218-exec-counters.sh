@@ -79,9 +79,12 @@ test_expect_success TOUCH_MEM 'perf_events=none: the program runs, nothing is co
 	test "$(csv_col none.csv page_faults_status)" = not-requested
 '
 
+# The victim runs a second: touch_mem 4 needs a few milliseconds, so the
+# aggressor has touched its memory long before it is stopped.
 test_expect_success TOUCH_MEM 'an aggressor program stopped by memjob is counted up to its end' '
 	"$MEMJOB" --output-format=csv \
-		--name=v --role=victim --size=64k --kernel=sum --loops=20 \
+		--name=v --role=victim --size=64k --kernel=sum --runtime=1s \
+		--time_based=1 \
 		--name=a --role=aggressor --kernel=exec \
 		--command="\"$TOUCH_MEM\" 4; exec sleep 30" \
 		--perf_events=task-clock,page-faults >agg.csv &&
