@@ -157,7 +157,7 @@ struct slot {
 	uint64_t kid;		/* the kernel's id of the event */
 	enum counter_status status;
 	bool user_only;
-	char why[256];
+	char why[160];
 	struct event_def def;
 	struct sample base;	/* at counters_start */
 };

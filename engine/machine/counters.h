@@ -72,7 +72,7 @@ struct counter_value {
 	bool user_only;			/* user space only, as perf's ":u" */
 	bool uncore;			/* the machine's, over the run */
 	unsigned instances;		/* uncore: PMUs summed (sockets...) */
-	char why[256];			/* why not OK, or why user only */
+	char why[160];			/* why not OK, or why user only */
 };
 
 /* A parsed perf_events= list: the ids to count, in order, the set's

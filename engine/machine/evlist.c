@@ -13,6 +13,7 @@
  * libpfm4's own tools).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -30,8 +31,10 @@ static bool say_pmu(FILE *f)
 
 	pmu_sysfs_list(NULL, list, sizeof(list));
 	if (core) {
-		fprintf(f, "hardware PMU: %s (libpfm4's name; "
-			"/sys/bus/event_source/devices: %s)\n", core, list);
+		fprintf(f, "hardware PMU: %s (libpfm4's name%s; "
+			"/sys/bus/event_source/devices: %s)\n", core,
+			getenv("LIBPFM_FORCE_PMU") ? ", assumed as "
+			"LIBPFM_FORCE_PMU says" : "", list);
 		return true;
 	}
 	if (!libpfm) {

@@ -223,10 +223,10 @@ static void absent_why(const pfm_pmu_info_t *pi, unsigned others,
 		snprintf(which, sizeof(which), "PMU %s (%s) is not", pi->name,
 			 pi->desc);
 	if (core)
-		snprintf(ev->why, sizeof(ev->why), "%s this machine's, which "
-			 "has %s", which, core);
+		snprintf(ev->why, sizeof(ev->why), "%.90s this machine's, "
+			 "which has %.40s", which, core);
 	else
-		snprintf(ev->why, sizeof(ev->why), "%s this machine's: no "
+		snprintf(ev->why, sizeof(ev->why), "%.90s this machine's: no "
 			 "hardware PMU is exposed here", which);
 }
 
@@ -280,7 +280,11 @@ static int unknown_name(const char *name, const struct parts *s, char *err,
 		for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++)
 			if (pmu_info((pfm_pmu_t)p, &pi))
 				value_near_offer(&nv, pi.name);
-		if (value_near_best(&nv))
+		if (getenv("LIBPFM_FORCE_PMU"))
+			snprintf(err, errlen, "unknown PMU '%s' in '%s' "
+				 "(LIBPFM_FORCE_PMU=%s hides every other PMU)",
+				 s->pmu, name, getenv("LIBPFM_FORCE_PMU"));
+		else if (value_near_best(&nv))
 			snprintf(err, errlen, "unknown PMU '%s' in '%s' (did "
 				 "you mean '%s'?)", s->pmu, name,
 				 value_near_best(&nv));

@@ -35,7 +35,7 @@ struct pmu_event {
 	char pmu[48];			/* libpfm4's name: skl, ... */
 	char desc[64];			/* the PMU's: "Intel Skylake" */
 	char perf_pmu[48];		/* its sysfs name (uncore), or "" */
-	char why[256];			/* !present: why it is not counted */
+	char why[160];			/* !present: why it is not counted */
 };
 
 /*

@@ -28,7 +28,7 @@ struct instance {
 struct event {
 	unsigned id;
 	enum counter_status status;
-	char why[256];
+	char why[160];
 	unsigned n;
 	struct instance in[MAX_INSTANCES];
 };
@@ -80,8 +80,7 @@ static void open_event(struct event *e, const char *root, int paranoid)
 	if (got <= 0) {
 		e->status = COUNTER_UNSUPPORTED;
 		snprintf(e->why, sizeof(e->why), "uncore PMU %s lists no CPU "
-			 "to open it on (/sys/bus/event_source/devices/%s/"
-			 "cpumask)", ev->perf_pmu, ev->perf_pmu);
+			 "in its sysfs cpumask to open it on", ev->perf_pmu);
 		return;
 	}
 	for (int cpu = 0; cpu < MEMJOB_MAX_CPUS && e->n < MAX_INSTANCES;
