@@ -12,7 +12,8 @@
  * and the derived figures' follow; then the list's tail, from
  * FIRST_LATE_COLUMN on, which is where new columns go (at the end of the
  * list), so that adding one moves no column a script reads by position;
- * the swept options' columns, which depend on the jobs, come last.
+ * the swept options' columns, which depend on the jobs, come next, and
+ * the named events' last (report_counters.c has the counters' columns).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -116,12 +117,6 @@ const char *const report_phase_names[] = {
 	[PHASE_RUN] = "", [PHASE_ALONE] = "alone", [PHASE_LOADED] = "loaded",
 };
 
-/* counters_derived()'s figures, in a fixed order for the columns */
-static const char *const derived_names[REPORT_NDERIVED] = {
-	"ipc", "cache-miss-rate", "branch-miss-rate",
-	"L1-dcache-load-miss-rate", "LLC-load-miss-rate",
-};
-
 const char *report_impl(const struct planned_job *pj)
 {
 	const struct kernel_ops *k = pj->spec->kernel;
@@ -162,18 +157,6 @@ const char *report_first_error(const struct job_result *jr)
 		if (jr->threads[c].err[0])
 			return jr->threads[c].err;
 	return "";
-}
-
-/* perf's name as a column: lower case, '-' as '_' (cycles,
- * l1_dcache_load_misses), so every column is a plain identifier. */
-static void column_name(const char *perf, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; perf[i] && i + 1 < len; i++)
-		buf[i] = perf[i] == '-' ? '_' :
-			 (char)tolower((unsigned char)perf[i]);
-	buf[i] = '\0';
 }
 
 /* "sweep_" and the option as a plain identifier, never equal to a fixed
@@ -226,89 +209,21 @@ static void sweep_collect(struct report_cols *c, const struct results *r)
 	}
 }
 
-/* A named event's column: "ev_" and its name in lower case, every run
- * of other characters one '_' (ev_inst_retired_any_p). */
-static void named_column(const char *name, char *buf, size_t len)
-{
-	size_t n = (size_t)snprintf(buf, len, "ev_");
-
-	for (const char *p = name; *p && n + 1 < len; p++) {
-		if (isalnum((unsigned char)*p))
-			buf[n++] = (char)tolower((unsigned char)*p);
-		else if (buf[n - 1] != '_')
-			buf[n++] = '_';
-	}
-	while (n > 3 && buf[n - 1] == '_')
-		n--;
-	buf[n] = '\0';
-}
-
-/* The named events of the jobs' perf_events=, in the order they first
- * appear, one column each (two names that make the same column, one). */
-static void named_collect(struct report_cols *c, const struct results *r)
-{
-	c->nnamed = 0;
-	for (unsigned i = 0; i < r->plan->njobs; i++) {
-		const struct counter_list *l = &r->plan->jobs[i].spec->perf;
-
-		for (unsigned k = 0; k < l->n; k++) {
-			char col[sizeof(c->named_col[0])];
-			bool have = false;
-
-			if (l->ids[k] < CTR_NEVENTS)
-				continue;
-			named_column(counters_name(l->ids[k]), col,
-				     sizeof(col));
-			for (unsigned m = 0; m < c->nnamed && !have; m++)
-				have = !strcmp(c->named_col[m], col);
-			if (have || c->nnamed == CTR_NAMED_MAX)
-				continue;
-			c->named_id[c->nnamed] = l->ids[k];
-			memcpy(c->named_col[c->nnamed], col, sizeof(col));
-			snprintf(c->named_status[c->nnamed],
-				 sizeof(c->named_status[0]), "%s_status", col);
-			c->nnamed++;
-		}
-	}
-}
-
 bool report_column_is_text(const char *name)
 {
-	char col[64];
-	size_t len = strlen(name);
-
 	if (!strncmp(name, "sweep_", 6))
 		return true;	/* option values as written: 4k, llc/2 */
-	if (!strncmp(name, "ev_", 3) && len > 10 &&
-	    !strcmp(name + len - 7, "_status"))
-		return true;	/* a named event's status */
 	for (unsigned i = 0; i < NFIXED; i++)
 		if (!strcmp(name, report_csv_columns[i]))
 			return fixed_is_text[i];
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		column_name(counters_name(id), col, sizeof(col));
-		if (strlen(name) == strlen(col) + 7 &&
-		    !strncmp(name, col, strlen(col)) &&
-		    !strcmp(name + strlen(col), "_status"))
-			return true;
-	}
-	return false;
+	return report_counter_is_text(name);
 }
 
 void report_cols_init(struct report_cols *c, const struct results *r)
 {
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		column_name(counters_name(id), c->counter[id],
-			    sizeof(c->counter[id]));
-		snprintf(c->counter_status[id], sizeof(c->counter_status[id]),
-			 "%s_status", c->counter[id]);
-	}
-	for (unsigned k = 0; k < REPORT_NDERIVED; k++)
-		column_name(derived_names[k], c->derived[k],
-			    sizeof(c->derived[k]));
+	report_counter_cols(c, r);
 	c->nsweep = 0;
 	sweep_collect(c, r);
-	named_collect(c, r);
 }
 
 void report_cols_free(struct report_cols *c)
@@ -398,71 +313,6 @@ static void fill_system(struct cell *c, const struct results *r,
 		C(dev_read_kb) = cell_u64(d->dev[dev].rd_kb);
 		C(dev_write_kb) = cell_u64(d->dev[dev].wr_kb);
 		C(dev_util_pct) = cell_fixed(d->dev[dev].util_pct, 1);
-	}
-}
-
-/* The CSV status of a value: ok, ok:u (user space only), ok:uncore
- * (the machine's, over the run), or why not. */
-static const char *value_status(const struct counter_value *v)
-{
-	if (!v)
-		return "not-requested";
-	if (v->status != COUNTER_OK)
-		return counters_status_name(v->status);
-	return v->uncore ? "ok:uncore" : v->user_only ? "ok:u" : "ok";
-}
-
-/* The value of the event named name in jr, or NULL. */
-static const struct counter_value *value_of(const struct job_result *jr,
-					    const char *name)
-{
-	return counters_value(jr->counters, jr->ncounters, name);
-}
-
-/* Per named event: its value (absent unless counted) and its status. */
-static void row_named(struct row_emitter *e, const struct report_cols *c,
-		      const struct job_result *jr)
-{
-	for (unsigned k = 0; k < c->nnamed; k++) {
-		const struct counter_value *v =
-			value_of(jr, counters_name(c->named_id[k]));
-
-		if (v && v->status == COUNTER_OK)
-			row_u64(e, c->named_col[k], v->value);
-		else
-			row_absent(e, c->named_col[k]);
-		row_str(e, c->named_status[k], value_status(v));
-	}
-}
-
-/* Per event: its value (absent unless counted) and its status. */
-static void row_counters(struct row_emitter *e, const struct report_cols *c,
-			 const struct job_result *jr)
-{
-	const char *names[COUNTERS_DERIVED_MAX];
-	double values[COUNTERS_DERIVED_MAX];
-	unsigned nd = counters_derived(jr->counters, jr->ncounters, names,
-				       values, COUNTERS_DERIVED_MAX);
-
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		const struct counter_value *v = value_of(jr, counters_name(id));
-
-		if (v && v->status == COUNTER_OK)
-			row_u64(e, c->counter[id], v->value);
-		else
-			row_absent(e, c->counter[id]);
-		row_str(e, c->counter_status[id], value_status(v));
-	}
-	for (unsigned k = 0; k < REPORT_NDERIVED; k++) {
-		bool found = false;
-
-		for (unsigned i = 0; i < nd && !found; i++)
-			if (!strcmp(names[i], derived_names[k])) {
-				row_sig(e, c->derived[k], values[i], 6);
-				found = true;
-			}
-		if (!found)
-			row_absent(e, c->derived[k]);
 	}
 }
 
@@ -684,7 +534,7 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 	fill_interval(fixed, r, jr, verdict, sizeof(verdict));
 	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
-	row_counters(e, c, jr);
+	report_counter_cells(e, c, jr);
 	for (unsigned i = FIRST_LATE_COLUMN; i < NFIXED; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
 	for (unsigned k = 0; k < c->nsweep; k++) {
@@ -694,7 +544,7 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 			    sizeof(v));
 		row_str(e, c->sweep_col[k], v);
 	}
-	row_named(e, c, jr);
+	report_named_cells(e, c, jr);
 	row_end(e);
 }
 
