@@ -1,8 +1,9 @@
 #!/bin/bash
 # t0218-exec-counters.sh - kernel=exec programs are counted: the job's
-# perf_events are opened on the child before it execs (enable_on_exec,
-# inherit), so they count the program and what it starts, from its exec
-# to its end.  Software events count on every Linux machine, so the path
+# perf_events are opened on memjob's guardian before it forks the shell
+# (enable_on_exec, inherit), so they count the program and what it
+# starts, from its exec to its end, and not the guardian, which never
+# execs.  Software events count on every Linux machine, so the path
 # is tested with them: a program that touches N MiB of fresh memory has
 # at least N*256 page faults (one per 4 KiB page: touch_mem asks for no
 # huge pages), a program that touches none has far fewer, and a shell
@@ -105,10 +106,11 @@ test_expect_success TOUCH_MEM 'an aggressor program stopped by memjob is counted
 test_expect_success TOUCH_MEM,PAGE_4K 'the counters table: the median per run of a set'"'"'s events, and its absent columns said once, with why' '
 	"$MEMJOB" --name=p --kernel=exec --command="\"$TOUCH_MEM\" 8" \
 		--perf_events=@paging --repeat=3 >table &&
-	sed -n "/^counters: job .p., median of the runs, per run$/,\$p" table >t &&
+	sed -n "/^counters: per job, the median of its runs, per run$/,\$p" table >t &&
 	cat t &&
 	grep "^  @paging here: " t &&
-	faults=$(sed -n "s/^  -  *page-faults \([0-9]*\),.*/\1/p" t) &&
+	faults=$(awk "\$1 == \"job\" { for (i = 1; i <= NF; i++) if (\$i == \"page-faults\") c = i }
+		      \$1 == \"p\" && c { print \$c }" t) &&
 	test "$faults" -ge $((8 * 256)) &&
 	if grep -q "^hardware PMU" <("$MEMJOB" --list-events); then
 		echo "(this machine has a PMU: its TLB columns may count)"
@@ -116,6 +118,23 @@ test_expect_success TOUCH_MEM,PAGE_4K 'the counters table: the median per run of
 		test "$(grep -c "^  counter columns absent" t)" = 1 &&
 		grep "^  counter columns absent (not supported): dTLB-load-misses iTLB-load-misses$" t
 	fi
+'
+
+test_expect_success TOUCH_MEM,PAGE_4K 'jobs that ask for the same events share one counters table, a line each' '
+	"$MEMJOB" --name=small --kernel=exec --command="\"$TOUCH_MEM\" 1" \
+		--perf_events=@paging --stonewall \
+		--name=big --kernel=exec --command="\"$TOUCH_MEM\" 16" \
+		--perf_events=@paging >two &&
+	sed -n "/^counters: /,\$p" two >t &&
+	cat t &&
+	test "$(grep -c "^counters: " t)" = 1 &&
+	test "$(grep -c "^  @paging here: " t)" = 1 &&
+	col=$(awk "\$1 == \"job\" { for (i = 1; i <= NF; i++) if (\$i == \"page-faults\") print i }" t) &&
+	small=$(awk -v c="$col" "\$1 == \"small\" { print \$c }" t) &&
+	big=$(awk -v c="$col" "\$1 == \"big\" { print \$c }" t) &&
+	echo "page faults: small $small, big $big" &&
+	test "$big" -ge $((16 * 256)) &&
+	test "$small" -lt $((big / 2))
 '
 
 test_done
