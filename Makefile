@@ -25,8 +25,9 @@ CLANG_TIDY ?= clang-tidy
 
 # An optional data source that configure left out (IOENGINES_LEFT_OUT,
 # its library missing or --disable-NAME) is not built: its file is
-# ioengines/NAME.c.
-SRCS := $(filter-out $(IOENGINES_LEFT_OUT:%=ioengines/%.c), \
+# ioengines/NAME.c.  An optional library's code comes in two files, one
+# built with the library and one without; SRCS_LEFT_OUT names the other.
+SRCS := $(filter-out $(IOENGINES_LEFT_OUT:%=ioengines/%.c) $(SRCS_LEFT_OUT), \
 	$(sort $(wildcard engine/*.c engine/*/*.c ioengines/*.c)))
 # Written at build time: kernel=codewalk's code footprint (codewalk.h),
 # and the version (version.h).
@@ -45,7 +46,7 @@ TESTS := $(TEST_SRCS:t/unit/%.c=build/t/%)
 TEST_HELPER_SRCS := $(filter-out $(TEST_SRCS),$(sort $(wildcard t/unit/*.c)))
 TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=build/%.o)
 TEST_LIB := build/t/libtesthelp.a
-HELPERS := build/t/count_plain
+HELPERS := build/t/count_plain build/t/touch_mem
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
 # (sanitizer flags are kept).
@@ -130,6 +131,13 @@ build/t/test_%: t/unit/test_%.c $(TEST_LIB) $(LIB) config.mk
 build/t/count_plain: t/helpers/count_plain.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LDFLAGS)
+
+# kernel=exec's counters are tested on a program with known page faults:
+# built without the sanitizers, whose runtime faults in pages of its own.
+build/t/touch_mem: t/helpers/touch_mem.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS)) -MMD -MP \
+		-o $@ $< $(filter-out -fsanitize% -fno-sanitize%,$(LDFLAGS))
 
 unit-tests: $(TESTS)
 

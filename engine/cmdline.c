@@ -18,7 +18,7 @@
 static const char *const program_opts[] = {
 	"output-format", "output", "section", "parse-only", "dump", "cmdhelp",
 	"version", "help", "topology", "progress", "topology-file", "plan",
-	"verbose", "details", "plot", NULL
+	"verbose", "details", "plot", "list-events", NULL
 };
 
 void cmdline_usage(FILE *f)
@@ -49,6 +49,8 @@ void cmdline_usage(FILE *f)
 	      "  --dump                print the resolved jobs as a job file\n"
 	      "  --cmdhelp[=OPTION]    list job options, or explain one\n"
 	      "  --topology            print caches, SMT siblings, NUMA nodes\n"
+	      "  --list-events[=PATTERN]  the events this machine can count\n"
+	      "                        (perf_events=), or one event's encoding\n"
 	      "  --topology-file=FILE  plan for the machine FILE describes (hwloc\n"
 	      "                        XML or synthetic:DESC), not this one\n"
 	      "  --plan                per run and clone, the CPUs and memory\n"
@@ -202,6 +204,9 @@ int cmdline_parse(int argc, char **argv, struct cmdline *cl,
 			cl->cmdhelp_arg = i;
 		} else if (!strcmp(key, "version")) {
 			cl->version = true;
+		} else if (!strcmp(key, "list-events")) {
+			cl->want_list_events = true;
+			cl->list_events = val ? val : "";
 		} else if (!strcmp(key, "topology")) {
 			cl->topology = true;
 		} else if (!strcmp(key, "plan")) {

@@ -34,6 +34,8 @@ struct cmdline {
 	const char *topology_file;	/* --topology-file, or NULL */
 	const char *cmdhelp;
 	bool want_cmdhelp;
+	const char *list_events;	/* --list-events's PATTERN, or "" */
+	bool want_list_events;
 	enum progress_when progress;
 };
 

@@ -38,6 +38,8 @@
 #include "subcommands/reportcmd.h"
 #include "parse/sweep.h"
 #include "machine/sysstat.h"
+#include "machine/evlist.h"
+#include "machine/evsets.h"
 #include "machine/topology.h"
 #include "plan/planlist.h"
 #include "util/value.h"
@@ -468,6 +470,20 @@ int main(int argc, char **argv)
 		       MEMJOB_SANITIZE[0] ? " (sanitizers: " : "",
 		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "", terr);
 		status = EXIT_RAN;
+		goto out;
+	}
+	if (cl.want_list_events) {
+		int r = counters_list_events(stdout, cl.list_events);
+
+		status = r ? EXIT_JOBFAIL : EXIT_RAN;
+		if (r < 0) {
+			char sets[128];
+
+			evsets_names(sets, sizeof(sets));
+			diag_plain(&d, "--list-events=%s: no such event set "
+				   "(the sets: %s)", cl.list_events, sets);
+			status = EXIT_USAGE;
+		}
 		goto out;
 	}
 	if (cl.want_cmdhelp) {

@@ -58,7 +58,8 @@ _memjob()
 		words=$(memjob --cmdhelp 2>/dev/null |
 			awk '/^  [a-z_0-9]+ / { print "--" $1 "=" }')
 		words="$words --output-format= --output= --section= --parse-only
-		       --dump --cmdhelp --topology --version --help --progress="
+		       --dump --cmdhelp --topology --version --help --progress=
+		       --list-events"
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return

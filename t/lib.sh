@@ -26,7 +26,8 @@
 SRCDIR=${SRCDIR:-$(pwd)}
 MEMJOB=${MEMJOB:-$SRCDIR/memjob}
 COUNT_PLAIN=${COUNT_PLAIN:-$SRCDIR/build/t/count_plain}
-export SRCDIR MEMJOB COUNT_PLAIN
+TOUCH_MEM=${TOUCH_MEM:-$SRCDIR/build/t/touch_mem}
+export SRCDIR MEMJOB COUNT_PLAIN TOUCH_MEM
 
 # lib.sh keeps its own scratch files (test output, captured stderr) out of
 # TEST_TMP, so a test that lists TEST_TMP sees only what it made.

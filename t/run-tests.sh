@@ -30,6 +30,7 @@ export SRCDIR=$root
 # Absolute, because each test body runs inside its own TEST_TMP.
 export MEMJOB=${MEMJOB:-$root/memjob}
 export COUNT_PLAIN=${COUNT_PLAIN:-$root/build/t/count_plain}
+export TOUCH_MEM=${TOUCH_MEM:-$root/build/t/touch_mem}
 # The same sanitizer settings as CI, unless the caller chose others.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -4,7 +4,9 @@
  * The program is forked from the job's own thread, so it inherits that
  * thread's CPU binding and NUMA memory policy (both are per thread in
  * Linux and are copied by fork).  Its figures are its own: wall time
- * around it, and the resource use wait4() reports for it.  As an
+ * around it, the resource use wait4() reports for it, and the job's
+ * perf_events counted on it from its exec to its end (and on what it
+ * starts; see count_program()).  As an
  * aggressor it runs until the last victim is done, then gets SIGTERM
  * and, if it lingers, SIGKILL after kill_grace; so does a job whose
  * runtime= ends before the program does (the run is then cut short).
@@ -27,11 +29,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "kernels/kernel.h"
+#include "machine/counters.h"
 #include "spec/options.h"
 #include "util/clock.h"
 
@@ -127,8 +131,28 @@ static void __attribute__((noreturn)) run_program(const char *command)
 	_exit(127);
 }
 
+/*
+ * The guardian waits for its go before it forks the program: memjob
+ * opens the job's counters on the guardian in between (see
+ * count_program()).  The go is a byte on a socket; a guardian whose
+ * memjob died meanwhile has been killed by its parent-death signal, and
+ * one that reads no byte leaves without running anything.
+ */
+static void wait_for_go(int fd)
+{
+	char go;
+	ssize_t r;
+
+	while ((r = read(fd, &go, 1)) < 0 && errno == EINTR)
+		;
+	if (r != 1)
+		_exit(126);
+	close(fd);
+}
+
 /* The guardian: leads the group, runs the program, ends as it ended. */
-static void __attribute__((noreturn)) guard(const char *command, pid_t memjob)
+static void __attribute__((noreturn)) guard(const char *command, pid_t memjob,
+					    int go)
 {
 	struct rlimit no_core = { 0, 0 };
 	struct sigaction sa;
@@ -149,6 +173,7 @@ static void __attribute__((noreturn)) guard(const char *command, pid_t memjob)
 	prctl(PR_SET_PDEATHSIG, PARENT_GONE);
 	if (getppid() != memjob)	/* gone before the line above */
 		kill(0, SIGKILL);
+	wait_for_go(go);
 	pid = fork();
 	if (pid < 0)
 		_exit(126);
@@ -202,25 +227,17 @@ static void stop_child(pid_t pid, uint64_t grace_us, int *status,
 	reap(pid, status, ru);
 }
 
-static int exec_program(struct kstate *k, struct program_run *pr)
+/* Wait for the guardian (or stop the program), reap it, and judge how
+ * the program ended. */
+static int supervise(struct kstate *k, struct program_run *pr, pid_t pid)
 {
 	const struct job_spec *j = k->job;
 	const struct exec_opts *o = opts_of(j);
 	uint64_t grace_us = o ? o->kill_grace_us : 1000000;
 	uint64_t deadline = j->runtime_us ? mono_ns() + j->runtime_us * 1000
 					  : UINT64_MAX;
-	pid_t memjob = getpid(), pid;
 	int status = 0, e;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(pr->err, sizeof(pr->err), "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0)
-		guard(command_of(j), memjob);
-	setpgid(pid, pid);	/* also here: no race with the child's own */
 	for (;;) {
 		e = ended(pid);
 		if (e > 0)
@@ -262,6 +279,71 @@ static int exec_program(struct kstate *k, struct program_run *pr)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Open the job's counters on the guardian, then let it go.  They are
+ * opened disabled, with enable_on_exec and inherit: the guardian's own
+ * copy stays off (it never execs), so its waiting for the go, its fork
+ * and its waitpid() count nothing; the program's shell inherits the
+ * still-off copy when the guardian forks it, and the kernel enables that
+ * copy when the shell execs, so counting starts in the shell's execve()
+ * (the new image's set-up, then its first instruction) and follows,
+ * through inherit, every process the shell starts, until the last has
+ * ended.  Not counted: the guardian, and the shell's child between fork
+ * and exec (resetting its signals, its stdout).  The counts are read
+ * after the guardian is reaped: each process adds its counts to the
+ * opened event as it exits, and one still exiting is read live.  NULL
+ * when nothing is counted, or memory ran out (the program then runs
+ * uncounted, and says so by counting nothing).
+ */
+static struct counters *count_program(const struct program_run *pr,
+				      pid_t pid, int go)
+{
+	struct counters *c = NULL;
+
+	if (pr->nctr_ids)
+		c = counters_open_task(pr->ctr_ids, pr->nctr_ids, pid);
+	/* MSG_NOSIGNAL: a guardian already gone is no SIGPIPE to memjob */
+	while (send(go, "g", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	close(go);
+	return c;
+}
+
+static int exec_program(struct kstate *k, struct program_run *pr)
+{
+	const struct job_spec *j = k->job;
+	struct counters *ctr;
+	pid_t memjob = getpid(), pid;
+	int go[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
+		snprintf(pr->err, sizeof(pr->err), "socketpair: %s",
+			 strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(pr->err, sizeof(pr->err), "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(go[0]);
+		guard(command_of(j), memjob, go[1]);
+	}
+	close(go[1]);
+	setpgid(pid, pid);	/* also here: no race with the child's own */
+	ctr = count_program(pr, pid, go[0]);
+	ret = supervise(k, pr, pid);
+	if (ctr) {
+		counters_read(ctr, pr->counters, &pr->ncounters);
+		counters_close(ctr);
+	}
+	return ret;
 }
 
 const struct kernel_ops kernel_exec_ops = {

@@ -40,7 +40,9 @@ struct kstate {
 				   block; judged by its elapsed time */
 #define KERN_SUBPROCESS	0x80	/* program() runs another process (exec):
 				   the job thread's counters would see it
-				   wait, so none are opened */
+				   wait, so none are opened; program()
+				   counts the process itself
+				   (program_run.ctr_ids) */
 #define KERN_NO_GBPS	0x100	/* moves no data whose rate it measures (a
 				   latency chase, a code walk, a program):
 				   no report gives it GB/s or ops/s (see
@@ -54,6 +56,13 @@ struct program_run {
 	bool stopped;			/* memjob stopped it before its end */
 	bool cut_short;			/* runtime= ended it before its end */
 	char err[256];			/* why it failed */
+	/* KERN_SUBPROCESS: the events to count on the process from its
+	 * exec to its end (n 0: none), and what they counted (room for
+	 * COUNTERS_MAX; ncounters 0 when nothing was opened) */
+	const unsigned *ctr_ids;
+	unsigned nctr_ids;
+	struct counter_value *counters;
+	unsigned ncounters;
 };
 
 struct kernel_ops {

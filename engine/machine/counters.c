@@ -15,7 +15,8 @@
  *
  * Whether the machine has an event, and in which mode it may be counted,
  * is a fact of the machine: it is probed once per process, by the first
- * thread that opens that event (the probe table below, under a lock), and
+ * thread that opens that event (the probe table in counters_event.c,
+ * under a lock), and
  * every thread then opens only the events the probe found, in the mode it
  * found.  A run of 256 clones on a machine without hardware counters so
  * makes one failing perf_event_open per event, not one per clone.
@@ -33,75 +34,7 @@
 #include <linux/perf_event.h>
 
 #include "machine/counters.h"
-
-#define PARANOID_PATH	"/proc/sys/kernel/perf_event_paranoid"
-#define PARANOID_UNKNOWN (-100)
-
-/* Events of one family are opened as one group: their ratio is reported. */
-enum family { FAM_NONE, FAM_IPC, FAM_CACHE, FAM_BRANCH, FAM_L1D, FAM_LLC,
-	      FAM_SOFTWARE };
-
-/* Context switches and migrations happen in the kernel only: counted in
- * user space alone they would read 0, so they are never retried so. */
-#define EV_KERNEL_ONLY	1u
-/* task-clock counts time whatever the mode: user-only changes nothing. */
-#define EV_ANY_MODE	2u
-
-#define CACHE(c, op, res) \
-	((PERF_COUNT_HW_CACHE_##c) | (PERF_COUNT_HW_CACHE_OP_##op << 8) | \
-	 (PERF_COUNT_HW_CACHE_RESULT_##res << 16))
-
-struct event_def {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-	enum family family;
-	unsigned flags;
-};
-
-static const struct event_def events[CTR_NEVENTS] = {
-	[CTR_CYCLES] = { "cycles", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_CPU_CYCLES, FAM_IPC, 0 },
-	[CTR_INSTRUCTIONS] = { "instructions", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_INSTRUCTIONS, FAM_IPC, 0 },
-	[CTR_CACHE_REFERENCES] = { "cache-references", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_CACHE_REFERENCES, FAM_CACHE, 0 },
-	[CTR_CACHE_MISSES] = { "cache-misses", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_CACHE_MISSES, FAM_CACHE, 0 },
-	[CTR_BRANCHES] = { "branches", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_BRANCH_INSTRUCTIONS, FAM_BRANCH, 0 },
-	[CTR_BRANCH_MISSES] = { "branch-misses", PERF_TYPE_HARDWARE,
-		PERF_COUNT_HW_BRANCH_MISSES, FAM_BRANCH, 0 },
-	[CTR_L1D_LOADS] = { "L1-dcache-loads", PERF_TYPE_HW_CACHE,
-		CACHE(L1D, READ, ACCESS), FAM_L1D, 0 },
-	[CTR_L1D_LOAD_MISSES] = { "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
-		CACHE(L1D, READ, MISS), FAM_L1D, 0 },
-	[CTR_L1I_LOAD_MISSES] = { "L1-icache-load-misses", PERF_TYPE_HW_CACHE,
-		CACHE(L1I, READ, MISS), FAM_NONE, 0 },
-	[CTR_LLC_LOADS] = { "LLC-loads", PERF_TYPE_HW_CACHE,
-		CACHE(LL, READ, ACCESS), FAM_LLC, 0 },
-	[CTR_LLC_LOAD_MISSES] = { "LLC-load-misses", PERF_TYPE_HW_CACHE,
-		CACHE(LL, READ, MISS), FAM_LLC, 0 },
-	[CTR_DTLB_LOAD_MISSES] = { "dTLB-load-misses", PERF_TYPE_HW_CACHE,
-		CACHE(DTLB, READ, MISS), FAM_NONE, 0 },
-	[CTR_ITLB_LOAD_MISSES] = { "iTLB-load-misses", PERF_TYPE_HW_CACHE,
-		CACHE(ITLB, READ, MISS), FAM_NONE, 0 },
-	[CTR_TASK_CLOCK] = { "task-clock", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_TASK_CLOCK, FAM_SOFTWARE, EV_ANY_MODE },
-	[CTR_PAGE_FAULTS] = { "page-faults", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_PAGE_FAULTS, FAM_SOFTWARE, 0 },
-	[CTR_MINOR_FAULTS] = { "minor-faults", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_PAGE_FAULTS_MIN, FAM_SOFTWARE, 0 },
-	[CTR_MAJOR_FAULTS] = { "major-faults", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_PAGE_FAULTS_MAJ, FAM_SOFTWARE, 0 },
-	[CTR_CONTEXT_SWITCHES] = { "context-switches", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_CONTEXT_SWITCHES, FAM_SOFTWARE, EV_KERNEL_ONLY },
-	[CTR_CPU_MIGRATIONS] = { "cpu-migrations", PERF_TYPE_SOFTWARE,
-		PERF_COUNT_SW_CPU_MIGRATIONS, FAM_SOFTWARE, EV_KERNEL_ONLY },
-};
-
-/* Duplicates are refused, so a parsed list always fits. */
-_Static_assert(COUNTERS_MAX >= CTR_NEVENTS, "COUNTERS_MAX < CTR_NEVENTS");
+#include "machine/counters_int.h"
 
 /* A read of a group: nr, time enabled, time running, {value, id}[nr]. */
 #define GROUP_WORDS	(3 + 2 * COUNTERS_MAX)
@@ -117,21 +50,18 @@ struct slot {
 	uint64_t kid;		/* the kernel's id of the event */
 	enum counter_status status;
 	bool user_only;
-	char why[80];
+	char why[160];
+	struct event_def def;
 	struct sample base;	/* at counters_start */
 };
 
 struct counters {
 	unsigned n;
 	bool enabled;
-	int paranoid;		/* perf_event_paranoid, or PARANOID_UNKNOWN */
+	int paranoid;		/* perf_event_paranoid, or COUNTERS_PARANOID_UNKNOWN */
+	struct task_mode task;
 	struct slot s[COUNTERS_MAX];
 };
-
-const char *counters_name(unsigned id)
-{
-	return id < CTR_NEVENTS ? events[id].name : NULL;
-}
 
 /* ---- reading groups ---- */
 
@@ -205,180 +135,26 @@ static int take_baseline(struct counters *c)
 
 /* ---- opening ---- */
 
-static int perf_open(const struct event_def *e, bool user_only, int group)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = e->type;
-	a.config = e->config;
-	a.disabled = group < 0;		/* members follow their leader */
-	a.exclude_hv = 1;
-	a.exclude_kernel = user_only;
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-			PERF_FORMAT_TOTAL_TIME_ENABLED |
-			PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group,
-			    PERF_FLAG_FD_CLOEXEC);
-}
-
-/* ---- the probe: which events open, and how, once per process ---- */
-
-enum probe_state { PROBE_UNKNOWN, PROBE_FULL, PROBE_USER, PROBE_FAILED };
-
-static struct probe {
-	pthread_mutex_t lock;
-	enum probe_state state[CTR_NEVENTS];
-	int err[CTR_NEVENTS];		/* PROBE_FAILED: why */
-	unsigned opens;			/* perf_event_open calls it made */
-	uid_t uid;			/* whose rights the states are */
-	bool valid;
-} probe = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/* An error that says nothing about the event (a limit of the moment):
- * not remembered, the next thread tries again. */
-static bool transient(int err)
-{
-	return err == EMFILE || err == ENFILE || err == ENOMEM ||
-	       err == EBUSY || err == EINTR || err == EAGAIN;
-}
-
-/*
- * Open event id in group's group (alone when group < 0) for the calling
- * thread.  The first thread to ask for an event probes it, under the
- * lock (so only one thread does), always alone: in user and kernel
- * space, else in user space only when kernel space is denied (as perf
- * stat falls back), and the probe table keeps the mode that worked, or
- * the error of an event that would not open.  So an event the machine
- * lacks costs one failed system call per run, whatever the clones and
- * groups; one that opens costs one more, the probe's, closed again when
- * the event is wanted in a group.  Every later open uses that mode at
- * once, or fails at once without a system call.  A failure inside a
- * group is not kept: the group may be what the PMU refused, and the
- * caller then tries the event alone.  Returns the fd (*user_only set)
- * or -errno.
- */
-static int open_probed(unsigned id, int group, bool *user_only)
-{
-	const struct event_def *e = &events[id];
-	enum probe_state st;
-	int fd, err = 0;
-
-	pthread_mutex_lock(&probe.lock);
-	if (!probe.valid || probe.uid != geteuid()) {	/* rights changed */
-		memset(probe.state, 0, sizeof(probe.state));
-		probe.uid = geteuid();
-		probe.valid = true;
-	}
-	st = probe.state[id];
-	if (st != PROBE_UNKNOWN) {
-		err = probe.err[id];
-		pthread_mutex_unlock(&probe.lock);
-		if (st == PROBE_FAILED)
-			return -err;
-		*user_only = st == PROBE_USER;
-		fd = perf_open(e, *user_only, group);
-		return fd < 0 ? -errno : fd;
-	}
-	*user_only = false;
-	probe.opens++;
-	fd = perf_open(e, false, -1);
-	if (fd < 0) {
-		err = errno;
-		if ((err == EACCES || err == EPERM) &&
-		    !(e->flags & EV_KERNEL_ONLY)) {
-			probe.opens++;
-			fd = perf_open(e, true, -1);
-			*user_only = fd >= 0;
-			/* still denied, or the machine lacks it anyway */
-			if (fd < 0 && errno != EACCES && errno != EPERM)
-				err = errno;
-		}
-	}
-	if (fd >= 0) {
-		probe.state[id] = *user_only ? PROBE_USER : PROBE_FULL;
-	} else if (!transient(err)) {
-		probe.state[id] = PROBE_FAILED;
-		probe.err[id] = err;
-	}
-	pthread_mutex_unlock(&probe.lock);
-	if (fd < 0)
-		return -err;
-	if (group < 0)
-		return fd;
-	close(fd);		/* the probe's: now in its group */
-	fd = perf_open(e, *user_only, group);
-	return fd < 0 ? -errno : fd;
-}
-
-unsigned counters_probe_opens(void)
-{
-	unsigned n;
-
-	pthread_mutex_lock(&probe.lock);
-	n = probe.opens;
-	pthread_mutex_unlock(&probe.lock);
-	return n;
-}
-
-static int paranoid_level(void)
-{
-	FILE *f = fopen(PARANOID_PATH, "re");
-	int level;
-
-	if (!f)
-		return PARANOID_UNKNOWN;
-	if (fscanf(f, "%d", &level) != 1)
-		level = PARANOID_UNKNOWN;
-	fclose(f);
-	return level;
-}
-
 static void set_status(struct slot *s, int err, int paranoid)
 {
-	switch (err) {
-	case ENOENT:
-	case ENODEV:
-	case EOPNOTSUPP:
-	case EINVAL:
-	case ENOSYS:
-		s->status = COUNTER_UNSUPPORTED;
-		snprintf(s->why, sizeof(s->why), "not supported");
-		break;
-	case EACCES:
-	case EPERM:
-		s->status = COUNTER_DENIED;
-		if (paranoid == PARANOID_UNKNOWN)
-			snprintf(s->why, sizeof(s->why), "permission denied "
-				 "(see %s)", PARANOID_PATH);
-		else
-			snprintf(s->why, sizeof(s->why), "permission denied "
-				 "(%s=%d)", PARANOID_PATH, paranoid);
-		break;
-	default:
-		s->status = COUNTER_FAILED;
-		snprintf(s->why, sizeof(s->why), "perf_event_open: %s",
-			 strerror(err));
-		break;
-	}
+	s->status = counters_status_of(err, paranoid, s->why, sizeof(s->why));
 }
 
 /*
  * Open slot s, in group's group or alone (group < 0), in the mode the
- * probe found (open_probed()).  Returns the fd or -errno.
+ * probe found (counters_open_probed()).  Returns the fd or -errno.
  */
-static int open_event(struct slot *s, int group)
+static int open_event(struct slot *s, int group, const struct task_mode *t)
 {
-	const struct event_def *e = &events[s->id];
 	bool user_only = false;
 	int fd;
 
 	s->user_only = false;
-	fd = open_probed(s->id, group, &user_only);
+	fd = counters_open_probed(s->id, &s->def, group, t, &user_only);
 	if (fd < 0)
 		return fd;
-	s->user_only = user_only && !(e->flags & EV_ANY_MODE);
+	s->user_only = (user_only || (s->def.flags & EV_USER_ONLY)) &&
+		       !(s->def.flags & EV_ANY_MODE);
 	return fd;
 }
 
@@ -404,7 +180,7 @@ static void opened(struct counters *c, unsigned i, int fd, unsigned leader)
 			   c->paranoid);
 		return;
 	}
-	if (s->user_only && c->paranoid == PARANOID_UNKNOWN)
+	if (s->user_only && c->paranoid == COUNTERS_PARANOID_UNKNOWN)
 		snprintf(s->why, sizeof(s->why), "user space only");
 	else if (s->user_only)
 		snprintf(s->why, sizeof(s->why), "user space only "
@@ -414,7 +190,11 @@ static void opened(struct counters *c, unsigned i, int fd, unsigned leader)
 /* Open slot i alone, as the leader of its own group. */
 static void open_alone(struct counters *c, unsigned i)
 {
-	int fd = open_event(&c->s[i], -1);
+	int fd;
+
+	if (c->s[i].def.type == PERF_TYPE_MAX)	/* not this machine's */
+		return;
+	fd = open_event(&c->s[i], -1, &c->task);
 
 	if (fd < 0)
 		set_status(&c->s[i], -fd, c->paranoid);
@@ -448,12 +228,12 @@ static bool group_runs(const struct counters *c, unsigned leader)
  */
 static void open_family(struct counters *c, unsigned first, bool *done)
 {
-	enum family fam = events[c->s[first].id].family;
+	enum family fam = c->s[first].def.family;
 	int leader = -1, fd;
 	unsigned members = 0;
 
 	for (unsigned i = first; i < c->n; i++) {
-		if (done[i] || events[c->s[i].id].family != fam)
+		if (done[i] || c->s[i].def.family != fam)
 			continue;
 		done[i] = true;
 		if (leader < 0) {
@@ -462,7 +242,7 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 				leader = (int)i;
 			continue;
 		}
-		fd = open_event(&c->s[i], c->s[leader].fd);
+		fd = open_event(&c->s[i], c->s[leader].fd, &c->task);
 		if (fd >= 0) {
 			opened(c, i, fd, (unsigned)leader);
 			members++;
@@ -470,7 +250,8 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 			open_alone(c, i);
 		}
 	}
-	if (!members || group_runs(c, (unsigned)leader))
+	/* a child not yet running cannot be tried: its group is kept */
+	if (!members || c->task.on_exec || group_runs(c, (unsigned)leader))
 		return;
 	for (unsigned i = (unsigned)leader; i < c->n; i++)
 		if (c->s[i].fd >= 0 && c->s[i].leader == (unsigned)leader &&
@@ -478,33 +259,41 @@ static void open_family(struct counters *c, unsigned first, bool *done)
 			close_slot(&c->s[i]);
 	close_slot(&c->s[leader]);
 	for (unsigned i = (unsigned)leader; i < c->n; i++)
-		if (events[c->s[i].id].family == fam &&
+		if (c->s[i].def.family == fam &&
 		    c->s[i].status == COUNTER_OK && c->s[i].fd < 0)
 			open_alone(c, i);
 }
 
-struct counters *counters_open(const unsigned *ids, unsigned n)
+static struct counters *open_set(const unsigned *ids, unsigned n,
+				  const struct task_mode *t)
 {
 	struct counters *c = calloc(1, sizeof(*c));
 	bool done[COUNTERS_MAX] = { false };
+	const char *why;
 
 	if (!c)
 		return NULL;
 	/* read now: with no fd left, the reason could not say it */
-	c->paranoid = paranoid_level();
+	c->paranoid = counters_paranoid();
+	c->task = *t;
 	for (unsigned i = 0; i < n && c->n < COUNTERS_MAX; i++) {
 		struct slot *s = &c->s[c->n];
 
-		if (ids[i] >= CTR_NEVENTS)
+		if (counters_is_uncore(ids[i]) ||
+		    !counters_event_of(ids[i], &s->def, &why))
 			continue;
 		s->id = ids[i];
 		s->fd = -1;
 		s->leader = c->n++;
+		if (why) {		/* a PMU this machine lacks */
+			s->status = COUNTER_UNSUPPORTED;
+			snprintf(s->why, sizeof(s->why), "%s", why);
+		}
 	}
 	for (unsigned i = 0; i < c->n; i++) {
 		if (done[i])
 			continue;
-		if (events[c->s[i].id].family == FAM_NONE) {
+		if (c->s[i].def.family == FAM_NONE) {
 			done[i] = true;
 			open_alone(c, i);
 		} else {
@@ -515,6 +304,21 @@ struct counters *counters_open(const unsigned *ids, unsigned n)
 	 * runs of open_family() counted */
 	take_baseline(c);
 	return c;
+}
+
+struct counters *counters_open(const unsigned *ids, unsigned n)
+{
+	static const struct task_mode self = { 0, false };
+
+	return open_set(ids, n, &self);
+}
+
+struct counters *counters_open_task(const unsigned *ids, unsigned n,
+				    pid_t pid)
+{
+	struct task_mode t = { pid, true };
+
+	return open_set(ids, n, &t);
 }
 
 unsigned counters_count(const struct counters *c)
@@ -610,7 +414,7 @@ int counters_read(const struct counters *c, struct counter_value *out,
 		struct counter_value *v = &out[i];
 
 		memset(v, 0, sizeof(*v));
-		v->name = events[s->id].name;
+		v->name = s->def.name;
 		v->status = s->status;
 		v->user_only = s->user_only;
 		snprintf(v->why, sizeof(v->why), "%s", s->why);

@@ -630,25 +630,31 @@ const struct opt_def opt_core[] = {
 
 	/* Counters */
 	{ .name = "perf_events", .type = OPT_CUSTOM, .cat = CAT_RUN,
-	  .off = F(perf_ids), .arg = "LIST",
+	  .off = F(perf), .arg = "LIST",
 	  .parse = optv_parse_perf, .format = optv_format_perf,
 	  .help = "Counters to read for each of the job's threads through "
-		  "perf_event_open, as perf names them: cycles, "
+		  "perf_event_open (for kernel=exec, on its program: see "
+		  "COUNTERS).  perf's generic names: cycles, "
 		  "instructions, cache-references, cache-misses, branches, "
 		  "branch-misses, L1-dcache-loads, L1-dcache-load-misses, "
 		  "L1-icache-load-misses, LLC-loads, LLC-load-misses, "
 		  "dTLB-load-misses, iTLB-load-misses, task-clock, "
 		  "page-faults, minor-faults, major-faults, context-switches, "
-		  "cpu-migrations.  Unset: all of them, the hardware ones "
-		  "where the machine has them; none: no counters and no "
-		  "perf_event_open call (their columns say "
-		  "not-requested).  Multiplexed counts are "
-		  "scaled, with the share of time counted shown as perf stat "
-		  "does; an event the machine lacks is reported as not "
+		  "cpu-migrations; the vendors' names through libpfm4 "
+		  "(INST_RETIRED:ANY_P, amd64_fam19h_zen4::RETIRED_INSTRUCTIONS, "
+		  "uncore events such as amd64_fam19h_zen3_l3::UNC_L3_MISSES, "
+		  "counted for the whole run; memjob --list-events lists this "
+		  "machine's); and one event set, @llc, @icache or @paging, "
+		  "which becomes this CPU's events for what it is for.  "
+		  "Unset: every generic event, the hardware ones where the "
+		  "machine has them; none: no counters and no perf_event_open "
+		  "call (their columns say not-requested).  Multiplexed counts "
+		  "are scaled, with the share of time counted shown as perf "
+		  "stat does; an event the machine lacks (an event of another "
+		  "CPU's PMU, a VM without a PMU) is reported as not "
 		  "supported, never as 0.  IPC and miss rates are derived "
-		  "where their inputs were counted.  Programs of kernel=exec "
-		  "are not counted (they are another process); "
-		  "kernel=codewalk is." },
+		  "where their inputs were counted; a name no table knows "
+		  "exits 2." },
 
 	/* System counters */
 	{ .name = "drop_caches", .type = OPT_BOOL, .cat = CAT_RUN,

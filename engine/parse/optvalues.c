@@ -286,23 +286,19 @@ void optv_format_precision(const struct opt_def *o, const struct job_spec *j,
 		snprintf(buf, len, "off");
 }
 
-_Static_assert(sizeof(((struct job_spec *)0)->perf_ids) /
-	       sizeof(unsigned) >= COUNTERS_MAX, "perf_ids too small");
-
 int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
 		    const char *val, const char **why, char *buf,
 		    size_t buflen)
 {
-	unsigned ids[COUNTERS_MAX], n = 0;
+	struct counter_list l;
 
 	(void)o;
-	if (counters_parse(val, ids, &n, buf, buflen)) {
+	if (counters_parse(val, &l, buf, buflen)) {
 		*why = buf;
 		return -1;
 	}
-	memcpy(j->perf_ids, ids, n * sizeof(*ids));
-	j->nperf = n;
-	j->perf_none = !n;
+	j->perf = l;
+	j->perf_none = !l.n;
 	return 0;
 }
 
@@ -313,6 +309,6 @@ void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
 	buf[0] = '\0';
 	if (j->perf_none)
 		snprintf(buf, len, "none");
-	else if (j->nperf)
-		counters_format(j->perf_ids, j->nperf, buf, len);
+	else if (j->perf.n)
+		counters_format(&j->perf, buf, len);
 }

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "kernels/kernel.h"
 #include "ioengines/ioengine.h"
 #include "machine/counters.h"
 #include "machine/memcg.h"
@@ -45,14 +44,17 @@ static uint64_t thread_stack(void)
 	return s;
 }
 
-/* The descriptors a clone's perf counters take (worker.c opens them). */
+/* The descriptors a clone's perf counters take: worker.c opens them in
+ * the clone's thread, kernel=exec on its program, both in memjob.  An
+ * uncore event takes none in a clone; it stands in for its instances
+ * (one per socket or L3), which the run opens once for the job. */
 static unsigned counter_fds(const struct job_spec *j)
 {
 	unsigned ids[CTR_NEVENTS];
 
-	if ((j->kernel->flags & KERN_SUBPROCESS) || j->perf_none)
+	if (j->perf_none)
 		return 0;
-	return j->nperf ? j->nperf : counters_default(ids);
+	return j->perf.n ? j->perf.n : counters_default(ids);
 }
 
 void plan_needs_of(const struct plan *p, unsigned s, struct plan_needs *n)

@@ -21,6 +21,7 @@
 #include "report/quirkreport.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
+#include "report/ctrtable.h"
 #include "report/report.h"
 #include "report/report_int.h"
 #include "report/summary.h"
@@ -174,6 +175,10 @@ static void normal_counters(FILE *f, const struct job_result *jr)
 			fprintf(f, " (%.1f%%)", c->running * 100);
 		if (c->user_only)
 			fputs(":u", f);
+		if (c->uncore)
+			fprintf(f, " (uncore: the machine's over the run, "
+				"every process's, %u PMU%s summed)",
+				c->instances, c->instances == 1 ? "" : "s");
 	}
 	if (any)
 		fputc('\n', f);
@@ -589,6 +594,7 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		knee_report(rc->out, r, rc->topo);
 		footprint_report(rc->out, r, rc->topo);
 		summary_report(rc->out, r);
+		counters_table(rc->out, r);
 		normal_details(rc->out, r, rc->details);
 	}
 	if (rc->formats & REPORT_CSV) {

@@ -39,10 +39,27 @@ struct report_cols {
 	unsigned nsweep;
 	char *sweep_opt[REPORT_MAX_SWEEPS];	/* as in point labels */
 	char sweep_col[REPORT_MAX_SWEEPS][160];
+	/* the named events (counters.h) the jobs asked for, last: their
+	 * value and status columns, "ev_" and the name as an identifier */
+	unsigned nnamed;
+	unsigned named_id[CTR_NAMED_MAX];
+	char named_col[CTR_NAMED_MAX][136];
+	char named_status[CTR_NAMED_MAX][144];
 };
 
 void report_cols_init(struct report_cols *c, const struct results *r);
 void report_cols_free(struct report_cols *c);
+
+/* The counters' columns (report_counters.c): their names for the run,
+ * whether a column of theirs holds text (a status), and a row's cells:
+ * the generic events' and derived figures' (after write_bytes), the
+ * named events' (last). */
+void report_counter_cols(struct report_cols *c, const struct results *r);
+bool report_counter_is_text(const char *name);
+void report_counter_cells(struct row_emitter *e, const struct report_cols *c,
+			  const struct job_result *jr);
+void report_named_cells(struct row_emitter *e, const struct report_cols *c,
+			const struct job_result *jr);
 
 /* The result table of a run. */
 struct report_table {

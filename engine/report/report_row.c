@@ -12,7 +12,8 @@
  * and the derived figures' follow; then the list's tail, from
  * FIRST_LATE_COLUMN on, which is where new columns go (at the end of the
  * list), so that adding one moves no column a script reads by position;
- * the swept options' columns, which depend on the jobs, come last.
+ * the swept options' columns, which depend on the jobs, come next, and
+ * the named events' last (report_counters.c has the counters' columns).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -116,12 +117,6 @@ const char *const report_phase_names[] = {
 	[PHASE_RUN] = "", [PHASE_ALONE] = "alone", [PHASE_LOADED] = "loaded",
 };
 
-/* counters_derived()'s figures, in a fixed order for the columns */
-static const char *const derived_names[REPORT_NDERIVED] = {
-	"ipc", "cache-miss-rate", "branch-miss-rate",
-	"L1-dcache-load-miss-rate", "LLC-load-miss-rate",
-};
-
 const char *report_impl(const struct planned_job *pj)
 {
 	const struct kernel_ops *k = pj->spec->kernel;
@@ -162,18 +157,6 @@ const char *report_first_error(const struct job_result *jr)
 		if (jr->threads[c].err[0])
 			return jr->threads[c].err;
 	return "";
-}
-
-/* perf's name as a column: lower case, '-' as '_' (cycles,
- * l1_dcache_load_misses), so every column is a plain identifier. */
-static void column_name(const char *perf, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; perf[i] && i + 1 < len; i++)
-		buf[i] = perf[i] == '-' ? '_' :
-			 (char)tolower((unsigned char)perf[i]);
-	buf[i] = '\0';
 }
 
 /* "sweep_" and the option as a plain identifier, never equal to a fixed
@@ -228,34 +211,17 @@ static void sweep_collect(struct report_cols *c, const struct results *r)
 
 bool report_column_is_text(const char *name)
 {
-	char col[64];
-
 	if (!strncmp(name, "sweep_", 6))
 		return true;	/* option values as written: 4k, llc/2 */
 	for (unsigned i = 0; i < NFIXED; i++)
 		if (!strcmp(name, report_csv_columns[i]))
 			return fixed_is_text[i];
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		column_name(counters_name(id), col, sizeof(col));
-		if (strlen(name) == strlen(col) + 7 &&
-		    !strncmp(name, col, strlen(col)) &&
-		    !strcmp(name + strlen(col), "_status"))
-			return true;
-	}
-	return false;
+	return report_counter_is_text(name);
 }
 
 void report_cols_init(struct report_cols *c, const struct results *r)
 {
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		column_name(counters_name(id), c->counter[id],
-			    sizeof(c->counter[id]));
-		snprintf(c->counter_status[id], sizeof(c->counter_status[id]),
-			 "%s_status", c->counter[id]);
-	}
-	for (unsigned k = 0; k < REPORT_NDERIVED; k++)
-		column_name(derived_names[k], c->derived[k],
-			    sizeof(c->derived[k]));
+	report_counter_cols(c, r);
 	c->nsweep = 0;
 	sweep_collect(c, r);
 }
@@ -347,43 +313,6 @@ static void fill_system(struct cell *c, const struct results *r,
 		C(dev_read_kb) = cell_u64(d->dev[dev].rd_kb);
 		C(dev_write_kb) = cell_u64(d->dev[dev].wr_kb);
 		C(dev_util_pct) = cell_fixed(d->dev[dev].util_pct, 1);
-	}
-}
-
-/* Per event: its value (absent unless counted) and its status. */
-static void row_counters(struct row_emitter *e, const struct report_cols *c,
-			 const struct job_result *jr)
-{
-	const char *names[COUNTERS_DERIVED_MAX];
-	double values[COUNTERS_DERIVED_MAX];
-	unsigned nd = counters_derived(jr->counters, jr->ncounters, names,
-				       values, COUNTERS_DERIVED_MAX);
-
-	for (unsigned id = 0; id < CTR_NEVENTS; id++) {
-		const struct counter_value *v = NULL;
-
-		for (unsigned i = 0; i < jr->ncounters; i++)
-			if (!strcmp(jr->counters[i].name, counters_name(id)))
-				v = &jr->counters[i];
-		if (v && v->status == COUNTER_OK)
-			row_u64(e, c->counter[id], v->value);
-		else
-			row_absent(e, c->counter[id]);
-		row_str(e, c->counter_status[id],
-			!v ? "not-requested" :
-			v->status != COUNTER_OK ? counters_status_name(v->status) :
-			v->user_only ? "ok:u" : "ok");
-	}
-	for (unsigned k = 0; k < REPORT_NDERIVED; k++) {
-		bool found = false;
-
-		for (unsigned i = 0; i < nd && !found; i++)
-			if (!strcmp(names[i], derived_names[k])) {
-				row_sig(e, c->derived[k], values[i], 6);
-				found = true;
-			}
-		if (!found)
-			row_absent(e, c->derived[k]);
 	}
 }
 
@@ -605,7 +534,7 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 	fill_interval(fixed, r, jr, verdict, sizeof(verdict));
 	for (unsigned i = 0; i < FIRST_LATE_COLUMN; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
-	row_counters(e, c, jr);
+	report_counter_cells(e, c, jr);
 	for (unsigned i = FIRST_LATE_COLUMN; i < NFIXED; i++)
 		row_put(e, report_csv_columns[i], fixed[i]);
 	for (unsigned k = 0; k < c->nsweep; k++) {
@@ -615,6 +544,7 @@ static void report_row(struct row_emitter *e, const struct report_cols *c,
 			    sizeof(v));
 		row_str(e, c->sweep_col[k], v);
 	}
+	report_named_cells(e, c, jr);
 	row_end(e);
 }
 

@@ -534,8 +534,8 @@ out:
 void summary_counters_missing(FILE *f, const struct results *r)
 {
 	const struct plan *p = r->plan;
-	const char *name[CTR_NEVENTS * 2], *why[CTR_NEVENTS * 2];
-	bool counted[CTR_NEVENTS * 2] = { false };
+	const char *name[CTR_IDS], *why[CTR_IDS];	/* a name per id */
+	bool counted[CTR_IDS] = { false };
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < p->njobs; i++)
@@ -550,7 +550,7 @@ void summary_counters_missing(FILE *f, const struct results *r)
 				while (e < n && strcmp(name[e], cv->name))
 					e++;
 				if (e == n) {
-					if (n == CTR_NEVENTS * 2)
+					if (n == CTR_IDS)
 						continue;
 					name[n] = cv->name;
 					why[n++] = NULL;

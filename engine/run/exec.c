@@ -23,6 +23,7 @@
 #include "run/progress.h"
 #include "run/rounds.h"
 #include "run/samples.h"
+#include "run/uncorerun.h"
 #include "run/worker.h"
 #include "util/value.h"
 #include "util/clock.h"
@@ -258,12 +259,14 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		};
 		struct dirty_level lv;
 		struct noise_seg ns;
+		struct uncore_seg us;
 		bool have;
 
 		/* The system's counters count from the release: what the
 		 * threads did to set up (a file loaded into memory, preread,
 		 * a pattern written) is not the jobs' doing. */
 		wait_ready(&sh, tids, started);
+		uncore_seg_open(&us, p, sg, x->root);
 		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
 		noise_seg_begin(&ns, sh.root, x->res, sg, repeat);
@@ -274,9 +277,11 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		};
 		struct progress *pg;
 
+		uncore_seg_start(&us);
 		shared_release(&sh);
 		pg = progress_start(x->progress, p, sg, x->res, &where);
 		join_all(x->stop, tids, started);
+		uncore_seg_end(&us, x->res, sg, repeat);
 		progress_stop(pg);
 		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw,
 			     &warm);

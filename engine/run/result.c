@@ -264,6 +264,9 @@ static void summarise_job(struct job_result *jr)
 		if (!jr->info[0])
 			jr->info = t->info;
 	}
+	for (unsigned u = 0; u < jr->nuncore && jr->ncounters < COUNTERS_MAX;
+	     u++)
+		jr->counters[jr->ncounters++] = jr->uncore[u];
 	if (!any) {
 		jr->start_ns = jr->end_ns = 0;
 		return;

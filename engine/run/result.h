@@ -96,6 +96,10 @@ struct job_result {
 	struct touch_result touch;	/* merged over clones */
 	struct counter_value counters[COUNTERS_MAX];	/* merged */
 	unsigned ncounters;
+	/* The uncore events of the run (uncorerun.h), the machine's over
+	 * the run: appended to counters by the sums over clones. */
+	struct counter_value uncore[COUNTERS_MAX];
+	unsigned nuncore;
 	/* System counters over the job's segment (system-wide: the jobs
 	 * that ran together share them). */
 	bool have_sys;

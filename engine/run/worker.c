@@ -356,15 +356,20 @@ out:
 /* A program kernel runs the whole job; its figures are the program's. */
 static void run_program(const struct job_spec *j, struct kstate *ks,
 			atomic_int *stop, atomic_uint *victims_left,
-			struct counters *ctr, struct thread_result *out)
+			struct counters *ctr, const struct counter_list *ev,
+			struct thread_result *out)
 {
-	struct program_run pr = { .stop = stop };
+	struct program_run pr = { .stop = stop, .counters = out->counters };
 
 	if (j->phase == PHASE_LOADED && j->role == ROLE_AGGRESSOR)
 		pr.until_zero = victims_left;
 	out->start_ns = mono_ns();
 	if (ctr)		/* an in-thread program (codewalk) */
 		counters_start(ctr);
+	if (j->kernel->flags & KERN_SUBPROCESS) {	/* counted by program() */
+		pr.ctr_ids = ev->ids;
+		pr.nctr_ids = ev->n;
+	}
 	if (j->kernel->program(ks, &pr))
 		fail_as(out, pr.err);
 	else if (pr.stopped && atomic_load(stop)) {
@@ -374,6 +379,8 @@ static void run_program(const struct job_spec *j, struct kstate *ks,
 	if (ctr) {
 		counters_stop(ctr);
 		counters_read(ctr, out->counters, &out->ncounters);
+	} else {
+		out->ncounters = pr.ncounters;
 	}
 	out->end_ns = mono_ns();
 	out->ops = 1;
@@ -416,6 +423,7 @@ void *worker_main(void *arg)
 	struct bus_guard bus;
 	bool io_up = false, k_up = false;
 	struct counters *ctr = NULL;
+	struct counter_list ev = { .n = 0 };
 	uint64_t pre_bytes = 0, pre_ns = 0;
 	bool pre = false;
 	char extra[240] = "";	/* variant, first touch */
@@ -451,16 +459,15 @@ void *worker_main(void *arg)
 	if (prepare_cpus(pj, w->clone, out) || prepare_mempolicy(j, out))
 		goto setup_done;
 	/* after binding, so the counters follow the thread where it runs;
-	 * a program in another process (kernel=exec) or perf_events=none:
-	 * nothing to count, no perf_event_open call */
-	if (!(j->kernel->flags & KERN_SUBPROCESS) && !j->perf_none) {
-		unsigned ids[COUNTERS_MAX], n = j->nperf;
-
-		if (n)
-			memcpy(ids, j->perf_ids, n * sizeof(*ids));
-		else
-			n = counters_default(ids);
-		ctr = counters_open(ids, n);
+	 * a program in another process (kernel=exec) counts itself, and
+	 * perf_events=none makes no perf_event_open call */
+	if (!j->perf_none) {
+		ev = j->perf;
+		if (!ev.n)
+			ev.n = counters_default(ev.ids);
+	}
+	if (!(j->kernel->flags & KERN_SUBPROCESS) && ev.n) {
+		ctr = counters_open(ev.ids, ev.n);
 		if (!ctr) {
 			thread_fail(out, "perf counters%s: %s", "", ENOMEM);
 			goto setup_done;
@@ -542,7 +549,7 @@ setup_done:
 	out->wait_span_ns = mono_ns();
 	if (j->kernel->flags & KERN_PROGRAM)
 		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
-			    out);
+			    &ev, out);
 	else
 		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "machine/counters.h"
 #include "machine/limits.h"
 #include "util/diag.h"
 
@@ -176,8 +177,7 @@ struct job_spec {
 	uint64_t precision_budget_us;	/* for the victim's block of runs */
 
 	/* Hardware and software counters (perf_event_open) */
-	unsigned perf_ids[24];		/* COUNTERS_MAX */
-	unsigned nperf;			/* 0: the default set, or none */
+	struct counter_list perf;	/* n == 0: the default set, or none */
 	bool perf_none;			/* perf_events=none: no counters */
 
 	/* System counters */
