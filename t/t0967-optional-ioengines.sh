@@ -84,9 +84,9 @@ test_expect_success GIT 'configure --disable-libaio leaves it out, saying so' '
 	grep "MEMJOB_IOENGINES_LEFT_OUT(X) X(\"libaio\", \"configured with --disable-libaio\"" src/engine/config.h
 '
 
-test_expect_success GIT 'configure --disable-NAME refuses a name that is no optional ioengine' '
+test_expect_success GIT 'configure --disable-NAME refuses a name that is no optional ioengine or library' '
 	expect_exit 1 sh -c "cd src && ./configure --disable-psync" >out 2>err &&
-	grep -x "configure: error: --disable-psync: no optional ioengine .psync. (the optional ones: libaio)" err
+	grep -x "configure: error: --disable-psync: no optional ioengine or library .psync. (the optional ones: libaio libpfm4)" err
 '
 
 test_done
