@@ -21,7 +21,32 @@
 #
 # Environment (set by t/run-tests.sh; defaults for running a script by
 # hand from the top of the tree): MEMJOB, COUNT_PLAIN, TEST_TMP, SRCDIR.
-# TEST_VERBOSE=1 shows every test's output, not only the failing ones'.
+# TEST_VERBOSE=1 shows every test's output, not only the failing ones';
+# TEST_TIMES=1 prints each case's wall time after it ("# time of case").
+#
+# Tests that measure speed, and tests that must run alone.  t/run-tests.sh
+# runs scripts side by side (-j N), so a script must not depend on having
+# the machine to itself, unless it says so:
+#
+#   - A case whose assertion is a measured speed, rate, slowdown or knee
+#     takes the TIMING prerequisite:
+#         test_expect_success TIMING 'a writer slows the victim' '...'
+#     It is skipped, with the reason, in a sanitizer build (which only
+#     measures the sanitizer: CI's sanitizer stages list these cases as
+#     left out) and on a busy host (host_quiet).  A script with such a
+#     case runs alone; nothing more to write.
+#   - A script that reads machine-wide state which other tests change
+#     (the dirty level, the system's device reads, the hugepage pool) or
+#     whose deadlines a neighbour's load could break says so in a comment
+#     line of its own, anywhere in the script:
+#         # test: alone, the pgpgin it checks is system-wide
+#     It then runs alone too, but in every build.  A unit test says it
+#     in its source's comment block: " * test: alone, WHY".
+#
+# A property that holds only on a quiet host is tested once the host has
+# been measured quiet (TIMING, QUIET_DISK), never by retrying until green;
+# a statistical test states its false-alarm rate and the arithmetic
+# (t0770-significance.sh shows how).
 
 SRCDIR=${SRCDIR:-$(pwd)}
 MEMJOB=${MEMJOB:-$SRCDIR/memjob}
@@ -162,8 +187,27 @@ test_lazy_prereq JQ '
 	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }
 '
 
+# Device reads of the whole machine (pgpgin in /proc/vmstat) over one
+# second: QUIET_DISK holds when the others read less than 4 MiB/s, so a
+# run that reads from the page cache shows the 10% of its bytes a test
+# allows it from the device only when it did read them (a cached read of
+# 96 MiB takes well under 0.2 s: 4 MiB/s adds under 1 MiB).
+pgpgin_kib()
+{
+	awk '$1 == "pgpgin" { print $2 }' /proc/vmstat
+}
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq QUIET_DISK '
+	a=$(pgpgin_kib) && sleep 1 && b=$(pgpgin_kib) &&
+	if [ $((b - a)) -ge 4096 ]; then
+		echo "the host read $((b - a)) KiB/s from its devices (4096 at most)"
+		exit 1
+	fi
+'
+
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
 # instrumentation distorts them, and so does a busy host.
+# shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq TIMING '
 	if "$MEMJOB" --version | grep -q "sanitizers:"; then
 		echo "a sanitizer build"; exit 1
@@ -214,6 +258,7 @@ test_expect_success()
 	fi
 
 	out=$test_lib_tmp_/output
+	test_case_start_=$EPOCHREALTIME
 	(
 		cd "$TEST_TMP" || exit 1
 		set -e
@@ -230,8 +275,17 @@ test_expect_success()
 		echo "    # output:"
 		test_indent_ "$out"
 	fi
+	test_case_time_
 	rm -f "$out"
 	return 0
+}
+
+# With TEST_TIMES=1, each case's wall time, after its ok/not ok line.
+test_case_time_()
+{
+	[ "${TEST_TIMES:-}" = 1 ] || return 0
+	awk -v a="$test_case_start_" -v b="$EPOCHREALTIME" -v n="$test_count" \
+		'BEGIN { printf "# time of case %d: %.2f s\n", n, b - a }'
 }
 
 # test_skip 'description' 'reason': a test this machine cannot run.
@@ -459,6 +513,22 @@ until_open()
 		sleep 0.025
 	done
 	echo "$pid never opened $name"
+	return 1
+}
+
+# until_reading PID: wait (at most 20 s) until process PID is blocked
+# reading a pipe or FIFO (its /proc/PID/wchan): a job file read from a
+# pipe that nothing writes yet.
+until_reading()
+{
+	for _ in $(seq 800); do
+		case $(cat /proc/"$1"/wchan 2>/dev/null) in
+		*pipe_read*) return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || { echo "$1 ended before it read"; return 1; }
+		sleep 0.025
+	done
+	echo "$1 never blocked reading a pipe (wchan $(cat /proc/"$1"/wchan 2>/dev/null))"
 	return 1
 }
 

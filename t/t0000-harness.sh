@@ -248,6 +248,71 @@ test_expect_success 'run-tests.sh runs only the tests named' '
 	grep "no tests found matching: nosuch" out
 '
 
+# Scripts that note when they start and end (in $SPANS, a file per
+# script), and print three lines apart in time; t0103 runs alone.
+test_expect_success 'setup: scripts that take a while, one of them alone' '
+	mkdir -p par/unit par/scripts spans &&
+	for n in 1 2 3 4; do
+		{
+			if [ $n = 3 ]; then echo "# test: alone, it says so"; fi &&
+			echo ". t/lib.sh" &&
+			echo "echo \"\$EPOCHREALTIME\" >\"\$SPANS/t010$n.start\"" &&
+			echo "test_expect_success \"first of $n\" \"sleep 0.3\"" &&
+			echo "test_expect_success \"second of $n\" \"sleep 0.3\"" &&
+			echo "test_skip \"third of $n\" \"no widget $n here\"" &&
+			echo "echo \"\$EPOCHREALTIME\" >\"\$SPANS/t010$n.end\"" &&
+			echo "test_done"
+		} >par/scripts/t010$n-par.sh || return 1
+	done
+'
+
+test_expect_success 'run-tests.sh -j2: side by side, each log whole, the tally exact' '
+	SPANS=$PWD/spans RUN_TESTS_UNIT_DIR="$PWD/par/unit" \
+		RUN_TESTS_SCRIPT_DIR="$PWD/par/scripts" \
+		expect_exit 0 bash "$SRCDIR/t/run-tests.sh" -j2 >out 2>&1 &&
+	cat out &&
+	test "$(tail -n 1 out)" = "8 passed, 0 failed, 4 skipped" &&
+	# every script'"'"'s TAP lines come together, between its two == lines
+	for n in 1 2 3 4; do
+		s=$(grep -n "^== t010$n-par.sh" out | head -n 1 | cut -d: -f1) &&
+		e=$(grep -n "^== t010$n-par.sh: 2 passed, 0 failed, 1 skipped" out | cut -d: -f1) &&
+		test -n "$s" && test -n "$e" &&
+		test "$(sed -n "$s,${e}p" out | grep -c "^ok [0-9]")" = 3 &&
+		test "$(sed -n "$s,${e}p" out | grep -c "^== ")" = 2 || return 1
+	done &&
+	# two of 1, 2 and 4 overlapped; 3 overlapped none
+	overlap() { awk -v a="$(cat spans/$1.start)" -v b="$(cat spans/$1.end)" \
+		-v c="$(cat spans/$2.start)" -v d="$(cat spans/$2.end)" \
+		"BEGIN { exit !(a < d && c < b) }"; } &&
+	{ overlap t0101 t0102 || overlap t0101 t0104 || overlap t0102 t0104; } &&
+	for n in 1 2 4; do ! overlap t0103 t010$n || return 1; done &&
+	grep "^== run alone, one at a time (speed, or the whole machine.s state): 1$" out &&
+	grep "^== run 2 at a time: 3$" out
+'
+
+test_expect_success 'run-tests.sh ends with what it skipped and why, and the slowest' '
+	sed -n "/^skipped, 4 cases:\$/,\$p" out >tail &&
+	grep "^  t0101-par.sh 3: third of 1 (no widget 1 here)$" tail &&
+	grep "^skipped, by reason:$" tail &&
+	grep -E "^ +4  no widget N here$" tail &&
+	grep "^slowest tests (wall seconds; -j 2):$" tail &&
+	test "$(sed -n "/^slowest tests/,/^total time/p" tail | grep -cE "^ +[0-9.]+  t010[1-4]-par.sh$")" = 4 &&
+	TEST_SLOWEST=2 SPANS=$PWD/spans RUN_TESTS_UNIT_DIR="$PWD/par/unit" \
+		RUN_TESTS_SCRIPT_DIR="$PWD/par/scripts" \
+		bash "$SRCDIR/t/run-tests.sh" -j 4 t0101 t0102 >out2 2>&1 &&
+	test "$(sed -n "/^slowest tests/,/^total time/p" out2 | grep -cE "^ +[0-9.]+  t010")" = 2
+'
+
+test_expect_success 'run-tests.sh -j wants a number; make check passes T= and -j on' '
+	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -j0 2>err &&
+	grep "wants a number of tests at once, 1 or more; got .0." err &&
+	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -jx 2>err &&
+	make -s -n -C "$SRCDIR" check T="t0710 test_value" >cmd &&
+	grep "^bash t/run-tests.sh  *t0710 test_value$" cmd &&
+	make -s -n -j3 -C "$SRCDIR" check T=t0710 >cmd &&
+	grep "^bash t/run-tests.sh -j3 t0710$" cmd
+'
+
 # ---- the count_plain oracle ------------------------------------------------
 
 # int32 little-endian: 10, 10, 5, -3, 10, 0, then 2 stray bytes.

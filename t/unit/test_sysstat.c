@@ -11,6 +11,8 @@
  * and the library's figures must lie within the same figures read from
  * /proc/vmstat by an independent parser just outside its window.
  * Fixtures are found below $SRCDIR, or the current directory (fixture.c).
+ *
+ * test: alone, the sampler keeps 100 ms to 20% and pgpgin is system-wide
  */
 #include <setjmp.h>
 #include <stdarg.h>
