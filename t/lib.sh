@@ -269,6 +269,11 @@ test_expect_success()
 	if [ $rc -eq 0 ]; then
 		test_ok_ "$desc"
 		[ "${TEST_VERBOSE:-}" = 1 ] && test_indent_ "$out"
+	elif [ $rc -eq 77 ] && [ -s "$test_lib_tmp_/skip-now" ]; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $desc ($(cat "$test_lib_tmp_/skip-now"))"
+		test_indent_ "$out"
+		rm -f "$test_lib_tmp_/skip-now"
 	else
 		test_not_ok_ "$desc"
 		echo "    # commands (exit status $rc):"
@@ -295,6 +300,15 @@ test_skip()
 	test_count=$((test_count + 1))
 	test_skipped=$((test_skipped + 1))
 	echo "ok $test_count # skip $1 (${2:-no reason given})"
+}
+
+# test_skip_now 'reason': inside a test body, end the test as skipped,
+# for a reason found while it ran (the noise a measurement showed), said
+# with the figures; its output so far is shown under the skip line.
+test_skip_now()
+{
+	printf '%s\n' "$*" >"$test_lib_tmp_/skip-now"
+	exit 77
 }
 
 # test_done: print the plan and a summary; exit 1 if any test failed.
@@ -641,6 +655,68 @@ expect_exit()
 	fi
 	rm -f "$errf"
 	return 0
+}
+
+# ---- statistical tests ------------------------------------------------------
+#
+# A test fed by measurements that counts outcomes over N runs (false
+# alarms of a 95% interval, an effect found or missed) fails only when the
+# count is one that a correct program gives at most once in 10,000 CI runs
+# (STAT_ALPHA), from the binomial law at the rate a correct program has;
+# the script says the rate and the arithmetic in a comment.  Never retry
+# until green: where the host's noise makes the count mean nothing,
+# measure the noise and skip with it (noisy_runs, test_skip_now).
+STAT_ALPHA=0.0001
+
+# binom_tail N K P: P(X >= K) for X ~ Binomial(N, P).
+binom_tail()
+{
+	awk -v n="$1" -v k="$2" -v p="$3" 'BEGIN {
+		t = 0
+		for (i = k; i <= n; i++) {
+			c = 1
+			for (j = 1; j <= i; j++) c = c * (n - i + j) / j
+			t += c * p ^ i * (1 - p) ^ (n - i)
+		}
+		printf "%.3g\n", t
+	}'
+}
+
+# binom_limit N P: the smallest K with P(X >= K) <= STAT_ALPHA, X ~
+# Binomial(N, P): a count of K or more fails the test.
+binom_limit()
+{
+	awk -v n="$1" -v p="$2" -v a="$STAT_ALPHA" 'BEGIN {
+		for (k = 0; k <= n + 1; k++) {
+			t = 0
+			for (i = k; i <= n; i++) {
+				c = 1
+				for (j = 1; j <= i; j++) c = c * (n - i + j) / j
+				t += c * p ^ i * (1 - p) ^ (n - i)
+			}
+			if (t <= a) { print k; exit }
+		}
+	}'
+}
+
+# noisy_runs CSV [NAME=VALUE...]: "D N W": of the N rows (csv_get's
+# filter) whose host noise was read, D lost 5% or more of their time to
+# other tasks on their CPUs (host_wait_pct) or to the hypervisor
+# (host_steal_pct); W is the largest such share seen.  A timing that the
+# host disturbed says more about the host than about memjob.
+noisy_runs()
+{
+	local f=$1
+	shift
+	paste -d' ' <(csv_get "$f" host_wait_pct "$@") \
+		<(csv_get "$f" host_steal_pct "$@") |
+	awk '{
+		w = ($1 == "" ? 0 : $1); s = ($2 == "" ? 0 : $2)
+		if ($1 == "" && $2 == "") next
+		n++; m = w > s ? w : s
+		if (m > max) max = m
+		if (m >= 5) d++
+	} END { printf "%d %d %.1f\n", d, n, max }'
 }
 
 # test_cmp EXPECTED ACTUAL: fail, showing the diff, unless they are equal.
