@@ -155,6 +155,46 @@ test_expect_success 'host_quiet reads /proc/stat and says what it saw when busy'
 	fi
 '
 
+test_expect_success 'test_skip_now skips from inside a body, with the reason and the output' '
+	write_file skipnow.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_expect_success "measured" "echo figures 42; test_skip_now the host was busy: 42%; false"
+	test_expect_success "exit 77 alone is a failure" "exit 77"
+	test_done
+	EOF
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/skipnow.sh") >out && exit 1
+	cat out &&
+	grep "^ok 1 # skip measured (the host was busy: 42%)$" out &&
+	grep "^    figures 42$" out &&
+	grep "^not ok 2 - exit 77 alone is a failure$" out &&
+	grep "0 passed, 1 failed, 1 skipped" out
+'
+
+test_expect_success 'binom_tail and binom_limit: the binomial law at STAT_ALPHA' '
+	test "$(binom_tail 20 2 0.05)" = 0.264 &&
+	test "$(binom_tail 30 8 0.05)" = 8.46e-05 &&
+	test "$(binom_tail 4 0 0.3)" = 1 &&
+	test "$STAT_ALPHA" = 0.0001 &&
+	test "$(binom_limit 30 0.05)" = 8 &&
+	test "$(binom_limit 20 0.05)" = 7 &&
+	test "$(binom_limit 10 0.01)" = 4 &&
+	test "$(binom_limit 4 0.01)" = 3 &&
+	STAT_ALPHA=0.5 && test "$(binom_limit 2 0.5)" = 2
+'
+
+test_expect_success 'noisy_runs counts the rows the host disturbed by 5% or more' '
+	write_file noise.csv <<-\EOF &&
+	job,phase,host_steal_pct,host_wait_pct,note
+	v,alone,0.000,4.999,"a, b"
+	v,alone,5.000,0.000,
+	v,loaded,0.000,60.000,
+	v,alone,,,
+	a,loaded,0.000,90.000,
+	EOF
+	test "$(noisy_runs noise.csv job=v)" = "2 3 60.0" &&
+	test "$(noisy_runs noise.csv job=v phase=alone)" = "1 2 5.0"
+'
+
 test_expect_success 'test bodies run in TEST_TMP and do not share variables' '
 	write_file vars.sh <<-\EOF &&
 	. "$SRCDIR/t/lib.sh"
