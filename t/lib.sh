@@ -719,6 +719,24 @@ noisy_runs()
 	} END { printf "%d %d %.1f\n", d, n, max }'
 }
 
+# skip_if_noisy FILE [LOG]: FILE holds noisy_runs lines, one per run of a
+# batch; says their sum (also appended to LOG), and ends the test as
+# skipped (test_skip_now) when the host disturbed more than one run in
+# 10: its noise, not memjob, would then decide the count.
+skip_if_noisy()
+{
+	local d n w line
+
+	read -r d n w < <(awk '{ d += $1; n += $2; if ($3 > w) w = $3 }
+		END { printf "%d %d %.1f\n", d, n, w }' "$1")
+	line="host noise: $d of $n runs lost 5% or more of their time to other tasks or the hypervisor (at most $w%)"
+	echo "$line"
+	[ -z "${2:-}" ] || echo "$line" >>"$2"
+	if [ $((d * 10)) -gt "$n" ]; then
+		test_skip_now "the host disturbed $d of $n runs, by up to $w% of their time: its noise, not memjob, would decide"
+	fi
+}
+
 # test_cmp EXPECTED ACTUAL: fail, showing the diff, unless they are equal.
 test_cmp()
 {

@@ -127,12 +127,8 @@ test_expect_success TIMING 'an aggressor on the victim CPU is found slower' '
 		case $v in "slower by"*) found=$((found + 1)) ;; esac &&
 		noisy_runs same.csv job=v phase=alone >>noise || return 1
 	done &&
-	read -r d n w < <(awk "{ d += \$1; n += \$2; if (\$3 > w) w = \$3 }
-		END { printf \"%d %d %.1f\n\", d, n, w }" noise) &&
-	echo "found slower in $found of 4 runs; host noise: $d of $n alone runs lost 5% or more (at most $w%)" &&
-	if [ $((d * 10)) -gt "$n" ]; then
-		test_skip_now "the host disturbed $d of $n alone runs, by up to $w% of their time"
-	fi &&
+	echo "found slower in $found of 4 runs" &&
+	skip_if_noisy noise &&
 	test $((4 - found)) -lt "$(binom_limit 4 0.01)"
 '
 

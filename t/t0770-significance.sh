@@ -22,8 +22,9 @@
 #
 # A busy host decides the verdicts instead: TIMING skips where the host
 # is busy before the runs, and a batch whose victim runs the host
-# disturbed (noisy_runs: 5% or more of a run's time waiting for its CPU
-# or stolen, in more than one run in 10) is skipped with those figures,
+# disturbed (noisy_runs, skip_if_noisy: 5% or more of a run's time
+# waiting for its CPU or stolen, in more than one run in 10) is skipped
+# with those figures,
 # not judged, and never run again until green.
 #
 # Both pin victim and aggressor to CPU 0, as t0715 does: CPU 0 is the one
@@ -77,21 +78,6 @@ runs()
 	done
 }
 
-# judge_noise MODE: skip the test (test_skip_now) when the host disturbed
-# more than one victim run in 10, saying how many and how much.
-judge_noise()
-{
-	local d n w
-
-	read -r d n w < <(awk '{ d += $1; n += $2; if ($3 > w) w = $3 }
-		END { printf "%d %d %.1f\n", d, n, w }' "noise-$1")
-	echo "host noise: $d of $n victim runs lost 5% or more of their time (at most $w%)" |
-		tee -a "$TEST_TMP/figures"
-	if [ $((d * 10)) -gt "$n" ]; then
-		test_skip_now "the host disturbed $d of $n victim runs, by up to $w% of their time: its noise, not the interval, would decide"
-	fi
-}
-
 # significant_count FILE [WORDS]: how many of the verdicts in FILE claim
 # an effect (of that kind).
 significant_count()
@@ -119,7 +105,7 @@ test_expect_success TIMING 'a writer on the victim CPU: found slower in at least
 	n=$(significant_count verdicts-load slower) &&
 	echo "large effect: found slower in $n of 10 runs" | tee -a "$TEST_TMP/figures" &&
 	cat verdicts-load &&
-	judge_noise load &&
+	skip_if_noisy noise-load "$TEST_TMP/figures" &&
 	test $((10 - n)) -lt "$(binom_limit 10 0.01)"
 '
 
@@ -128,7 +114,7 @@ test_expect_success TIMING 'a null aggressor: significant in at most 7 runs of 3
 	n=$(significant_count verdicts-null) &&
 	echo "null aggressor: significant in $n of 30 runs" | tee -a "$TEST_TMP/figures" &&
 	{ grep -E "^(slower|faster)" verdicts-null || :; } &&
-	judge_noise null &&
+	skip_if_noisy noise-null "$TEST_TMP/figures" &&
 	test "$n" -lt "$(binom_limit 30 0.05)"
 '
 

@@ -53,28 +53,13 @@ no_change()
 	noisy_runs old.csv >>noise && noisy_runs new.csv >>noise
 }
 
-# skip_if_noisy: test_skip_now when noise (noisy_runs lines) shows more
-# than one disturbed run in 10; says the figures either way.
-skip_if_noisy()
-{
-	local d n w
-
-	read -r d n w < <(awk '{ d += $1; n += $2; if ($3 > w) w = $3 }
-		END { printf "%d %d %.1f\n", d, n, w }' noise)
-	echo "host noise: $d of $n victim runs lost 5% or more of their time (at most $w%)" |
-		tee -a "$TEST_TMP/figures"
-	if [ $((d * 10)) -gt "$n" ]; then
-		test_skip_now "the host disturbed $d of $n victim runs, by up to $w% of their time"
-	fi
-}
-
 test_expect_success TIMING 'two runs of one job: no change detected, in at least 6 pairs of 10' '
 	: >findings && : >noise &&
 	for i in $(seq 10); do no_change || return 1; done &&
 	cat findings &&
 	n=$(grep -cv "^no change detected: smaller than +-[0-9.]*% at 95%$" findings || :) &&
 	echo "same job twice: a change claimed in $n of 10 pairs" | tee -a "$TEST_TMP/figures" &&
-	skip_if_noisy &&
+	skip_if_noisy noise "$TEST_TMP/figures" &&
 	test "$n" -lt "$(binom_limit 10 0.05)"
 '
 
@@ -141,7 +126,7 @@ test_expect_success TIMING 'a 10% slowdown injected with rate= is found, in at l
 		if injected "$rate"; then found=$((found + 1)); fi
 	done &&
 	echo "injected: found in $found of 4 tries" | tee -a "$TEST_TMP/figures" &&
-	skip_if_noisy &&
+	skip_if_noisy noise "$TEST_TMP/figures" &&
 	test $((4 - found)) -lt "$(binom_limit 4 0.01)"
 '
 
