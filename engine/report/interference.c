@@ -60,7 +60,7 @@ static double cpu_median(const struct results *r, unsigned idx, unsigned n)
 	double v[PRECISION_MAX_ROUNDS];
 
 	n = results_cpu_values(r, idx, n, v, PRECISION_MAX_ROUNDS);
-	return stat_summarise(v, n).median;
+	return fig_sig(stat_summarise(v, n).median, METRIC_DIGITS);
 }
 
 bool row_cpu_slowdown(const struct results *r, const struct job_result *jr,
@@ -440,9 +440,10 @@ void interference_row(struct row_emitter *e,
 	precision_cells(e, &l->prec);
 	row_str(e, "cpu_metric_name", l->cpu_m.name);
 	if (l->have && l->have_cpu) {
-		row_sig(e, "cpu_alone", l->cpu_alone, 6);
-		row_sig(e, "cpu_loaded", l->cpu_loaded, 6);
-		row_fixed(e, "cpu_slowdown_pct", l->cpu_slowdown_pct, 4);
+		row_sig(e, "cpu_alone", l->cpu_alone, METRIC_DIGITS);
+		row_sig(e, "cpu_loaded", l->cpu_loaded, METRIC_DIGITS);
+		row_fixed(e, "cpu_slowdown_pct", l->cpu_slowdown_pct,
+			  SLOWDOWN_DECIMALS);
 	} else {
 		row_absent(e, "cpu_alone");
 		row_absent(e, "cpu_loaded");

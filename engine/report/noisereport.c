@@ -164,9 +164,11 @@ void noise_loaded_cells(struct row_emitter *e, const struct wait_range *w)
 		row_absent(e, "host_wait_loaded_max_pct");
 		return;
 	}
-	row_fixed(e, "host_wait_loaded_pct", w->pct, 3);
-	row_fixed(e, "host_wait_loaded_min_pct", w->min, 3);
-	row_fixed(e, "host_wait_loaded_max_pct", w->max, 3);
+	row_fixed(e, "host_wait_loaded_pct", w->pct, HOSTNOISE_PCT_DECIMALS);
+	row_fixed(e, "host_wait_loaded_min_pct", w->min,
+		  HOSTNOISE_PCT_DECIMALS);
+	row_fixed(e, "host_wait_loaded_max_pct", w->max,
+		  HOSTNOISE_PCT_DECIMALS);
 }
 
 void noise_run_row(struct row_emitter *e, const struct results *r,

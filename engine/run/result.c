@@ -150,6 +150,7 @@ struct metric job_cpu_metric(const struct job_result *jr)
 		snprintf(m.label, sizeof(m.label), "CPU s per GB");
 		m.value = jr->bytes ? cpu / (double)jr->bytes : 0;
 	}
+	m.value = fig_sig(m.value, METRIC_DIGITS);
 	return m;
 }
 
