@@ -108,6 +108,19 @@ runs_alone()
 	grep -qE '^[[:space:]]*(test_expect_success|test_have_prereq)[[:space:]]+([A-Z0-9_]+,)*TIMING(,|[[:space:]]|$)|^(#|[[:space:]]*/?\*) test: alone' "$1"
 }
 
+# sort_in LIST TEST SOURCE: TEST goes to alone if its SOURCE says so
+# (runs_alone), else to the array named LIST.
+sort_in()
+{
+	local -n into=$1
+
+	if runs_alone "$3"; then
+		alone+=("$2")
+	else
+		into+=("$2")
+	fi
+}
+
 units=()
 alone=()
 shared=()
@@ -120,22 +133,12 @@ for f in "$unit_dir"/test_*; do
 	if [ -z "${RUN_TESTS_UNIT_DIR:-}" ] && [ ! -f "t/unit/${f##*/}.c" ]; then
 		continue
 	fi
-	selected "${f##*/}" || continue
-	if runs_alone "t/unit/${f##*/}.c"; then
-		alone+=("$f")
-	else
-		units+=("$f")
-	fi
+	selected "${f##*/}" && sort_in units "$f" "t/unit/${f##*/}.c"
 done
 for f in "$script_dir"/t[0-9][0-9][0-9][0-9]-*.sh; do
 	[ -f "$f" ] || continue
 	name=${f##*/}
-	selected "${name%.sh}" || continue
-	if runs_alone "$f"; then
-		alone+=("$f")
-	else
-		shared+=("$f")
-	fi
+	selected "${name%.sh}" && sort_in shared "$f" "$f"
 done
 
 if [ $((${#units[@]} + ${#alone[@]} + ${#shared[@]})) -eq 0 ]; then
