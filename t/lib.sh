@@ -206,6 +206,32 @@ test_lazy_prereq QUIET_DISK '
 	fi
 '
 
+# Not an AddressSanitizer or ThreadSanitizer build: their shadow memory
+# reserves terabytes of address space, so that such a build cannot even
+# start under an address-space limit (ulimit -v).  A case that needs one
+# takes NO_SHADOW; CI's sanitizer stages list it as left out.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NO_SHADOW '
+	if "$MEMJOB" --version | grep -qE "sanitizers:[^)]*(address|thread)"; then
+		echo "an ASan or TSan build: its shadow memory reserves terabytes of address space"
+		exit 1
+	fi
+'
+
+# Not a ThreadSanitizer build, for what TSan alone makes untestable: its
+# shadow and metadata take several times the memory a job maps (a 64 MiB
+# job does not fit a 200 MiB memory cgroup), it takes page faults of its
+# own beside the job's, and in a child forked from a process with threads
+# it defers a signal's handler until its runtime next gets control.  The
+# case says which in a comment; CI's TSan stage lists it as left out.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NOT_TSAN '
+	if "$MEMJOB" --version | grep -q "sanitizers:[^)]*thread"; then
+		echo "a ThreadSanitizer build: its shadow memory, faults and deferred signals"
+		exit 1
+	fi
+'
+
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
 # instrumentation distorts them, and so does a busy host.
 # shellcheck disable=SC2016 # evaluated later, on purpose
