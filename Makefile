@@ -151,8 +151,11 @@ $(error the unit tests need cmocka: apt-get install -y libcmocka-dev, then ./con
 endif
 endif
 
+# make check T="t0710 test_value" runs those tests only (name prefixes or
+# globs); the tests run as many at once as make -jN says, else as many as
+# there are CPUs (TEST_JOBS=N chooses; t/run-tests.sh).
 check: memjob $(PROGRAMS) $(TESTS) $(HELPERS)
-	bash t/run-tests.sh
+	bash t/run-tests.sh $(addprefix -j,$(or $(TEST_JOBS),$(filter-out -j,$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))))) $(T)
 
 bench: memjob $(HELPERS)
 	@set -e; n=0; for f in $(sort $(filter-out t/bench/lib.sh,$(wildcard t/bench/*.sh))); do \
@@ -319,8 +322,8 @@ distclean: clean
 	rm -f config.mk engine/config.h
 
 help:
-	@echo "targets: all (memjob), check, install, uninstall, lint, man," \
-	      "goldens, bench, fuzz (clang), clean, distclean"
+	@echo "targets: all (memjob), check [T=NAMES], install, uninstall," \
+	      "lint, man, goldens, bench, fuzz (clang), clean, distclean"
 	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
 
 -include $(DEPS)

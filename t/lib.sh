@@ -21,7 +21,32 @@
 #
 # Environment (set by t/run-tests.sh; defaults for running a script by
 # hand from the top of the tree): MEMJOB, COUNT_PLAIN, TEST_TMP, SRCDIR.
-# TEST_VERBOSE=1 shows every test's output, not only the failing ones'.
+# TEST_VERBOSE=1 shows every test's output, not only the failing ones';
+# TEST_TIMES=1 prints each case's wall time after it ("# time of case").
+#
+# Tests that measure speed, and tests that must run alone.  t/run-tests.sh
+# runs scripts side by side (-j N), so a script must not depend on having
+# the machine to itself, unless it says so:
+#
+#   - A case whose assertion is a measured speed, rate, slowdown or knee
+#     takes the TIMING prerequisite:
+#         test_expect_success TIMING 'a writer slows the victim' '...'
+#     It is skipped, with the reason, in a sanitizer build (which only
+#     measures the sanitizer: CI's sanitizer stages list these cases as
+#     left out) and on a busy host (host_quiet).  A script with such a
+#     case runs alone; nothing more to write.
+#   - A script that reads machine-wide state which other tests change
+#     (the dirty level, the system's device reads, the hugepage pool) or
+#     whose deadlines a neighbour's load could break says so in a comment
+#     line of its own, anywhere in the script:
+#         # test: alone, the pgpgin it checks is system-wide
+#     It then runs alone too, but in every build.  A unit test says it
+#     in its source's comment block: " * test: alone, WHY".
+#
+# A property that holds only on a quiet host is tested once the host has
+# been measured quiet (TIMING, QUIET_DISK), never by retrying until green;
+# a statistical test states its false-alarm rate and the arithmetic
+# (t0770-significance.sh shows how).
 
 SRCDIR=${SRCDIR:-$(pwd)}
 MEMJOB=${MEMJOB:-$SRCDIR/memjob}
@@ -162,8 +187,54 @@ test_lazy_prereq JQ '
 	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }
 '
 
+# Device reads and writes of the whole machine (pgpgin, pgpgout in
+# /proc/vmstat) over one second: QUIET_DISK holds when the others move
+# less than 4 MiB/s each way, so a run of well under 0.2 s that a test
+# allows a tenth of 64 or 96 MiB from or to the device shows that much
+# only when it moved it itself.  Otherwise it says what it saw.
+vmstat_kib()
+{
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq QUIET_DISK '
+	i=$(vmstat_kib pgpgin) && o=$(vmstat_kib pgpgout) && sleep 1 &&
+	i=$(($(vmstat_kib pgpgin) - i)) && o=$(($(vmstat_kib pgpgout) - o)) &&
+	if [ "$i" -ge 4096 ] || [ "$o" -ge 4096 ]; then
+		echo "the host read $i KiB/s and wrote $o KiB/s on its devices (4096 at most)"
+		exit 1
+	fi
+'
+
+# Not an AddressSanitizer or ThreadSanitizer build: their shadow memory
+# reserves terabytes of address space, so that such a build cannot even
+# start under an address-space limit (ulimit -v).  A case that needs one
+# takes NO_SHADOW; CI's sanitizer stages list it as left out.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NO_SHADOW '
+	if "$MEMJOB" --version | grep -qE "sanitizers:[^)]*(address|thread)"; then
+		echo "an ASan or TSan build: its shadow memory reserves terabytes of address space"
+		exit 1
+	fi
+'
+
+# Not a ThreadSanitizer build, for what TSan alone makes untestable: its
+# shadow and metadata take several times the memory a job maps (a 64 MiB
+# job does not fit a 200 MiB memory cgroup), it takes page faults of its
+# own beside the job's, and in a child forked from a process with threads
+# it defers a signal's handler until its runtime next gets control.  The
+# case says which in a comment; CI's TSan stage lists it as left out.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NOT_TSAN '
+	if "$MEMJOB" --version | grep -q "sanitizers:[^)]*thread"; then
+		echo "a ThreadSanitizer build: its shadow memory, faults and deferred signals"
+		exit 1
+	fi
+'
+
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
 # instrumentation distorts them, and so does a busy host.
+# shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq TIMING '
 	if "$MEMJOB" --version | grep -q "sanitizers:"; then
 		echo "a sanitizer build"; exit 1
@@ -214,6 +285,7 @@ test_expect_success()
 	fi
 
 	out=$test_lib_tmp_/output
+	test_case_start_=$EPOCHREALTIME
 	(
 		cd "$TEST_TMP" || exit 1
 		set -e
@@ -223,6 +295,11 @@ test_expect_success()
 	if [ $rc -eq 0 ]; then
 		test_ok_ "$desc"
 		[ "${TEST_VERBOSE:-}" = 1 ] && test_indent_ "$out"
+	elif [ $rc -eq 77 ] && [ -s "$test_lib_tmp_/skip-now" ]; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $desc ($(cat "$test_lib_tmp_/skip-now"))"
+		test_indent_ "$out"
+		rm -f "$test_lib_tmp_/skip-now"
 	else
 		test_not_ok_ "$desc"
 		echo "    # commands (exit status $rc):"
@@ -230,8 +307,17 @@ test_expect_success()
 		echo "    # output:"
 		test_indent_ "$out"
 	fi
+	test_case_time_
 	rm -f "$out"
 	return 0
+}
+
+# With TEST_TIMES=1, each case's wall time, after its ok/not ok line.
+test_case_time_()
+{
+	[ "${TEST_TIMES:-}" = 1 ] || return 0
+	awk -v a="$test_case_start_" -v b="$EPOCHREALTIME" -v n="$test_count" \
+		'BEGIN { printf "# time of case %d: %.2f s\n", n, b - a }'
 }
 
 # test_skip 'description' 'reason': a test this machine cannot run.
@@ -240,6 +326,15 @@ test_skip()
 	test_count=$((test_count + 1))
 	test_skipped=$((test_skipped + 1))
 	echo "ok $test_count # skip $1 (${2:-no reason given})"
+}
+
+# test_skip_now 'reason': inside a test body, end the test as skipped,
+# for a reason found while it ran (the noise a measurement showed), said
+# with the figures; its output so far is shown under the skip line.
+test_skip_now()
+{
+	printf '%s\n' "$*" >"$test_lib_tmp_/skip-now"
+	exit 77
 }
 
 # test_done: print the plan and a summary; exit 1 if any test failed.
@@ -462,6 +557,22 @@ until_open()
 	return 1
 }
 
+# until_reading PID: wait (at most 20 s) until process PID is blocked
+# reading a pipe or FIFO (its /proc/PID/wchan): a job file read from a
+# pipe that nothing writes yet.
+until_reading()
+{
+	for _ in $(seq 800); do
+		case $(cat /proc/"$1"/wchan 2>/dev/null) in
+		*pipe_read*) return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || { echo "$1 ended before it read"; return 1; }
+		sleep 0.025
+	done
+	echo "$1 never blocked reading a pipe (wchan $(cat /proc/"$1"/wchan 2>/dev/null))"
+	return 1
+}
+
 # interrupt_moving SIG SAMPLES memjob args...: run memjob in the
 # background, send it SIG once its time series SAMPLES (it must write one:
 # --sample_interval) shows data moved (until_moving), wait for it; returns
@@ -570,6 +681,86 @@ expect_exit()
 	fi
 	rm -f "$errf"
 	return 0
+}
+
+# ---- statistical tests ------------------------------------------------------
+#
+# A test fed by measurements that counts outcomes over N runs (false
+# alarms of a 95% interval, an effect found or missed) fails only when the
+# count is one that a correct program gives at most once in 10,000 CI runs
+# (STAT_ALPHA), from the binomial law at the rate a correct program has;
+# the script says the rate and the arithmetic in a comment.  Never retry
+# until green: where the host's noise makes the count mean nothing,
+# measure the noise and skip with it (noisy_runs, test_skip_now).
+STAT_ALPHA=0.0001
+
+# binom_tail N K P: P(X >= K) for X ~ Binomial(N, P).
+binom_tail()
+{
+	awk -v n="$1" -v k="$2" -v p="$3" 'BEGIN {
+		t = 0
+		for (i = k; i <= n; i++) {
+			c = 1
+			for (j = 1; j <= i; j++) c = c * (n - i + j) / j
+			t += c * p ^ i * (1 - p) ^ (n - i)
+		}
+		printf "%.3g\n", t
+	}'
+}
+
+# binom_limit N P: the smallest K with P(X >= K) <= STAT_ALPHA, X ~
+# Binomial(N, P): a count of K or more fails the test.
+binom_limit()
+{
+	awk -v n="$1" -v p="$2" -v a="$STAT_ALPHA" 'BEGIN {
+		for (k = 0; k <= n + 1; k++) {
+			t = 0
+			for (i = k; i <= n; i++) {
+				c = 1
+				for (j = 1; j <= i; j++) c = c * (n - i + j) / j
+				t += c * p ^ i * (1 - p) ^ (n - i)
+			}
+			if (t <= a) { print k; exit }
+		}
+	}'
+}
+
+# noisy_runs CSV [NAME=VALUE...]: "D N W": of the N rows (csv_get's
+# filter) whose host noise was read, D lost 5% or more of their time to
+# other tasks on their CPUs (host_wait_pct) or to the hypervisor
+# (host_steal_pct); W is the largest such share seen.  A timing that the
+# host disturbed says more about the host than about memjob.
+noisy_runs()
+{
+	local f=$1
+	shift
+	paste -d' ' <(csv_get "$f" host_wait_pct "$@") \
+		<(csv_get "$f" host_steal_pct "$@") |
+	awk '{
+		w = ($1 == "" ? 0 : $1); s = ($2 == "" ? 0 : $2)
+		if ($1 == "" && $2 == "") next
+		n++; m = w > s ? w : s
+		if (m > max) max = m
+		if (m >= 5) d++
+	} END { printf "%d %d %.1f\n", d, n, max }'
+}
+
+# skip_if_noisy FILE [LOG]: FILE holds noisy_runs lines, one per run of a
+# batch; says their sum (also appended to LOG), and ends the test as
+# skipped (test_skip_now) when the host disturbed more than one run in
+# 10: its noise, not memjob, would then decide the count.
+skip_if_noisy()
+{
+	local d n w line
+
+	read -r d n w < <(awk '{ d += $1; n += $2; if ($3 > w) w = $3 }
+		END { printf "%d %d %.1f\n", d, n, w }' "$1")
+	line="host noise: $d of $n runs lost 5% or more of their time to other tasks or the hypervisor (at most $w%)"
+	echo "$line"
+	[ -z "${2:-}" ] || echo "$line" >>"$2"
+	if [ $((d * 10)) -gt "$n" ]; then
+		test_skip_now "the host disturbed $d of $n runs, by up to $w% of their time: its noise, not memjob, would decide"
+	fi
 }
 
 # test_cmp EXPECTED ACTUAL: fail, showing the diff, unless they are equal.

@@ -1,20 +1,35 @@
 #!/bin/bash
 # t/run-tests.sh - run memjob's test suite and print one closing tally.
 #
-#     t/run-tests.sh [NAME-OR-PATTERN]...
+#     t/run-tests.sh [-j N] [NAME-OR-PATTERN]...
 #
-# Runs every unit-test binary build/t/test_* (cmocka), then every script
-# t/tNNNN-*.sh, one at a time (some tests are timing-sensitive), each from
-# the top of the tree with MEMJOB, COUNT_PLAIN, SRCDIR and a fresh TEST_TMP
-# in the environment.  Arguments select tests by name prefix or glob
-# ("t01", "test_value", "t*-parse*"); paths work too.  The last line is
-# "N passed, N failed, N skipped", which CI reads; the exit status is 1 if
-# anything failed (or nothing ran).
+# Runs every unit-test binary build/t/test_* (cmocka) and every script
+# t/tNNNN-*.sh, each from the top of the tree with MEMJOB, COUNT_PLAIN,
+# SRCDIR and a fresh TEST_TMP in the environment.  Arguments select tests
+# by name prefix or glob ("t01", "test_value", "t*-parse*"); paths work
+# too.
+#
+# Up to N tests run at once (-j N, or TEST_JOBS; default: the CPUs this
+# process may use).  A script that measures speed runs alone, with
+# nothing of the suite beside it: one with a case that takes the TIMING
+# prerequisite (t/lib.sh), or one that says "# test: alone, WHY" on a
+# line of its own.  Those run first, one at a time, their output shown
+# as it comes; the others then share the N slots, longest first by the
+# times of the last run, and each one's log is printed whole when it
+# ends.  With -j 1 every test streams its output as it runs.
+#
+# The end of the output: the failures, every case skipped and why (with a
+# count per reason: in a sanitizer build that is what the stage left
+# out), the 15 slowest tests (TEST_SLOWEST=N for more or fewer), the
+# total time, and last "N passed, N failed, N skipped", the line CI
+# reads.  The exit status is 1 if anything failed (or nothing ran).
 #
 # Environment: MEMJOB_TEST_TIMEOUT (seconds per binary or script, default
-# 300), TEST_KEEP_TMP=1 (keep a failing script's TEST_TMP), TEST_VERBOSE=1.
-# RUN_TESTS_UNIT_DIR and RUN_TESTS_SCRIPT_DIR point the runner elsewhere
-# (t/t0000-harness.sh uses them to test the runner itself).
+# 300), TEST_KEEP_TMP=1 (keep a failing script's TEST_TMP), TEST_VERBOSE=1,
+# TEST_TIMES=1 (each case's time, t/lib.sh).  RUN_TESTS_UNIT_DIR and
+# RUN_TESTS_SCRIPT_DIR point the runner elsewhere (t/t0000-harness.sh
+# uses them to test the runner itself); the times of a run are kept in
+# build/test-times only when they are unset.
 
 set -u
 
@@ -24,6 +39,11 @@ cd "$root" || exit 1
 unit_dir=${RUN_TESTS_UNIT_DIR:-build/t}
 script_dir=${RUN_TESTS_SCRIPT_DIR:-t}
 timeout_s=${MEMJOB_TEST_TIMEOUT:-300}
+slowest=${TEST_SLOWEST:-15}
+times_file=
+if [ -z "${RUN_TESTS_UNIT_DIR:-}${RUN_TESTS_SCRIPT_DIR:-}" ]; then
+	times_file=$root/build/test-times
+fi
 
 export LC_ALL=C
 export SRCDIR=$root
@@ -38,15 +58,33 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}
 
 export TEST_TMP=
 
-total_passed=0
-total_failed=0
-total_skipped=0
-failures=()
-
-now()
+usage()
 {
-	date +%s.%N
+	echo "usage: t/run-tests.sh [-j N] [NAME-OR-PATTERN]..." >&2
+	exit 2
 }
+
+# ---- choosing the tests ----------------------------------------------------
+
+jobs=${TEST_JOBS:-}
+patterns=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j)	[ $# -ge 2 ] || usage; jobs=$2; shift ;;
+	-j*)	jobs=${1#-j} ;;
+	--jobs=*) jobs=${1#--jobs=} ;;
+	-*)	usage ;;
+	*)	arg=${1##*/}; patterns+=("${arg%.sh}") ;;
+	esac
+	shift
+done
+if [ -z "$jobs" ]; then
+	jobs=$(nproc 2>/dev/null || echo 1)
+fi
+case $jobs in
+''|*[!0-9]*|0) echo "run-tests: -j wants a number of tests at once, 1 or more; got '$jobs'" >&2
+	exit 2 ;;
+esac
 
 # selected NAME: true if NAME matches one of the command-line patterns.
 selected()
@@ -61,7 +99,62 @@ selected()
 	return 1
 }
 
-# count LOG REGEX: the number of lines of LOG matching the ERE.
+# runs_alone FILE: true if the script FILE measures speed (a TIMING
+# case) or says it must run alone ("# test: alone, WHY"; in a unit
+# test's source, " * test: alone, WHY" in a comment).
+runs_alone()
+{
+	[ -f "$1" ] &&
+	grep -qE '^[[:space:]]*(test_expect_success|test_have_prereq)[[:space:]]+([A-Z0-9_]+,)*TIMING(,|[[:space:]]|$)|^(#|[[:space:]]*/?\*) test: alone' "$1"
+}
+
+# sort_in LIST TEST SOURCE: TEST goes to alone if its SOURCE says so
+# (runs_alone), else to the array named LIST.
+sort_in()
+{
+	local -n into=$1
+
+	if runs_alone "$3"; then
+		alone+=("$2")
+	else
+		into+=("$2")
+	fi
+}
+
+units=()
+alone=()
+shared=()
+for f in "$unit_dir"/test_*; do
+	case $f in *.d|*.o) continue ;; esac
+	if [ ! -f "$f" ] || [ ! -x "$f" ]; then
+		continue
+	fi
+	# A binary whose source was removed is stale, not a test.
+	if [ -z "${RUN_TESTS_UNIT_DIR:-}" ] && [ ! -f "t/unit/${f##*/}.c" ]; then
+		continue
+	fi
+	selected "${f##*/}" && sort_in units "$f" "t/unit/${f##*/}.c"
+done
+for f in "$script_dir"/t[0-9][0-9][0-9][0-9]-*.sh; do
+	[ -f "$f" ] || continue
+	name=${f##*/}
+	selected "${name%.sh}" && sort_in shared "$f" "$f"
+done
+
+if [ $((${#units[@]} + ${#alone[@]} + ${#shared[@]})) -eq 0 ]; then
+	echo "run-tests: no tests found${patterns[*]:+ matching: ${patterns[*]}}" >&2
+	echo "0 passed, 0 failed, 0 skipped"
+	exit 1
+fi
+if [ $((${#alone[@]} + ${#shared[@]})) -gt 0 ] && [ ! -x "$MEMJOB" ]; then
+	echo "run-tests: warning: $MEMJOB is not built; its tests will fail"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/memjob-run-tests.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+# ---- running one test ------------------------------------------------------
+
 count()
 {
 	grep -cE "$2" "$1"
@@ -124,12 +217,13 @@ watchdog()
 	} >>"$3" 2>&1
 }
 
-# run_logged LOG CMD...: run with a time limit, show and keep the output;
-# a run that hangs leaves its threads' stacks in the log.
+# run_logged STREAM LOG CMD...: run with a time limit, keeping the output
+# in LOG (and showing it as it comes when STREAM is yes); a run that hangs
+# leaves its threads' stacks in the log.
 run_logged()
 {
-	local log=$1 pid tailpid wdpid rc
-	shift
+	local stream=$1 log=$2 pid tailpid='' wdpid rc
+	shift 2
 	: >"$log"
 	# (the subshell's own stderr keeps bash's "Aborted" job notices out)
 	(
@@ -137,26 +231,19 @@ run_logged()
 		echo $? >"$log.rc"
 	) 2>/dev/null &
 	pid=$!
-	tail -s 0.1 --pid="$pid" -n +1 -f "$log" &
-	tailpid=$!
+	if [ "$stream" = yes ]; then
+		tail -s 0.1 --pid="$pid" -n +1 -f "$log" &
+		tailpid=$!
+	fi
 	watchdog $((timeout_s * 9 / 10 > 1 ? timeout_s * 9 / 10 : 1)) \
 		"$pid" "$log" &
 	wdpid=$!
 	wait "$pid"
 	kill "$wdpid" 2>/dev/null
-	wait "$wdpid" "$tailpid" 2>/dev/null
+	wait "$wdpid" $tailpid 2>/dev/null
 	rc=$(cat "$log.rc" 2>/dev/null) || rc=1
 	rm -f "$log.rc"
 	return "$rc"
-}
-
-tally()
-{
-	total_passed=$((total_passed + $2))
-	total_failed=$((total_failed + $3))
-	total_skipped=$((total_skipped + $4))
-	echo "== $1: $2 passed, $3 failed, $4 skipped"
-	echo
 }
 
 exit_note()
@@ -170,17 +257,11 @@ exit_note()
 }
 
 # A cmocka binary counts as the tests it ran.  Its summary lines give the
-# numbers; if it died before printing them, its OK lines do.
-run_unit()
+# numbers; if it died before printing them, its OK lines do.  Writes
+# "passed failed skipped" and the note on a failure to stdout.
+judge_unit()
 {
-	local bin=$1 name=${1##*/} log rc passed failed skipped ran
-	log=$(mktemp) || exit 1
-
-	echo "== $name"
-	TEST_TMP=$(mktemp -d) || exit 1
-	run_logged "$log" "$bin"
-	rc=$?
-	rm -rf "$TEST_TMP"
+	local log=$1 rc=$2 passed failed skipped ran note=
 
 	if grep -qE '^\[  PASSED  \] [0-9]+ test' "$log"; then
 		passed=$(sum "$log" '^\[  PASSED  \] [0-9]+ test')
@@ -198,25 +279,15 @@ run_unit()
 	if [ "$rc" -eq 0 ] && [ $((passed + failed + skipped)) -eq 0 ]; then
 		passed=1	# not a cmocka binary, but it succeeded
 	fi
-	if [ "$failed" -gt 0 ]; then
-		failures+=("$name ($(exit_note "$rc"))")
-	fi
-	tally "$name" "$passed" "$failed" "$skipped"
-	rm -f "$log"
+	[ "$failed" -gt 0 ] && note=$(exit_note "$rc")
+	echo "$passed $failed $skipped $note"
 }
 
 # A script speaks TAP through t/lib.sh.  It must reach test_done (the
 # "1..N" plan) and agree with its own count, or it failed.
-run_script()
+judge_script()
 {
-	local script=$1 name=${1##*/} log rc passed failed skipped plan
-	local note=
-	log=$(mktemp) || exit 1
-
-	echo "== $name"
-	TEST_TMP=$(mktemp -d) || exit 1
-	run_logged "$log" bash "$script"
-	rc=$?
+	local log=$1 rc=$2 passed failed skipped plan note=
 
 	skipped=$(count "$log" '^ok [0-9]+ # skip')
 	passed=$(($(count "$log" '^ok [0-9]+') - skipped))
@@ -233,65 +304,175 @@ run_script()
 	if [ -n "$note" ] && [ "$failed" -eq 0 ]; then
 		failed=1
 	fi
-	if [ "$failed" -gt 0 ]; then
-		failures+=("$name${note:+ ($note)}")
-	fi
-	if [ "$failed" -gt 0 ] && [ "${TEST_KEEP_TMP:-}" = 1 ]; then
-		echo "(kept $TEST_TMP)"
+	echo "$passed $failed $skipped $note"
+}
+
+# run_one STREAM PATH: run one binary or script; its output goes to
+# $work/NAME.log, its result ("passed failed skipped seconds note") to
+# $work/NAME.res, its skipped cases to $work/NAME.skips.
+run_one()
+{
+	local stream=$1 path=$2 name=${2##*/} log rc start verdict p f s note
+	log=$work/$name.log
+
+	start=$EPOCHREALTIME
+	TEST_TMP=$(mktemp -d) || exit 1
+	case $path in
+	*.sh)	run_logged "$stream" "$log" bash "$path" ;;
+	*)	run_logged "$stream" "$log" "$path" ;;
+	esac
+	rc=$?
+	case $path in
+	*.sh)	verdict=$(judge_script "$log" "$rc")
+		sed -n "s/^ok \([0-9][0-9]*\) # skip /$name \1: /p" "$log" \
+			>"$work/$name.skips" ;;
+	*)	verdict=$(judge_unit "$log" "$rc")
+		sed -n "s/^\[  SKIPPED \] \([^0-9].*\)/$name: \1/p" "$log" |
+			sort -u >"$work/$name.skips" ;;
+	esac
+	read -r p f s note <<<"$verdict"
+	if [ "$f" -gt 0 ] && [ "${TEST_KEEP_TMP:-}" = 1 ] &&
+	   [ "${name%.sh}" != "$name" ]; then
+		echo "(kept $TEST_TMP)" | tee -a "$log"
 	else
 		rm -rf "$TEST_TMP"
 	fi
-	tally "$name" "$passed" "$failed" "$skipped"
-	rm -f "$log"
+	echo "$p $f $s $(awk -v a="$start" -v b="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", b - a }') $note" >"$work/$name.res.new"
+	mv "$work/$name.res.new" "$work/$name.res"
 }
 
-patterns=()
-for arg in "$@"; do
-	arg=${arg##*/}
-	patterns+=("${arg%.sh}")
-done
+# ---- the tally -------------------------------------------------------------
 
-units=()
-for f in "$unit_dir"/test_*; do
-	case $f in *.d|*.o) continue ;; esac
-	if [ ! -f "$f" ] || [ ! -x "$f" ]; then
-		continue
+total_passed=0
+total_failed=0
+total_skipped=0
+failures=()
+
+# report NAME SHOWLOG: print a finished test's log (when SHOWLOG is yes)
+# and its tally line, and add it to the totals.
+report()
+{
+	local name=$1 p f s secs note
+
+	if [ "$2" = yes ]; then
+		echo "== $name"
+		cat "$work/$name.log"
 	fi
-	# A binary whose source was removed is stale, not a test.
-	if [ -z "${RUN_TESTS_UNIT_DIR:-}" ] && [ ! -f "t/unit/${f##*/}.c" ]; then
-		continue
+	read -r p f s secs note <"$work/$name.res"
+	total_passed=$((total_passed + p))
+	total_failed=$((total_failed + f))
+	total_skipped=$((total_skipped + s))
+	if [ "$f" -gt 0 ]; then
+		failures+=("$name${note:+ ($note)}")
 	fi
-	selected "${f##*/}" && units+=("$f")
-done
-scripts=()
-for f in "$script_dir"/t[0-9][0-9][0-9][0-9]-*.sh; do
-	[ -f "$f" ] || continue
-	name=${f##*/}
-	selected "${name%.sh}" && scripts+=("$f")
-done
+	echo "$secs $name" >>"$work/times"
+	echo "== $name: $p passed, $f failed, $s skipped ($secs s)"
+	echo
+}
 
-if [ $((${#units[@]} + ${#scripts[@]})) -eq 0 ]; then
-	echo "run-tests: no tests found${*:+ matching: $*}" >&2
-	echo "0 passed, 0 failed, 0 skipped"
-	exit 1
+# run_streamed PATH: one test with nothing beside it, shown as it runs.
+run_streamed()
+{
+	echo "== ${1##*/}"
+	run_one yes "$1"
+	report "${1##*/}" no
+}
+
+# by_last_time PATH...: the paths, the slowest of the last run first (a
+# test not timed yet counts as slow), so that the long ones do not start
+# last and hold the run up alone.
+by_last_time()
+{
+	local f
+
+	for f in "$@"; do
+		printf '%s\t%s\n' \
+			"$(awk -v n="${f##*/}" '$2 == n { t = $1 } END { print t == "" ? 1e9 : t }' \
+				"${times_file:-/dev/null}" 2>/dev/null || echo 1e9)" "$f"
+	done | sort -t "$(printf '\t')" -k1,1 -g -r -s | cut -f2-
+}
+
+# run_pool PATH...: the tests, JOBS at a time, each log printed whole when
+# its test ends.
+run_pool()
+{
+	local -A running=()
+	local f pid done_pid
+
+	for f in "$@"; do
+		while [ ${#running[@]} -ge "$jobs" ]; do
+			wait -n -p done_pid "${!running[@]}"
+			report "${running[$done_pid]}" yes
+			unset "running[$done_pid]"
+		done
+		run_one no "$f" &
+		running[$!]=${f##*/}
+	done
+	while [ ${#running[@]} -gt 0 ]; do
+		wait -n -p done_pid "${!running[@]}"
+		report "${running[$done_pid]}" yes
+		unset "running[$done_pid]"
+	done
+}
+
+start=$EPOCHREALTIME
+: >"$work/times"
+if [ "$jobs" -eq 1 ]; then
+	for f in "${units[@]}" "${alone[@]}" "${shared[@]}"; do
+		run_streamed "$f"
+	done
+else
+	if [ ${#alone[@]} -gt 0 ]; then
+		echo "== run alone, one at a time (speed, or the whole machine's state): ${#alone[@]}"
+		echo
+	fi
+	for f in "${alone[@]}"; do
+		run_streamed "$f"
+	done
+	mapfile -t pool < <(by_last_time "${units[@]}" "${shared[@]}")
+	if [ ${#pool[@]} -gt 0 ]; then
+		echo "== run $jobs at a time: ${#pool[@]}"
+		echo
+		run_pool "${pool[@]}"
+	fi
 fi
-if [ ${#scripts[@]} -gt 0 ] && [ ! -x "$MEMJOB" ]; then
-	echo "run-tests: warning: $MEMJOB is not built; its tests will fail"
+end=$EPOCHREALTIME
+
+if [ -n "$times_file" ] && [ -d "${times_file%/*}" ]; then
+	# keep the times of tests this run left out
+	{ awk 'NR == FNR { seen[$2] = 1; print; next } !($2 in seen)' \
+		"$work/times" "$times_file" 2>/dev/null || cat "$work/times"
+	} >"$work/times.all" && cp "$work/times.all" "$times_file"
 fi
 
-start=$(now)
-for f in "${units[@]}"; do
-	run_unit "$f"
-done
-for f in "${scripts[@]}"; do
-	run_script "$f"
-done
-end=$(now)
-
+cat "$work"/*.skips >"$work/skips" 2>/dev/null
+if [ -s "$work/skips" ]; then
+	echo "skipped, $(wc -l <"$work/skips") cases:"
+	sed 's/^/  /' "$work/skips"
+	echo "skipped, by reason:"
+	# the reason: what a missing prerequisite says, or the last (...)
+	awk '{
+		r = $0
+		if ((i = index(r, " (missing ")) > 0)
+			r = substr(r, i + 2)
+		else if (match(r, / \([^()]*\)$/))
+			r = substr(r, RSTART + 2)
+		else
+			r = "no reason given)"
+		sub(/\)$/, "", r)
+		gsub(/[0-9]+/, "N", r)
+		n[r]++
+	} END { for (r in n) printf "%6d  %s\n", n[r], r }' "$work/skips" |
+		sort -k1,1nr -k2
+fi
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "failed:"
 	printf '  %s\n' "${failures[@]}"
 fi
+echo "slowest tests (wall seconds; -j $jobs):"
+sort -k1,1gr "$work/times" | head -n "$slowest" |
+	awk '{ printf "%8.1f  %s\n", $1, $2 }'
 awk -v s="$start" -v e="$end" 'BEGIN { printf "total time: %.1f s\n", e - s }'
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ] && [ $((total_passed + total_skipped)) -gt 0 ]

@@ -155,6 +155,46 @@ test_expect_success 'host_quiet reads /proc/stat and says what it saw when busy'
 	fi
 '
 
+test_expect_success 'test_skip_now skips from inside a body, with the reason and the output' '
+	write_file skipnow.sh <<-\EOF &&
+	. "$SRCDIR/t/lib.sh"
+	test_expect_success "measured" "echo figures 42; test_skip_now the host was busy: 42%; false"
+	test_expect_success "exit 77 alone is a failure" "exit 77"
+	test_done
+	EOF
+	(cd "$SRCDIR" && TEST_TMP="$OLDPWD/inner-tmp" bash "$OLDPWD/skipnow.sh") >out && exit 1
+	cat out &&
+	grep "^ok 1 # skip measured (the host was busy: 42%)$" out &&
+	grep "^    figures 42$" out &&
+	grep "^not ok 2 - exit 77 alone is a failure$" out &&
+	grep "0 passed, 1 failed, 1 skipped" out
+'
+
+test_expect_success 'binom_tail and binom_limit: the binomial law at STAT_ALPHA' '
+	test "$(binom_tail 20 2 0.05)" = 0.264 &&
+	test "$(binom_tail 30 8 0.05)" = 8.46e-05 &&
+	test "$(binom_tail 4 0 0.3)" = 1 &&
+	test "$STAT_ALPHA" = 0.0001 &&
+	test "$(binom_limit 30 0.05)" = 8 &&
+	test "$(binom_limit 20 0.05)" = 7 &&
+	test "$(binom_limit 10 0.01)" = 4 &&
+	test "$(binom_limit 4 0.01)" = 3 &&
+	STAT_ALPHA=0.5 && test "$(binom_limit 2 0.5)" = 2
+'
+
+test_expect_success 'noisy_runs counts the rows the host disturbed by 5% or more' '
+	write_file noise.csv <<-\EOF &&
+	job,phase,host_steal_pct,host_wait_pct,note
+	v,alone,0.000,4.999,"a, b"
+	v,alone,5.000,0.000,
+	v,loaded,0.000,60.000,
+	v,alone,,,
+	a,loaded,0.000,90.000,
+	EOF
+	test "$(noisy_runs noise.csv job=v)" = "2 3 60.0" &&
+	test "$(noisy_runs noise.csv job=v phase=alone)" = "1 2 5.0"
+'
+
 test_expect_success 'test bodies run in TEST_TMP and do not share variables' '
 	write_file vars.sh <<-\EOF &&
 	. "$SRCDIR/t/lib.sh"
@@ -246,6 +286,71 @@ test_expect_success 'run-tests.sh runs only the tests named' '
 	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
 		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" nosuch >out 2>&1 &&
 	grep "no tests found matching: nosuch" out
+'
+
+# Scripts that note when they start and end (in $SPANS, a file per
+# script), and print three lines apart in time; t0103 runs alone.
+test_expect_success 'setup: scripts that take a while, one of them alone' '
+	mkdir -p par/unit par/scripts spans &&
+	for n in 1 2 3 4; do
+		{
+			if [ $n = 3 ]; then echo "# test: alone, it says so"; fi &&
+			echo ". t/lib.sh" &&
+			echo "echo \"\$EPOCHREALTIME\" >\"\$SPANS/t010$n.start\"" &&
+			echo "test_expect_success \"first of $n\" \"sleep 0.3\"" &&
+			echo "test_expect_success \"second of $n\" \"sleep 0.3\"" &&
+			echo "test_skip \"third of $n\" \"no widget $n here\"" &&
+			echo "echo \"\$EPOCHREALTIME\" >\"\$SPANS/t010$n.end\"" &&
+			echo "test_done"
+		} >par/scripts/t010$n-par.sh || return 1
+	done
+'
+
+test_expect_success 'run-tests.sh -j2: side by side, each log whole, the tally exact' '
+	SPANS=$PWD/spans RUN_TESTS_UNIT_DIR="$PWD/par/unit" \
+		RUN_TESTS_SCRIPT_DIR="$PWD/par/scripts" \
+		expect_exit 0 bash "$SRCDIR/t/run-tests.sh" -j2 >out 2>&1 &&
+	cat out &&
+	test "$(tail -n 1 out)" = "8 passed, 0 failed, 4 skipped" &&
+	# every script'"'"'s TAP lines come together, between its two == lines
+	for n in 1 2 3 4; do
+		s=$(grep -n "^== t010$n-par.sh" out | head -n 1 | cut -d: -f1) &&
+		e=$(grep -n "^== t010$n-par.sh: 2 passed, 0 failed, 1 skipped" out | cut -d: -f1) &&
+		test -n "$s" && test -n "$e" &&
+		test "$(sed -n "$s,${e}p" out | grep -c "^ok [0-9]")" = 3 &&
+		test "$(sed -n "$s,${e}p" out | grep -c "^== ")" = 2 || return 1
+	done &&
+	# two of 1, 2 and 4 overlapped; 3 overlapped none
+	overlap() { awk -v a="$(cat spans/$1.start)" -v b="$(cat spans/$1.end)" \
+		-v c="$(cat spans/$2.start)" -v d="$(cat spans/$2.end)" \
+		"BEGIN { exit !(a < d && c < b) }"; } &&
+	{ overlap t0101 t0102 || overlap t0101 t0104 || overlap t0102 t0104; } &&
+	for n in 1 2 4; do ! overlap t0103 t010$n || return 1; done &&
+	grep "^== run alone, one at a time (speed, or the whole machine.s state): 1$" out &&
+	grep "^== run 2 at a time: 3$" out
+'
+
+test_expect_success 'run-tests.sh ends with what it skipped and why, and the slowest' '
+	sed -n "/^skipped, 4 cases:\$/,\$p" out >tail &&
+	grep "^  t0101-par.sh 3: third of 1 (no widget 1 here)$" tail &&
+	grep "^skipped, by reason:$" tail &&
+	grep -E "^ +4  no widget N here$" tail &&
+	grep "^slowest tests (wall seconds; -j 2):$" tail &&
+	test "$(sed -n "/^slowest tests/,/^total time/p" tail | grep -cE "^ +[0-9.]+  t010[1-4]-par.sh$")" = 4 &&
+	TEST_SLOWEST=2 SPANS=$PWD/spans RUN_TESTS_UNIT_DIR="$PWD/par/unit" \
+		RUN_TESTS_SCRIPT_DIR="$PWD/par/scripts" \
+		bash "$SRCDIR/t/run-tests.sh" -j 4 t0101 t0102 >out2 2>&1 &&
+	test "$(sed -n "/^slowest tests/,/^total time/p" out2 | grep -cE "^ +[0-9.]+  t010")" = 2
+'
+
+test_expect_success 'run-tests.sh -j wants a number; make check passes T= and -j on' '
+	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -j0 2>err &&
+	grep "wants a number of tests at once, 1 or more; got .0." err &&
+	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -jx 2>err &&
+	make -s -n -C "$SRCDIR" check T="t0710 test_value" >cmd &&
+	grep "^bash t/run-tests.sh  *t0710 test_value$" cmd &&
+	make -s -n -j3 -C "$SRCDIR" check T=t0710 >cmd &&
+	grep "^bash t/run-tests.sh -j3 t0710$" cmd
 '
 
 # ---- the count_plain oracle ------------------------------------------------

@@ -395,6 +395,26 @@ test_expect_success JQ 'json and the normal table: the same figures, rounded' '
 	test_cmp table.stats json.stats
 '
 
+test_expect_success JQ 'a change on a rounding boundary: one figure in table, CSV and JSON' '
+	# +1.74996%: 1.7500 as the CSV figure; a table that rounded the
+	# raw change would say +1.7%, the figure re-rounded +1.8%
+	printf "host,job,status,metric_name,metric\n" >edge-b.csv &&
+	cp edge-b.csv edge-n.csv &&
+	for i in 1 2 3 4; do
+		echo "h,a,ok,gbps,100000" >>edge-b.csv &&
+		echo "h,a,ok,gbps,101749.96" >>edge-n.csv || return 1
+	done &&
+	"$MEMJOB" report edge-b.csv edge-n.csv >edge.txt &&
+	"$MEMJOB" report --output-format=csv edge-b.csv edge-n.csv >edge.csv &&
+	"$MEMJOB" report --output-format=json edge-b.csv edge-n.csv >edge.json &&
+	cat edge.txt edge.csv &&
+	test "$(lines edge.csv change_pct run=edge-n.csv)" = 1.7500 &&
+	test "$(lines edge.csv change_ci_lo_pct run=edge-n.csv)" = 1.7500 &&
+	test "$(jq ".points[0].runs[1].change_pct" edge.json)" = 1.75 &&
+	grep -E "^ +edge-n\.csv +4 +101750 +101750 +101750 +\+1\.8% +\+1\.8\.\.\+1\.8% +better$" edge.txt &&
+	test "$(lines edge.csv finding run=edge-n.csv)" = "higher by 1.8% (95% CI 1.8..1.8%)"
+'
+
 test_expect_success JQ 'json: known medians, changes and verdicts; absent is null' '
 	"$MEMJOB" report --output-format=json base.csv new.csv >k.json &&
 	"$MEMJOB" report --output-format=csv base.csv new.csv >k.csv &&

@@ -225,8 +225,13 @@ test_expect_success TWO_CPUS,TIMING 'the aggressor runs exactly while the victim
 # everywhere is that an aggressor sharing the victim's CPU takes about
 # half its time, which proves they run together and that the slowdown
 # arithmetic sees it.  Other load on a busy host shrinks the ratio (it
-# shares the CPU in the alone phase too), so of three tries one must show
-# it; an aggressor that did not run would show ~1.0x every time.
+# shares the CPU in the alone phase too).  Three runs, judged together
+# once: on a quiet host a correct program misses the 1.5x in far less
+# than 1% of runs, so all three miss with P = 1e-6 (two or more: 3e-4,
+# above the 1 in 10,000 of t/lib.sh's STAT_ALPHA): the test fails when
+# none shows it; an aggressor that did not run shows ~1.0x every time.
+# A host that disturbed more than one in 10 of the alone runs by 5% or
+# more (noisy_runs) decides instead: skipped, with its figures.
 same_cpu_slowdown()
 {
 	"$MEMJOB" --output-format=csv --repeat=3 \
@@ -238,12 +243,19 @@ same_cpu_slowdown()
 	loaded=$(csv_get same.csv metric job=victim phase=loaded | median) &&
 	slow=$(csv_get same.csv slowdown_pct job=victim phase=loaded | median) &&
 	echo "victim ns per access: alone $alone, loaded $loaded (medians), slowdown $slow%" &&
+	noisy_runs same.csv job=victim phase=alone >>noise &&
 	awk -v a="$alone" -v l="$loaded" -v s="$slow" \
 		"BEGIN { exit !(l >= 1.5 * a && s >= 50) }"
 }
 
 test_expect_success TIMING 'physics: an aggressor on the victim CPU slows it 1.5x or more' '
-	same_cpu_slowdown || same_cpu_slowdown || same_cpu_slowdown
+	found=0 && : >noise &&
+	for i in 1 2 3; do
+		if same_cpu_slowdown; then found=$((found + 1)); fi
+	done &&
+	echo "1.5x or more in $found of 3 runs" &&
+	skip_if_noisy noise &&
+	test $((3 - found)) -lt "$(binom_limit 3 0.01)"
 '
 
 test_expect_success TWO_CPUS 'the normal report gives the interference table' '

@@ -111,15 +111,25 @@ test_expect_success 'JSON: the interval follows the interference figures; precis
 
 # A writer on the victim's own CPU takes about half its time: found
 # slower, whatever the host does, as long as it is quiet enough to time.
-same_cpu_found()
-{
-	run 6 same.csv &&
-	csv_get same.csv verdict job=v phase=loaded | sort -u | tee verdict &&
-	grep -q "^slower by" verdict
-}
-
+# Four runs, judged together once (t/lib.sh, binom_limit): a correct
+# interval misses a +100% effect in far less than 1% of runs; at 1%,
+# P(3 or more misses of 4) = 4.0e-6 and P(2 or more) = 5.9e-4, so the
+# test fails from 3 misses, at most once in 10,000 CI runs.  A host that
+# disturbed more than one of the alone runs in 10 by 5% of their time or
+# more (noisy_runs) decides the verdicts instead: the case is skipped,
+# with its figures.
 test_expect_success TIMING 'an aggressor on the victim CPU is found slower' '
-	same_cpu_found || same_cpu_found || same_cpu_found
+	found=0 && : >noise &&
+	for i in 1 2 3 4; do
+		run 6 same.csv &&
+		v=$(csv_get same.csv verdict job=v phase=loaded | sort -u) &&
+		echo "run $i: $v" &&
+		case $v in "slower by"*) found=$((found + 1)) ;; esac &&
+		noisy_runs same.csv job=v phase=alone >>noise || return 1
+	done &&
+	echo "found slower in $found of 4 runs" &&
+	skip_if_noisy noise &&
+	test $((4 - found)) -lt "$(binom_limit 4 0.01)"
 '
 
 # ---- memjob report: the change's interval ------------------------------------

@@ -298,7 +298,8 @@ BUSY='i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
 export BUSY
 
 # exec_pair: an exec victim with an exec aggressor on its CPU; the rows,
-# the slowdown arithmetic, and the aggressor stopped with the victim.
+# the slowdown arithmetic, and the aggressor stopped with the victim;
+# counts a pair that showed a slowdown in slowed, its host noise in noise.
 exec_pair()
 {
 	mark=t0730-yes-$$-$RANDOM &&
@@ -321,20 +322,33 @@ exec_pair()
 	echo "alone $b s, loaded $m s, slowdown $s%" &&
 	awk -v m="$m" -v b="$b" -v s="$s" "BEGIN {
 		w = (m - b) / b * 100; d = w - s
-		exit !(s > 0 && d < 0.05 && d > -0.05)
+		exit !(d < 0.05 && d > -0.05)
 	}" &&
 	ev=$(csv_col out.csv end_ns 2) && ea=$(csv_col out.csv end_ns 3) &&
 	echo "aggressor ended $(( (ea - ev) / 1000000 )) ms after the victim" &&
 	test "$ea" -ge "$ev" &&
-	test $((ea - ev)) -lt 50000000
+	test $((ea - ev)) -lt 50000000 &&
+	noisy_runs out.csv job=v phase=alone >>noise &&
+	if awk -v s="$s" "BEGIN { exit !(s > 0) }"; then
+		slowed=$((slowed + 1))
+	fi
 }
 
 # The slowdown is a timing claim on a 0.1 s victim: a busy host can slow
-# the alone run as much as the aggressor slows the loaded one, so of three
-# tries one must show it; none may leave a process behind.
+# the alone run as much as the aggressor slows the loaded one.  Every
+# pair must hold what does not depend on time (the rows, the formula, the
+# aggressor stopped, no process left); the slowdown is judged over the
+# three once: on a quiet host a correct program shows it in all but far
+# less than 1% of pairs, so none of three with P = 1e-6 (under t/lib.sh's
+# 1 in 10,000; one or none: 3e-4): it fails only when none shows it.  A
+# host that disturbed the alone runs (skip_if_noisy) decides instead.
 test_expect_success PGREP,TIMING 'exec victim, exec aggressor on its CPU: slowed, then stopped' '
-	{ exec_pair || exec_pair || exec_pair; } &&
-	test ! -e leaked
+	slowed=0 && : >noise &&
+	exec_pair && exec_pair && exec_pair &&
+	test ! -e leaked &&
+	echo "slowed in $slowed of 3 pairs" &&
+	skip_if_noisy noise &&
+	test $((3 - slowed)) -lt "$(binom_limit 3 0.01)"
 '
 
 test_expect_success PGREP 'a stopped aggressor leaves none of its processes behind' '

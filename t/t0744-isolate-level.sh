@@ -9,6 +9,7 @@
 # Files are 64 KiB to 16 MiB in the test's directory: the script takes a
 # few seconds.
 
+# test: alone, the dirty level it reads is the whole machine's
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . "$(dirname "$0")/lib.sh"
 

@@ -8,6 +8,7 @@
 # answer: the MEMCG prerequisite is a --parse-only run, whose refusal is
 # the reason the tests are skipped.
 
+# test: alone, the page cache and pgpgin it checks are the whole machine's
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . "$(dirname "$0")/lib.sh"
 
@@ -35,24 +36,23 @@ write_read() {
 	"$MEMJOB" --output-format=csv wr.ini >out.csv
 }
 
-test_expect_success MEMCG,BLOCKDEV 'with a 32 MiB limit the read of a 96 MiB file goes to the device; without, it stays in memory' '
-	# pgpgin and device reads are system-wide: others reading add to
-	# them, so the cached read may take a few tries to come out low
+test_expect_success MEMCG,BLOCKDEV 'with a 32 MiB limit the read of a 96 MiB file goes to the device' '
 	write_read 32m &&
 	got=$(csv_col out.csv pgpgin_kb 2) &&
 	dev=$(csv_col out.csv dev_read_kb 2) &&
 	echo "limit 32m: pgpgin $got KiB, device read $dev KiB" &&
 	test "$got" -ge $((96 * 1024 * 9 / 10)) &&
-	test "$dev" -ge $((96 * 1024 * 9 / 10)) &&
-	for try in 1 2 3; do
-		write_read 0 || return 1
-		got=$(csv_col out.csv pgpgin_kb 2) &&
-		echo "no limit, try $try: pgpgin $got KiB" &&
-		if test "$got" -lt $((96 * 1024 / 10)); then
-			return 0
-		fi
-	done &&
-	false
+	test "$dev" -ge $((96 * 1024 * 9 / 10))
+'
+
+# pgpgin is system-wide: on a host that reads from its devices meanwhile
+# the cached read cannot be told apart, and QUIET_DISK skips it, saying
+# how much the host read.
+test_expect_success MEMCG,BLOCKDEV,QUIET_DISK 'without a limit the read of a 96 MiB file stays in memory' '
+	write_read 0 &&
+	got=$(csv_col out.csv pgpgin_kb 2) &&
+	echo "no limit: pgpgin $got KiB" &&
+	test "$got" -lt $((96 * 1024 / 10))
 '
 
 test_expect_success MEMCG 'the header names the limit and the cgroup, which is gone after the run' '

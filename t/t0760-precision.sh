@@ -9,6 +9,14 @@
 # values are refused before anything runs.
 #
 # Victims run 10 ms per round: the script takes 10-20 seconds.
+#
+# Chance: no case counts the outcomes of runs against a rate.  A loose
+# target (+-95%) is one that the rounds reach: a run the host disturbs
+# widens the interval, and memjob goes on adding rounds (up to 120 s)
+# until it narrows; an unreachable one (+-0.001%) is never reached,
+# whatever the figures.  The times allowed (60 s for what takes a
+# second, 4 s for a 1 s budget) leave room for a sanitizer build on a
+# loaded host; the figures themselves are only printed.
 
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh

@@ -1,23 +1,35 @@
 #!/bin/bash
 # t0770-significance.sh - the slowdown's verdict, run after run: a known
 # large effect (a writer on the victim's own CPU, which takes about half
-# its time) is reported as significant in every run, and a null aggressor
-# (kernel=none reading one 4 KiB block at rate=1k: after its first block
-# it sleeps, and it is stopped with the victim) is reported as
-# significant, slower or faster, in at most 1 run of 20.
+# its time) is reported as significant in nearly every run, and a null
+# aggressor (kernel=none reading one 4 KiB block at rate=1k: after its
+# first block it sleeps, and it is stopped with the victim) is reported
+# as significant, slower or faster, in about 1 run of 20 at most.
 #
-# The 5% of a 95% interval is one false alarm in 20 runs on average, so
-# a perfect interval still gives 2 or more in 20 runs 26% of the time
-# (binomial): a batch of 20 that has more is followed by a fresh one, up
-# to three, and the test fails only when all three have 2 or more (1.8%
-# for an exact 5%; 81% for a rate of 20%).  The count of every batch is
-# printed as a "#" line, the figure the issue asks for.
+# Each count is judged once, over a fixed number of runs, against the
+# binomial law (t/lib.sh, binom_limit), at a false alarm of at most 1 in
+# 10,000 CI runs for a correct program:
+# - the null aggressor: a correct 95% interval claims an effect in at
+#   most 5% of runs (its achieved level is 95% or more), so of 30 runs
+#   P(8 or more claims) = 8.5e-5: the test fails from 8 (at most 7 of 30
+#   pass).  An interval that claims one in 30% of runs fails 72% of the
+#   time, one that claims in half the runs 99.7%.
+# - the large effect: a +100% slowdown, with noise of a few % between
+#   runs, is missed by a correct interval far less often than in 1% of
+#   runs; at 1%, P(4 or more misses of 10) = 2.0e-6, 3 or more 1.1e-4:
+#   the test fails from 4 misses (found in at least 7 of 10 passes).
+# The counts are printed as "#" lines, the figures the issue asks for.
+#
+# A busy host decides the verdicts instead: TIMING skips where the host
+# is busy before the runs, and a batch whose victim runs the host
+# disturbed (noisy_runs, skip_if_noisy: 5% or more of a run's time
+# waiting for its CPU or stolen, in more than one run in 10) is skipped
+# with those figures,
+# not judged, and never run again until green.
 #
 # Both pin victim and aggressor to CPU 0, as t0715 does: CPU 0 is the one
-# every machine has, and its shape does not matter.  Timing on a busy host
-# measures the neighbours: TIMING skips then (t/lib.sh, host_quiet).  A
-# run is 16 victim runs of 10 ms: the script takes 10 to 30 s.
-
+# every machine has, and its shape does not matter.  A run is 16 victim
+# runs of 10 ms: the script takes 15 to 30 s.
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
@@ -47,16 +59,22 @@ significant()
 	grep -Eq "^(${1:-slower|faster}) by [0-9.]+% \(95% CI "
 }
 
-# runs MODE N: N runs' verdicts, one a line, into verdicts-MODE.
+# runs MODE N: N runs' verdicts, one a line, into verdicts-MODE, and the
+# host noise of each run's victim rows into noise-MODE (noisy_runs: the
+# alone rows for load, whose loaded victim waits for its CPU by design).
 runs()
 {
-	local i v
+	local i v phase=
 
+	[ "$1" = load ] && phase=phase=alone
 	: >"verdicts-$1"
+	: >"noise-$1"
 	for i in $(seq "$2"); do
 		v=$(verdict "$1") || return 1
 		test -n "$v" || { echo "run $i: no verdict"; return 1; }
 		echo "$v" >>"verdicts-$1"
+		# shellcheck disable=SC2086 # $phase is a filter or nothing
+		noisy_runs run.csv job=v $phase >>"noise-$1"
 	done
 }
 
@@ -82,24 +100,22 @@ test_expect_success 'the null aggressor sleeps: it moves one block a run' '
 	test "$(csv_get null.csv verdict job=v phase=loaded | wc -l)" = 4
 '
 
-test_expect_success TIMING 'a writer on the victim CPU: found slower in 10 runs of 10' '
+test_expect_success TIMING 'a writer on the victim CPU: found slower in at least 7 runs of 10' '
 	runs load 10 &&
 	n=$(significant_count verdicts-load slower) &&
 	echo "large effect: found slower in $n of 10 runs" | tee -a "$TEST_TMP/figures" &&
 	cat verdicts-load &&
-	test "$n" = 10
+	skip_if_noisy noise-load "$TEST_TMP/figures" &&
+	test $((10 - n)) -lt "$(binom_limit 10 0.01)"
 '
 
-test_expect_success TIMING 'a null aggressor: significant in at most 1 run of 20' '
-	for batch in 1 2 3; do
-		runs null 20
-		n=$(significant_count verdicts-null)
-		echo "null aggressor, batch $batch: significant in $n of 20 runs" |
-			tee -a "$TEST_TMP/figures"
-		grep -E "^(slower|faster)" verdicts-null || :
-		if [ "$n" -le 1 ]; then break; fi
-	done
-	test "$n" -le 1
+test_expect_success TIMING 'a null aggressor: significant in at most 7 runs of 30' '
+	runs null 30 &&
+	n=$(significant_count verdicts-null) &&
+	echo "null aggressor: significant in $n of 30 runs" | tee -a "$TEST_TMP/figures" &&
+	{ grep -E "^(slower|faster)" verdicts-null || :; } &&
+	skip_if_noisy noise-null "$TEST_TMP/figures" &&
+	test "$n" -lt "$(binom_limit 30 0.05)"
 '
 
 test -f "$TEST_TMP/figures" && sed 's/^/# /' "$TEST_TMP/figures"

@@ -146,7 +146,7 @@ test_expect_success 'llc-noisy with emulated writes: EMULATED on every line of t
 	if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 		echo "one CPU: llc-noisy has no CPU for an aggressor"; exit 0
 	fi
-	REPEAT=1 VICTIM_TIME=10ms WRITE_SIZE=1m DAX_EMULATE=1 \
+	REPEAT=1 PRECISION=off VICTIM_TIME=10ms WRITE_SIZE=1m DAX_EMULATE=1 \
 		"$MEMJOB" "$SRCDIR/jobs/llc-noisy.ini" >llc.out 2>llc.err &&
 	sed -n "/^interference:/,\$p" llc.out >llc.table &&
 	lines=$(grep -cE "^  flush=" llc.table) &&

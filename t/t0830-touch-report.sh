@@ -110,11 +110,8 @@ test_lazy_prereq LIBAIO '"$MEMJOB" --name=p --ioengine=libaio --size=4k \
 	--filename=p.dat >/dev/null 2>&1'
 
 # ThreadSanitizer's runtime faults in its own shadow pages while the
-# job runs (some 1800 minor faults here), which would hide the buffers'.
-test_lazy_prereq NOT_TSAN '
-	! "$MEMJOB" --version | grep -q "sanitizers:[^)]*thread"
-'
-
+# job runs (some 1800 minor faults here), which would hide the buffers':
+# NOT_TSAN (t/lib.sh).
 for src in psync libaio io_uring; do
 	prereq=NOT_TSAN
 	[ $src = libaio ] && prereq=LIBAIO,NOT_TSAN

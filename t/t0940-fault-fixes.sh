@@ -181,14 +181,16 @@ test_expect_success MOUNT_NS 'a read-only file system: exit 2 before anything ru
 '
 
 test_expect_success DEFAULT_SIGNAL 'SIGINT while the job file is read: a message, exit 1' '
-	sleep 5 | env --default-signal=INT "$MEMJOB" - >out 2>err &
+	mkfifo in.fifo &&
+	{ env --default-signal=INT "$MEMJOB" - <in.fifo >out 2>err & } &&
 	pid=$! &&
-	sleep 0.5 &&
+	exec 3>in.fifo &&
+	until_reading $pid &&
 	kill -INT $pid &&
-	for _ in $(seq 40); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
-	! kill -0 $pid 2>/dev/null &&
-	wait &&
+	rc=0 && ends_within 10 $pid || rc=$? &&
+	exec 3>&- &&
 	cat err &&
+	test $rc = 1 &&
 	grep "interrupted before any job started; nothing was run" err
 '
 

@@ -54,6 +54,9 @@ enum counter_event {
 #define CTR_NAMED_MAX	64u	/* named events in one process */
 #define CTR_IDS		(CTR_NEVENTS + CTR_NAMED_MAX)	/* every id */
 #define COUNTERS_DERIVED_MAX 8	/* figures counters_derived() can give */
+/* ... each rounded to this many significant digits (util/row.h: the
+ * figure every output prints) */
+#define COUNTERS_DERIVED_DIGITS 6
 
 enum counter_status {
 	COUNTER_OK,

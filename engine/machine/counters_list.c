@@ -17,6 +17,7 @@
 #include "machine/counters.h"
 #include "machine/evsets.h"
 #include "machine/pmu.h"
+#include "util/row.h"
 #include "util/value.h"
 
 /* perf's other names for some events */
@@ -396,7 +397,8 @@ unsigned counters_derived(const struct counter_value *v, unsigned n,
 		    !b->value)
 			continue;
 		names[got] = derived[d].name;
-		values[got++] = (double)a->value / (double)b->value;
+		values[got++] = fig_sig((double)a->value / (double)b->value,
+					COUNTERS_DERIVED_DIGITS);
 	}
 	return got;
 }

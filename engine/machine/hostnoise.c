@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/row.h"
 #include "util/sysfile.h"
 
 /* The ticks of a "cpuN user nice system idle iowait irq softirq steal"
@@ -155,8 +156,9 @@ void hostnoise_set_steal(struct hostnoise *n, struct hostnoise_ticks t)
 	n->ticks = t.total;
 	n->steal_ticks = t.steal;
 	n->have_steal = t.total > 0;
-	n->steal_pct = t.total ? 100.0 * (double)t.steal / (double)t.total
-			       : 0;
+	n->steal_pct = t.total ? fig_fixed(100.0 * (double)t.steal /
+					   (double)t.total,
+					   HOSTNOISE_PCT_DECIMALS) : 0;
 }
 
 void hostnoise_add_wait(struct hostnoise *n, uint64_t wait, uint64_t span)
@@ -164,8 +166,9 @@ void hostnoise_add_wait(struct hostnoise *n, uint64_t wait, uint64_t span)
 	n->wait_ns += wait;
 	n->span_ns += span;
 	n->have_wait = n->span_ns > 0;
-	n->wait_pct = n->span_ns ? 100.0 * (double)n->wait_ns /
-					   (double)n->span_ns : 0;
+	n->wait_pct = n->span_ns ? fig_fixed(100.0 * (double)n->wait_ns /
+					     (double)n->span_ns,
+					     HOSTNOISE_PCT_DECIMALS) : 0;
 }
 
 static void add_mhz(struct hostnoise *n, double mhz, unsigned cnt,
@@ -177,7 +180,8 @@ static void add_mhz(struct hostnoise *n, double mhz, unsigned cnt,
 		n->mhz_min = lo;
 	if (!n->nfreq || hi > n->mhz_max)
 		n->mhz_max = hi;
-	n->mhz = (n->mhz * n->nfreq + mhz * cnt) / (n->nfreq + cnt);
+	n->mhz = fig_fixed((n->mhz * n->nfreq + mhz * cnt) /
+			   (n->nfreq + cnt), HOSTNOISE_MHZ_DECIMALS);
 	n->nfreq += cnt;
 	n->have_freq = true;
 }

@@ -31,6 +31,10 @@
 #include <stdint.h>
 
 #define HOSTNOISE_MAX_CPUS	CPU_SETSIZE
+/* steal_pct and wait_pct, and mhz, are figures (util/row.h): rounded to
+ * these decimals where they are set, as CSV prints them. */
+#define HOSTNOISE_PCT_DECIMALS	3
+#define HOSTNOISE_MHZ_DECIMALS	1
 
 /* One CPU's /proc/stat line: all ticks (user..steal) and the stolen. */
 struct hostnoise_cpu {

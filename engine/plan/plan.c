@@ -386,18 +386,26 @@ static void check_same_precision(const struct job_spec *j,
 			   "them in [global])", j->name, first->name);
 }
 
+/* The array doubles as it fills: a file of 65536 stonewalled jobs is as
+ * many segments, and growing it by one each time copies it each time
+ * where the allocator cannot grow it in place (ASan's, TSan's). */
 static int add_segment(struct plan *p, unsigned first, unsigned repeat)
 {
-	struct segment *n = realloc(p->segments,
-				    (p->nsegments + 1) * sizeof(*n));
+	struct segment *n;
 
-	if (!n)
-		return -1;
-	p->segments = n;
-	n[p->nsegments].first = first;
-	n[p->nsegments].count = 0;
-	n[p->nsegments].repeat = repeat;
-	p->nsegments++;
+	if (p->nsegments == p->segments_cap) {
+		unsigned cap = p->segments_cap ? 2 * p->segments_cap : 16;
+
+		n = realloc(p->segments, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		p->segments = n;
+		p->segments_cap = cap;
+	}
+	n = &p->segments[p->nsegments++];
+	n->first = first;
+	n->count = 0;
+	n->repeat = repeat;
 	return 0;
 }
 

@@ -68,7 +68,7 @@ struct plan {
 	struct planned_job *jobs;
 	unsigned njobs;
 	struct segment *segments;
-	unsigned nsegments;
+	unsigned nsegments, segments_cap;
 	unsigned ngroups;
 	struct file_to_create *creates;
 	unsigned ncreates;

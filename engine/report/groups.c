@@ -49,8 +49,9 @@ void group_totals_each(const struct results *r,
 			if (!end)
 				continue;
 			t.elapsed_ns = end - start;
-			t.gbps = end > start ? (double)t.bytes / (end - start)
-					     : 0.0;
+			t.gbps = end > start ?
+				 fig_fixed((double)t.bytes / (end - start),
+					   RESULT_GBPS_DECIMALS) : 0.0;
 			fn(user, &t);
 		}
 	}

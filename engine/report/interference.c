@@ -23,16 +23,16 @@ double metric_median(const struct results *r, unsigned idx, unsigned n)
 
 	n = results_metric_values(r, idx, n, v, PRECISION_MAX_ROUNDS);
 
-	return stat_summarise(v, n).median;
+	return fig_sig(stat_summarise(v, n).median, METRIC_DIGITS);
 }
 
 double slowdown_pct(double alone, double loaded, bool lower_is_better)
 {
 	if (alone <= 0 || loaded <= 0)
 		return 0;
-	if (lower_is_better)
-		return (loaded - alone) / alone * 100.0;
-	return (alone / loaded - 1.0) * 100.0;
+	return fig_fixed(lower_is_better ? (loaded - alone) / alone * 100.0
+					 : (alone / loaded - 1.0) * 100.0,
+			 SLOWDOWN_DECIMALS);
 }
 
 bool row_slowdown(const struct results *r, const struct job_result *jr,
@@ -60,7 +60,7 @@ static double cpu_median(const struct results *r, unsigned idx, unsigned n)
 	double v[PRECISION_MAX_ROUNDS];
 
 	n = results_cpu_values(r, idx, n, v, PRECISION_MAX_ROUNDS);
-	return stat_summarise(v, n).median;
+	return fig_sig(stat_summarise(v, n).median, METRIC_DIGITS);
 }
 
 bool row_cpu_slowdown(const struct results *r, const struct job_result *jr,
@@ -131,7 +131,7 @@ static double aggressor_gbps(const struct results *r, unsigned idx)
 				sum += results_get(r, i, k)->gbps;
 		v[n++] = sum;
 	}
-	return stat_summarise(v, n).median;
+	return fig_sig(stat_summarise(v, n).median, METRIC_DIGITS);
 }
 
 /* The aggressors' threads that ran with loaded victim idx; *rate: whether
@@ -219,8 +219,12 @@ static void victim_lines(const struct results *r, const char *name,
 					   PRECISION_MAX_ROUNDS);
 		results_point_interval(r, i, &l.ci);
 		l.prec = r->prec[i];
+		/* the metrics are figures: so are their min and max, and
+		 * the medians are made figures as metric_median's are */
 		l.alone = stat_summarise(alone, na);
+		l.alone.median = fig_sig(l.alone.median, METRIC_DIGITS);
 		l.loaded = stat_summarise(loaded, nl);
+		l.loaded.median = fig_sig(l.loaded.median, METRIC_DIGITS);
 		for (unsigned k = 0; k < nl; k++)
 			slow[k] = slowdown_pct(l.alone.median, loaded[k],
 					       l.m.lower_is_better);
@@ -347,9 +351,9 @@ void interval_cells(struct row_emitter *e, const struct interval *iv,
 	bool ok = iv && iv->status == INTERVAL_OK;
 
 	if (ok) {
-		row_fixed(e, "slowdown_est_pct", iv->est, 4);
-		row_fixed(e, "slowdown_ci_lo_pct", iv->lo, 4);
-		row_fixed(e, "slowdown_ci_hi_pct", iv->hi, 4);
+		row_fixed(e, "slowdown_est_pct", iv->est, INTERVAL_DECIMALS);
+		row_fixed(e, "slowdown_ci_lo_pct", iv->lo, INTERVAL_DECIMALS);
+		row_fixed(e, "slowdown_ci_hi_pct", iv->hi, INTERVAL_DECIMALS);
 		row_fixed(e, "ci_level_pct", iv->level * 100, 2);
 	} else {
 		row_absent(e, "slowdown_est_pct");
@@ -379,7 +383,8 @@ void precision_cells(struct row_emitter *e, const struct precision_point *pt)
 	row_sig(e, "precision_pct", pt->target, 6);
 	row_str(e, "precision_status", status);
 	if (pt->have_width)
-		row_fixed(e, "precision_half_width_pct", pt->half_width, 4);
+		row_fixed(e, "precision_half_width_pct", pt->half_width,
+			  INTERVAL_DECIMALS);
 	else
 		row_absent(e, "precision_half_width_pct");
 	row_u64(e, "precision_pairs", pt->pairs);
@@ -393,15 +398,18 @@ void interference_row(struct row_emitter *e,
 	row_str(e, "metric_name", l->m.name);
 	row_u64(e, "lower_is_better", l->m.lower_is_better);
 	if (l->have) {
-		row_sig(e, "alone", l->alone.median, 6);
-		row_sig(e, "alone_min", l->alone.min, 6);
-		row_sig(e, "alone_max", l->alone.max, 6);
-		row_sig(e, "loaded", l->loaded.median, 6);
-		row_sig(e, "loaded_min", l->loaded.min, 6);
-		row_sig(e, "loaded_max", l->loaded.max, 6);
-		row_fixed(e, "slowdown_pct", l->slowdown_pct, 4);
-		row_fixed(e, "slowdown_min_pct", l->slowdown.min, 4);
-		row_fixed(e, "slowdown_max_pct", l->slowdown.max, 4);
+		row_sig(e, "alone", l->alone.median, METRIC_DIGITS);
+		row_sig(e, "alone_min", l->alone.min, METRIC_DIGITS);
+		row_sig(e, "alone_max", l->alone.max, METRIC_DIGITS);
+		row_sig(e, "loaded", l->loaded.median, METRIC_DIGITS);
+		row_sig(e, "loaded_min", l->loaded.min, METRIC_DIGITS);
+		row_sig(e, "loaded_max", l->loaded.max, METRIC_DIGITS);
+		row_fixed(e, "slowdown_pct", l->slowdown_pct,
+			  SLOWDOWN_DECIMALS);
+		row_fixed(e, "slowdown_min_pct", l->slowdown.min,
+			  SLOWDOWN_DECIMALS);
+		row_fixed(e, "slowdown_max_pct", l->slowdown.max,
+			  SLOWDOWN_DECIMALS);
 	} else {
 		static const char *const none[] = {
 			"alone", "alone_min", "alone_max", "loaded",
@@ -414,7 +422,8 @@ void interference_row(struct row_emitter *e,
 	}
 	row_u64(e, "aggressor_threads", l->aggressor_threads);
 	if (l->aggressor_rate)
-		row_sig(e, "aggressor_gbps", l->aggressor_gbps, 6);
+		row_sig(e, "aggressor_gbps", l->aggressor_gbps,
+			METRIC_DIGITS);
 	else
 		row_absent(e, "aggressor_gbps");
 	row_u64(e, "emulated", l->emulated);
@@ -431,9 +440,10 @@ void interference_row(struct row_emitter *e,
 	precision_cells(e, &l->prec);
 	row_str(e, "cpu_metric_name", l->cpu_m.name);
 	if (l->have && l->have_cpu) {
-		row_sig(e, "cpu_alone", l->cpu_alone, 6);
-		row_sig(e, "cpu_loaded", l->cpu_loaded, 6);
-		row_fixed(e, "cpu_slowdown_pct", l->cpu_slowdown_pct, 4);
+		row_sig(e, "cpu_alone", l->cpu_alone, METRIC_DIGITS);
+		row_sig(e, "cpu_loaded", l->cpu_loaded, METRIC_DIGITS);
+		row_fixed(e, "cpu_slowdown_pct", l->cpu_slowdown_pct,
+			  SLOWDOWN_DECIMALS);
 	} else {
 		row_absent(e, "cpu_alone");
 		row_absent(e, "cpu_loaded");

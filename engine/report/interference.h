@@ -28,9 +28,15 @@
 #include "util/row.h"
 #include "util/stats.h"
 
+/* A slowdown in % is a figure (util/row.h) of this many decimals:
+ * slowdown_pct rounds it, every output prints it from there. */
+#define SLOWDOWN_DECIMALS	4
+
 /* Median of job idx's metric over its first n repeats (0 when none
- * ran). */
+ * ran), rounded to METRIC_DIGITS as a metric is. */
 double metric_median(const struct results *r, unsigned idx, unsigned n);
+/* The slowdown of loaded over alone (figures), rounded to
+ * SLOWDOWN_DECIMALS. */
 double slowdown_pct(double alone, double loaded, bool lower_is_better);
 /* For a loaded victim row: its baseline median and slowdown; false when
  * the row is not one. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report/knee.h"
+#include "util/row.h"
 #include "util/value.h"
 
 struct kpoint {
@@ -78,7 +79,7 @@ static int collapse(const uint64_t *sizes, const double *ns, unsigned n,
 		for (j = i; j < m && p[j].size == p[i].size; j++)
 			scratch[c++] = p[j].ns;
 		p[k].size = p[i].size;
-		p[k].ns = median(scratch, c);
+		p[k].ns = fig_sig(median(scratch, c), KNEE_NS_DIGITS);
 		k++;
 	}
 	free(scratch);
@@ -243,7 +244,8 @@ static void knee_one(const struct kpoint *p, unsigned n, double *scratch,
 		no_data(k, prev);
 		return;
 	}
-	k->plateau_ns = plateau(p, lo, hi, scratch, &first, &low);
+	k->plateau_ns = fig_sig(plateau(p, lo, hi, scratch, &first, &low),
+				KNEE_NS_DIGITS);
 	/* a plateau as spread as its median is above its lowest point
 	 * needs a rise that much clearer (knee.h, rule 4) */
 	rise = KNEE_RISE * k->plateau_ns / low;
@@ -346,7 +348,7 @@ static void size_or_absent(struct row_emitter *e, const char *name,
 static void ns_or_absent(struct row_emitter *e, const char *name, double v)
 {
 	if (v > 0)
-		row_sig(e, name, v, 6);
+		row_sig(e, name, v, KNEE_NS_DIGITS);
 	else
 		row_absent(e, name);
 }

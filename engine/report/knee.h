@@ -64,6 +64,10 @@
 #define KNEE_RISE_MAX	1.5	/* ... and over the noisiest */
 #define KNEE_CONFIRM	2	/* sizes after the rise that must hold it */
 #define KNEE_MAX_LEVELS	TOPO_MAX_CACHES
+/* A size's median latency, and the plateau's, are figures (util/row.h)
+ * of this many significant digits: what JSON prints, the text with as
+ * many or fewer. */
+#define KNEE_NS_DIGITS	6
 
 enum knee_status {
 	KNEE_FOUND,		/* within a factor of 2 of the sysfs size */

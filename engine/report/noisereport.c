@@ -141,15 +141,17 @@ void noise_point_lines(FILE *f, const struct hostnoise *n,
 void noise_cells(struct row_emitter *e, const struct hostnoise *n)
 {
 	if (n->have_steal)
-		row_fixed(e, "host_steal_pct", n->steal_pct, 3);
+		row_fixed(e, "host_steal_pct", n->steal_pct,
+			  HOSTNOISE_PCT_DECIMALS);
 	else
 		row_absent(e, "host_steal_pct");
 	if (n->have_wait)
-		row_fixed(e, "host_wait_pct", n->wait_pct, 3);
+		row_fixed(e, "host_wait_pct", n->wait_pct,
+			  HOSTNOISE_PCT_DECIMALS);
 	else
 		row_absent(e, "host_wait_pct");
 	if (n->have_freq)
-		row_fixed(e, "host_cpu_mhz", n->mhz, 1);
+		row_fixed(e, "host_cpu_mhz", n->mhz, HOSTNOISE_MHZ_DECIMALS);
 	else
 		row_absent(e, "host_cpu_mhz");
 }
@@ -162,9 +164,11 @@ void noise_loaded_cells(struct row_emitter *e, const struct wait_range *w)
 		row_absent(e, "host_wait_loaded_max_pct");
 		return;
 	}
-	row_fixed(e, "host_wait_loaded_pct", w->pct, 3);
-	row_fixed(e, "host_wait_loaded_min_pct", w->min, 3);
-	row_fixed(e, "host_wait_loaded_max_pct", w->max, 3);
+	row_fixed(e, "host_wait_loaded_pct", w->pct, HOSTNOISE_PCT_DECIMALS);
+	row_fixed(e, "host_wait_loaded_min_pct", w->min,
+		  HOSTNOISE_PCT_DECIMALS);
+	row_fixed(e, "host_wait_loaded_max_pct", w->max,
+		  HOSTNOISE_PCT_DECIMALS);
 }
 
 void noise_run_row(struct row_emitter *e, const struct results *r,

@@ -162,7 +162,8 @@ void report_counter_cells(struct row_emitter *e, const struct report_cols *c,
 
 		for (unsigned i = 0; i < nd && !found; i++)
 			if (!strcmp(names[i], derived_names[k])) {
-				row_sig(e, c->derived[k], values[i], 6);
+				row_sig(e, c->derived[k], values[i],
+					COUNTERS_DERIVED_DIGITS);
 				found = true;
 			}
 		if (!found)

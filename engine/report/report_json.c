@@ -35,7 +35,7 @@ static void group_row(void *user, const struct group_total *g)
 		row_absent(e, "bytes");
 	row_u64(e, "elapsed_ns", g->elapsed_ns);
 	if (g->data_jobs)
-		row_fixed(e, "gbps", g->gbps, 6);
+		row_fixed(e, "gbps", g->gbps, RESULT_GBPS_DECIMALS);
 	else
 		row_absent(e, "gbps");
 	row_end(e);

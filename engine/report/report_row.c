@@ -265,13 +265,13 @@ static void fill_interference(struct cell *c, const struct results *r,
 	C(point) = cell_str(j->point_label);
 	C(metric_name) = cell_str(m.name);
 	if (jr->status == RUN_OK)
-		C(metric) = cell_sig(m.value, 6);
+		C(metric) = cell_sig(m.value, METRIC_DIGITS);
 	if (row_slowdown(r, jr, &base, &slow)) {
-		C(baseline) = cell_sig(base, 6);
-		C(slowdown_pct) = cell_fixed(slow, 4);
+		C(baseline) = cell_sig(base, METRIC_DIGITS);
+		C(slowdown_pct) = cell_fixed(slow, SLOWDOWN_DECIMALS);
 	}
 	if (row_cpu_slowdown(r, jr, &slow))
-		C(cpu_slowdown_pct) = cell_fixed(slow, 4);
+		C(cpu_slowdown_pct) = cell_fixed(slow, SLOWDOWN_DECIMALS);
 }
 
 /* The system counters of the job's segment; absent where unknown. */
@@ -406,14 +406,15 @@ static void fill_touch(struct cell *c, const struct job_result *jr)
 		return;
 	C(first_touch) = cell_str(first_touch_name(t->mode));
 	if (jr->end_ns && all)
-		C(timed_passes) = cell_sig((double)jr->bytes / (double)all, 6);
+		C(timed_passes) = cell_sig(first_touch_passes(jr->bytes, all),
+					   TOUCH_PASSES_DIGITS);
 	if (t->mode != TOUCH_PHASE)
 		return;
 	C(touch_bytes) = cell_u64(f->bytes);
 	C(touch_ns) = cell_u64(f->ns);
 	C(touch_fresh) = cell_u64(!t->present);
 	if (first_touch_gbps(t, &gbps))	/* never for a re-touch */
-		C(touch_gbps) = cell_fixed(gbps, 6);
+		C(touch_gbps) = cell_fixed(gbps, TOUCH_GBPS_DECIMALS);
 	C(touch_minflt) = cell_u64(f->minflt);
 	C(touch_majflt) = cell_u64(f->majflt);
 	C(touch_usr_ns) = cell_u64(f->usr_ns);
@@ -458,8 +459,9 @@ static void fill_fixed(struct cell *c, const char *host,
 	/* only the rates the kernel measures (kernel_measures_rate()), and
 	 * only over a measured time: empty, never a made-up 0 */
 	if (kernel_measures_rate(j->kernel) && jr->elapsed_ns) {
-		C(gbps) = cell_fixed(jr->gbps, 6);
-		C(ops_per_s) = cell_fixed(jr->ops_per_s, 3);
+		C(gbps) = cell_fixed(jr->gbps, RESULT_GBPS_DECIMALS);
+		C(ops_per_s) = cell_fixed(jr->ops_per_s,
+					       RESULT_RATE_DECIMALS);
 	}
 	C(usr_ns) = cell_u64(jr->usr_ns);
 	C(sys_ns) = cell_u64(jr->sys_ns);
@@ -479,7 +481,8 @@ static void fill_fixed(struct cell *c, const char *host,
 	}
 	if ((flags & KERN_ITEMS) && jr->end_ns) {
 		C(items) = cell_u64(jr->items);
-		C(ns_per_item) = cell_fixed(jr->ns_per_item, 3);
+		C(ns_per_item) = cell_fixed(jr->ns_per_item,
+						 RESULT_NS_DECIMALS);
 	}
 	if (jr->lat.count) {
 		C(lat_ios) = cell_u64(jr->lat.count);
@@ -494,7 +497,8 @@ static void fill_fixed(struct cell *c, const char *host,
 	fill_interference(c, r, jr);
 	fill_system(c, r, jr);
 	if (jr->items && jr->end_ns)
-		C(cpu_ns_per_item) = cell_fixed(jr->cpu_ns_per_item, 3);
+		C(cpu_ns_per_item) = cell_fixed(jr->cpu_ns_per_item,
+						     RESULT_NS_DECIMALS);
 	C(write_bytes) = cell_u64(jr->write_bytes);
 	if (jr->start.have) {	/* a file job's start (isolate.c) */
 		C(start_dirty_kb) = cell_u64(jr->start.dirty / 1024);

@@ -26,6 +26,7 @@
 #include "ioengines/ioengine.h"
 #include "run/firsttouch.h"
 #include "util/clock.h"
+#include "util/row.h"
 #include "util/value.h"
 
 #define TOUCH_STEP	4096
@@ -61,8 +62,15 @@ bool first_touch_gbps(const struct touch_result *t, double *gbps)
 {
 	if (t->mode != TOUCH_PHASE || t->present || !t->fig.ns)
 		return false;
-	*gbps = (double)t->fig.bytes / (double)t->fig.ns;
+	*gbps = fig_fixed((double)t->fig.bytes / (double)t->fig.ns,
+			  TOUCH_GBPS_DECIMALS);
 	return true;
+}
+
+double first_touch_passes(uint64_t bytes, uint64_t size_all)
+{
+	return size_all ? fig_sig((double)bytes / (double)size_all,
+				  TOUCH_PASSES_DIGITS) : 0.0;
 }
 
 void first_touch_describe(const struct touch_result *t, char *buf,
@@ -203,7 +211,7 @@ void first_touch_report(FILE *f, const struct touch_result *t,
 			uint64_t bytes, uint64_t size_all)
 {
 	const struct touch_figures *g = &t->fig;
-	double passes = size_all ? (double)bytes / (double)size_all : 0;
+	double passes = first_touch_passes(bytes, size_all);
 	double gbps;
 	char sz[32];
 

@@ -49,8 +49,14 @@ void first_touch(void *p, size_t len, bool store);
 void first_touch_describe(const struct touch_result *t, char *buf,
 			  size_t len);
 /* The touch's rate in GB/s (bytes over ns): only for a first touch of
- * pages not yet mapped, measured as a phase; false otherwise. */
+ * pages not yet mapped, measured as a phase; false otherwise.  A figure
+ * (util/row.h) of TOUCH_GBPS_DECIMALS, which every output prints. */
+#define TOUCH_GBPS_DECIMALS	6
 bool first_touch_gbps(const struct touch_result *t, double *gbps);
+/* The passes over the data of bytes over size_all (0 without a size): a
+ * figure of TOUCH_PASSES_DIGITS significant digits. */
+#define TOUCH_PASSES_DIGITS	6
+double first_touch_passes(uint64_t bytes, uint64_t size_all);
 
 /* Between the source's setup and its fill (ioengine.h): with
  * first_touch=phase, time the first touch of the fresh region into t,

@@ -7,6 +7,7 @@
 
 #include "kernels/kernel.h"
 #include "run/result.h"
+#include "util/row.h"
 
 void thread_fail(struct thread_result *out, const char *fmt, const char *a,
 		 int err)
@@ -124,6 +125,7 @@ struct metric job_metric(const struct job_result *jr)
 		m.value = jr->gbps;
 		m.lower_is_better = false;
 	}
+	m.value = fig_sig(m.value, METRIC_DIGITS);
 	return m;
 }
 
@@ -148,6 +150,7 @@ struct metric job_cpu_metric(const struct job_result *jr)
 		snprintf(m.label, sizeof(m.label), "CPU s per GB");
 		m.value = jr->bytes ? cpu / (double)jr->bytes : 0;
 	}
+	m.value = fig_sig(m.value, METRIC_DIGITS);
 	return m;
 }
 
@@ -273,8 +276,12 @@ static void summarise_job(struct job_result *jr)
 	}
 	jr->elapsed_ns = jr->end_ns - jr->start_ns;
 	if (jr->elapsed_ns) {
-		jr->gbps = (double)jr->bytes / (double)jr->elapsed_ns;
-		jr->ops_per_s = (double)jr->ops * 1e9 / (double)jr->elapsed_ns;
+		jr->gbps = fig_fixed((double)jr->bytes /
+				     (double)jr->elapsed_ns,
+				     RESULT_GBPS_DECIMALS);
+		jr->ops_per_s = fig_fixed((double)jr->ops * 1e9 /
+					  (double)jr->elapsed_ns,
+					  RESULT_RATE_DECIMALS);
 	}
 	/* ns per item of one thread: with clones running side by side the
 	 * time is shared, so the clones' own windows, summed, over their
@@ -291,9 +298,12 @@ static void summarise_job(struct job_result *jr)
 				items += t->items;
 			}
 		}
-		jr->ns_per_item = items ? (double)ns / (double)items : 0;
-		jr->cpu_ns_per_item = (double)(jr->usr_ns + jr->sys_ns) /
-				      (double)jr->items;
+		jr->ns_per_item = fig_fixed(items ? (double)ns / (double)items
+						  : 0, RESULT_NS_DECIMALS);
+		jr->cpu_ns_per_item = fig_fixed((double)(jr->usr_ns +
+							 jr->sys_ns) /
+						(double)jr->items,
+						RESULT_NS_DECIMALS);
 	}
 	for (unsigned c = 0; c < n; c++)
 		jr->short_clones += clone_ran_short(jr, c);

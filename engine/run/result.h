@@ -71,6 +71,16 @@ struct phase_start {
 	char warm[192];			/* what was done, in words */
 };
 
+/* A run's figures (one figure, one rounding: util/row.h), rounded once
+ * where results_summarise makes them, to what CSV and JSON print; the
+ * normal report prints them with as many digits or fewer. */
+#define RESULT_GBPS_DECIMALS	6	/* gbps */
+#define RESULT_RATE_DECIMALS	3	/* ops_per_s */
+#define RESULT_NS_DECIMALS	3	/* ns_per_item, cpu_ns_per_item */
+/* A metric, and the medians of metrics (baselines), in significant
+ * digits. */
+#define METRIC_DIGITS		6
+
 struct job_result {
 	const struct planned_job *pj;
 	unsigned repeat;		/* 0-based */
@@ -137,7 +147,8 @@ struct results {
 
 /* The figure a job is judged by: its elapsed seconds for programs
  * (kernel=exec), ns per item for kernels that count items (lower is
- * better for both), and GB/s otherwise (higher is better). */
+ * better for both), and GB/s otherwise (higher is better); value is
+ * rounded to METRIC_DIGITS. */
 struct metric {
 	const char *name;		/* "elapsed_s", "ns_per_item", "gbps" */
 	char label[48];			/* "ns per access", "GB/s" */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "subcommands/compare.h"
+#include "util/row.h"
 
 const char *const cmp_verdict_names[] = {
 	[CMP_BASELINE] = "baseline", [CMP_MISSING] = "missing",
@@ -575,8 +576,8 @@ static void set_against(struct cmp_cell *x, const struct cmp_cell *b,
 	}
 	/* the verdicts from within spread on compare two values */
 	if (x->verdict >= CMP_WITHIN_SPREAD && b->s.median != 0) {
-		x->change_pct = (x->s.median - b->s.median) / b->s.median *
-				100;
+		x->change_pct = fig_fixed((x->s.median - b->s.median) /
+					  b->s.median * 100, CMP_PCT_DECIMALS);
 		x->has_change = true;
 	}
 }

@@ -41,6 +41,11 @@ enum cmp_verdict {
 	CMP_LOWER,
 };
 
+/* Decimals of change_pct and deviation_pct: rounded to them once where
+ * they are computed, the figure the table (with fewer), CSV and JSON all
+ * print (one figure, one rounding: util/row.h). */
+#define CMP_PCT_DECIMALS	4
+
 /* "baseline", "missing", ..., as the CSV of the comparison writes them */
 extern const char *const cmp_verdict_names[];
 

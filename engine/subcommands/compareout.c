@@ -420,8 +420,8 @@ void cmp_interval_cells(struct row_emitter *e, const struct cmp_point *p,
 	bool ok = iv->status == INTERVAL_OK;
 	char finding[96];
 
-	row_put(e, "change_ci_lo_pct", ok ? cell_fixed(iv->lo, 4) : none);
-	row_put(e, "change_ci_hi_pct", ok ? cell_fixed(iv->hi, 4) : none);
+	row_put(e, "change_ci_lo_pct", ok ? cell_fixed(iv->lo, INTERVAL_DECIMALS) : none);
+	row_put(e, "change_ci_hi_pct", ok ? cell_fixed(iv->hi, INTERVAL_DECIMALS) : none);
 	row_put(e, "ci_level_pct", ok ? cell_fixed(iv->level * 100, 2) : none);
 	interval_verdict(iv, "higher", "lower", "no change detected", finding,
 			 sizeof(finding));
@@ -443,15 +443,16 @@ void cmp_cells(struct row_emitter *e, const struct cmp *c,
 	row_put(e, "min", x->s.n ? cell_exact(x->s.min) : none);
 	row_put(e, "max", x->s.n ? cell_exact(x->s.max) : none);
 	row_put(e, "baseline", b->s.n ? cell_exact(b->s.median) : none);
-	/* four decimals, as slowdown_pct has */
 	row_put(e, "change_pct",
-		x->has_change ? cell_fixed(x->change_pct, 4) : none);
+		x->has_change ? cell_fixed(x->change_pct, CMP_PCT_DECIMALS)
+			       : none);
 	row_str(e, "verdict", cmp_verdict_names[x->verdict]);
 	row_put(e, "fleet_median",
 		p->judged ? cell_exact(p->fleet_median) : none);
 	row_put(e, "fleet_mad", p->judged ? cell_exact(p->fleet_mad) : none);
 	row_put(e, "deviation_pct",
-		x->has_deviation ? cell_fixed(x->deviation_pct, 4) : none);
+		x->has_deviation ? cell_fixed(x->deviation_pct,
+					       CMP_PCT_DECIMALS) : none);
 	row_put(e, "outlier", p->judged && x->s.n ? cell_u64(x->outlier)
 						  : none);
 }

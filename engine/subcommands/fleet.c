@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "subcommands/fleet.h"
+#include "util/row.h"
 
 static void judge_point(struct cmp_point *p, unsigned nruns, double *v)
 {
@@ -42,8 +43,9 @@ static void judge_point(struct cmp_point *p, unsigned nruns, double *v)
 		x->outlier = fabs(x->s.median - s.median) > limit;
 		x->has_deviation = s.median != 0;
 		if (x->has_deviation)
-			x->deviation_pct = (x->s.median - s.median) /
-					   s.median * 100;
+			x->deviation_pct = fig_fixed((x->s.median - s.median) /
+						     s.median * 100,
+						     CMP_PCT_DECIMALS);
 	}
 }
 

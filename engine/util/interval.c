@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "util/interval.h"
+#include "util/row.h"
 #include "util/stats.h"
 
 #define Z975	1.959963984540054	/* the normal's 97.5% quantile */
@@ -219,9 +220,9 @@ struct interval interval_slowdown(const double *alone, size_t m,
 	    log_costs(loaded, n, lower_is_better, ll)) {
 		iv = interval_shift(la, m, ll, n);
 		if (iv.status == INTERVAL_OK) {
-			iv.est = pct(iv.est);
-			iv.lo = pct(iv.lo);
-			iv.hi = pct(iv.hi);
+			iv.est = fig_fixed(pct(iv.est), INTERVAL_DECIMALS);
+			iv.lo = fig_fixed(pct(iv.lo), INTERVAL_DECIMALS);
+			iv.hi = fig_fixed(pct(iv.hi), INTERVAL_DECIMALS);
 		}
 	}
 	free(la);

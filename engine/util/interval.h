@@ -25,6 +25,10 @@
 #include <stddef.h>
 
 #define INTERVAL_LEVEL		0.95
+/* A slowdown interval's est, lo and hi are figures (util/row.h): rounded
+ * once, to this many decimals of a percent, and printed from there by
+ * every output, so the verdict words and the CSV's bounds always agree. */
+#define INTERVAL_DECIMALS	4
 #define INTERVAL_EXACT_MAX	50	/* values a side for the exact law */
 
 enum interval_status {
@@ -62,7 +66,8 @@ unsigned interval_median_min(void);
 struct interval interval_shift(const double *x, size_t m, const double *y,
 			       size_t n);
 /* The slowdown in % of loaded over alone, the metric's values (> 0);
- * lower_is_better as in interference.h. */
+ * lower_is_better as in interference.h; est, lo and hi rounded to
+ * INTERVAL_DECIMALS. */
 struct interval interval_slowdown(const double *alone, size_t m,
 				  const double *loaded, size_t n,
 				  bool lower_is_better);

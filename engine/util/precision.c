@@ -5,10 +5,11 @@
 #include <stdio.h>
 
 #include "util/precision.h"
+#include "util/row.h"
 
 double interval_half_width(const struct interval *iv)
 {
-	return (iv->hi - iv->lo) / 2;
+	return fig_fixed((iv->hi - iv->lo) / 2, INTERVAL_DECIMALS);
 }
 
 void precision_update(struct precision_point *pt, const struct interval *iv,

@@ -42,7 +42,8 @@ struct precision_point {
 	double half_width;	/* of that interval, in percentage points */
 };
 
-/* (hi - lo) / 2 of an interval that exists. */
+/* (hi - lo) / 2 of an interval that exists, rounded to INTERVAL_DECIMALS
+ * as its bounds are (one figure, one rounding: util/row.h). */
 double interval_half_width(const struct interval *iv);
 /* After a round the point ran: its interval over pairs pairs; it is
  * judged once pairs >= min_pairs.  A point may run again after reaching

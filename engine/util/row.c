@@ -141,6 +141,20 @@ double cell_rounded(const struct cell *c)
 	return strtod(buf, NULL);
 }
 
+double fig_fixed(double v, int decimals)
+{
+	struct cell c = cell_fixed(v, decimals);
+
+	return isfinite(v) ? cell_rounded(&c) : v;
+}
+
+double fig_sig(double v, int digits)
+{
+	struct cell c = cell_sig(v, digits);
+
+	return isfinite(v) ? cell_rounded(&c) : v;
+}
+
 /* ---- CSV ---- */
 
 static void csv_text(FILE *f, const char *s)

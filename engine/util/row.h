@@ -88,6 +88,16 @@ void row_end(struct row_emitter *e);
 
 /* A double cell's value as its text gives it (what CSV prints). */
 double cell_rounded(const struct cell *c);
+/*
+ * One figure, one rounding: v as cell_fixed(v, decimals) or cell_sig(v,
+ * digits) prints it, read back.  A quantity that several outputs print
+ * is rounded by one of these once, where it is computed; CSV and JSON
+ * then print that figure as it is and a table prints it with fewer
+ * digits, so that no output rounds the raw value differently (a table's
+ * +1.7% beside a JSON's 1.7500, read as +1.8%).
+ */
+double fig_fixed(double v, int decimals);
+double fig_sig(double v, int digits);
 
 /*
  * CSV through libcsv's quoting: with names, the column names of the first

@@ -6,7 +6,8 @@
  * prints, absent and empty as null, text that is not UTF-8 kept as
  * ASCII, a name given twice kept as name#2), and the document writer.
  * Exact doubles and numbers given as text (fields read back from a CSV):
- * CSV keeps their digits, JSON makes them numbers.
+ * CSV keeps their digits, JSON makes them numbers.  Figures (fig_fixed,
+ * fig_sig): a value rounded once as its cell prints it.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -235,6 +236,44 @@ static void test_exact_and_numtext(void **state)
 	json_decref(a);
 }
 
+/* A figure is the value its cell prints, read back: printing it again at
+ * the same precision gives the same text, rounding it again changes
+ * nothing, and a table that prints it with fewer digits says what the
+ * CSV's text, rounded, says, where the raw value would not (1.74996:
+ * the CSV's 1.7500, a table's 1.8, not 1.7). */
+static void test_figures(void **state)
+{
+	const double v[] = { 1.74996, 1.74995, 2.345, 0.125, -0.05,
+			     -1.74996, 12345.65, 1e-7, 0, 99.99995 };
+	char raw[64], fig[64], csv[64], back[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		double f = fig_fixed(v[i], 4), g = fig_sig(v[i], 6);
+
+		snprintf(raw, sizeof(raw), "%.4f", v[i]);
+		snprintf(fig, sizeof(fig), "%.4f", f);
+		assert_string_equal(raw, fig);
+		assert_true(fig_fixed(f, 4) == f);
+		assert_true(fig_sig(g, 6) == g);
+		snprintf(raw, sizeof(raw), "%.6g", v[i]);
+		snprintf(fig, sizeof(fig), "%.6g", g);
+		assert_string_equal(raw, fig);
+		/* the table's fewer digits, from the figure and from the
+		 * CSV's text of it, agree */
+		snprintf(csv, sizeof(csv), "%.4f", f);
+		snprintf(fig, sizeof(fig), "%.1f", f);
+		snprintf(back, sizeof(back), "%.1f", strtod(csv, NULL));
+		assert_string_equal(fig, back);
+	}
+	snprintf(raw, sizeof(raw), "%+.1f", 1.74996);
+	snprintf(fig, sizeof(fig), "%+.1f", fig_fixed(1.74996, 4));
+	assert_string_equal(raw, "+1.7");
+	assert_string_equal(fig, "+1.8");
+	assert_true(isnan(fig_fixed(NAN, 4)));
+	assert_true(isinf(fig_sig(INFINITY, 6)));
+}
+
 static void test_is_number(void **state)
 {
 	static const char *const yes[] = {
@@ -263,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_json_edges),
 		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_exact_and_numtext),
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_is_number),
 	};
 
