@@ -347,9 +347,9 @@ test_expect_success 'run-tests.sh -j wants a number; make check passes T= and -j
 	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -j0 2>err &&
 	grep "wants a number of tests at once, 1 or more; got .0." err &&
 	expect_exit 2 bash "$SRCDIR/t/run-tests.sh" -jx 2>err &&
-	make -s -n -C "$SRCDIR" check T="t0710 test_value" >cmd &&
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -C "$SRCDIR" check T="t0710 test_value" >cmd &&
 	grep "^bash t/run-tests.sh  *t0710 test_value$" cmd &&
-	make -s -n -j3 -C "$SRCDIR" check T=t0710 >cmd &&
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -n -j3 -C "$SRCDIR" check T=t0710 >cmd &&
 	grep "^bash t/run-tests.sh -j3 t0710$" cmd
 '
 
