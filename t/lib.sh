@@ -557,20 +557,34 @@ until_open()
 	return 1
 }
 
-# until_reading PID: wait (at most 20 s) until process PID is blocked
-# reading a pipe or FIFO (its /proc/PID/wchan): a job file read from a
-# pipe that nothing writes yet.
-until_reading()
+# until_waiting PID PATTERN [WHAT]: wait (at most 20 s) until a thread of
+# process PID sleeps in a kernel function matching PATTERN (its
+# /proc/PID/task/*/wchan), e.g. io_cqring_wait once an io_uring job has
+# submitted and waits for completions; WHAT names it in the message.
+until_waiting()
 {
+	local pid=$1 pat=$2 what=${3:-$2} t seen
+
 	for _ in $(seq 800); do
-		case $(cat /proc/"$1"/wchan 2>/dev/null) in
-		*pipe_read*) return 0 ;;
+		seen=
+		for t in /proc/"$pid"/task/*; do
+			seen="$seen $(cat "$t/wchan" 2>/dev/null)"
+		done
+		case $seen in
+		*$pat*) return 0 ;;
 		esac
-		kill -0 "$1" 2>/dev/null || { echo "$1 ended before it read"; return 1; }
+		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before $what"; return 1; }
 		sleep 0.025
 	done
-	echo "$1 never blocked reading a pipe (wchan $(cat /proc/"$1"/wchan 2>/dev/null))"
+	echo "$pid never got to $what (its threads' wchan:$seen)"
 	return 1
+}
+
+# until_reading PID: until_waiting for a read of a pipe or FIFO: a job
+# file read from a pipe that nothing writes yet.
+until_reading()
+{
+	until_waiting "$1" pipe_read "blocking on a pipe read"
 }
 
 # interrupt_moving SIG SAMPLES memjob args...: run memjob in the
@@ -656,6 +670,13 @@ stop_within()
 {
 	kill -"$2" "$3"
 	ends_within "$1" "$3"
+}
+
+# strace_ ARGS...: strace with LeakSanitizer off, which cannot run
+# under ptrace (under an ASan build it would abort memjob at exit).
+strace_()
+{
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
 }
 
 # expect_exit CODE cmd args...: run the command; fail unless it exits with

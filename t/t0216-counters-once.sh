@@ -21,9 +21,7 @@ traced()
 	local run=$1
 	shift
 	rm -rf "$run.d" && mkdir "$run.d" &&
-	# LeakSanitizer cannot run under ptrace: off for this run
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	strace -ff -e trace=perf_event_open -o "$run.d/st" "$MEMJOB" \
+	strace_ -ff -e trace=perf_event_open -o "$run.d/st" "$MEMJOB" \
 		--output-format=csv --name=t --size=4k "$@" >"$run.csv" &&
 	test "$(csv_col "$run.csv" status)" = ok &&
 	{ cat "$run.d"/st.* | grep "^perf_event_open(" || :; } >"$run.calls"

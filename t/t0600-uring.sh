@@ -256,8 +256,9 @@ interrupt_blocked()
 	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
 		--filename=fifo --size=1m --kernel=count "$@" >out.csv 2>err &
 	pid=$!
-	until_open "$pid" fifo || { kill -KILL "$pid"; exec 3>&-; return 1; }
-	sleep 0.2
+	# the job has submitted its reads and waits for them: the run started
+	until_waiting "$pid" io_cqring_wait "waiting on its ring" ||
+		{ kill -KILL "$pid"; exec 3>&-; return 1; }
 	stop_within 10 INT "$pid" && rc=0 || rc=$?
 	exec 3>&-
 	test "$rc" = 1 &&

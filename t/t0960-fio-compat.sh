@@ -501,11 +501,11 @@ test_expect_success 'what the job says stays: its own value, the command line, a
 
 test_expect_success STRACE 'fadvise_hint=1: random advice for random jobs, sequential for the others' '
 	plain_jobs adv.fio &&
-	strace -f -e trace=fadvise64 -o trace "$MEMJOB" adv.fio >/dev/null 2>&1 &&
+	strace_ -f -e trace=fadvise64 -o trace "$MEMJOB" adv.fio >/dev/null 2>&1 &&
 	grep -q "POSIX_FADV_RANDOM" trace &&
 	grep -q "POSIX_FADV_SEQUENTIAL" trace &&
 	cp adv.fio adv.ini &&
-	strace -f -e trace=fadvise64 -o trace "$MEMJOB" adv.ini >/dev/null 2>&1 &&
+	strace_ -f -e trace=fadvise64 -o trace "$MEMJOB" adv.ini >/dev/null 2>&1 &&
 	! grep -q "POSIX_FADV_RANDOM\|POSIX_FADV_SEQUENTIAL" trace
 '
 
