@@ -101,6 +101,7 @@ close()
 export -f close
 
 test_expect_success SQLITE_BATCH 'the tiny run writes the page and keeps its runs' '
+	date -u +%Y-%m-%d >"$TEST_TMP/day" &&
 	"$SEEDS" --tiny --work "$TEST_TMP/work" -o "$TEST_TMP/SEEDS.md" 2>err &&
 	grep "wrote $TEST_TMP/SEEDS.md" err &&
 	test -s "$TEST_TMP/SEEDS.md" &&
@@ -116,7 +117,7 @@ test_expect_success SQLITE_BATCH 'the header names the machine, kernel, version,
 	grep "^- machine: $(jq -r .cpu_model "$j"), $(nproc) CPUs" "$p" &&
 	grep "^- kernel: Linux $(uname -r)\$" "$p" &&
 	grep "^- memjob: $(jq -r .memjob_version "$j")\$" "$p" &&
-	grep "^- date: $(date -u +%Y-%m-%d) " "$p" &&
+	grep "^- date: $(cat "$TEST_TMP/day") [0-9][0-9]:[0-9][0-9] UTC\$" "$p" &&
 	grep "^- command: \`doc/seeds/seeds.sh --tiny --work $TEST_TMP/work -o $TEST_TMP/SEEDS.md\`, run time [0-9]* s\$" "$p" &&
 	grep "^- load average (1, 5, 15 min) on $(nproc) CPUs: [0-9.]* [0-9.]* [0-9.]* at the start" "$p" &&
 	grep "^\*\*Tiny mode\*\*" "$p"
@@ -135,7 +136,12 @@ test_expect_success SQLITE_BATCH 'the figures are the runs'"'"' JSON, recomputed
 	echo "batch 8: page $got, JSON $want" && close "$got" "$want" &&
 	want=$(jq ".interference[] | select(.point == \"flush=clwb numjobs=1\") | .slowdown_pct" "$r"/004-llc-noisy.1.json) &&
 	got=$(figure_in "$p" 004 "1 writer, each flush instruction" "clwb, 1 writer") &&
-	echo "clwb: page $got, JSON $want" && close "$got" "$want"
+	echo "clwb: page $got, JSON $want" &&
+	if [ -n "$want" ] && [ "$want" != null ]; then
+		close "$got" "$want"
+	else
+		test "$got" = none
+	fi
 '
 
 test_expect_success SQLITE_BATCH 'a verdict follows from the figures it shows' '
@@ -175,18 +181,16 @@ test_expect_success 'the committed page has the same structure, and names a mach
 '
 
 test_expect_success 'bad arguments: exit 2 and a message' '
-	rc=0 && "$SEEDS" --bogus 2>err || rc=$? &&
-	test "$rc" = 2 && grep "unknown argument .--bogus." err &&
-	rc=0 && "$SEEDS" -o 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	expect_exit 2 "$SEEDS" --bogus 2>err &&
+	grep "unknown argument .--bogus." err &&
+	expect_exit 2 "$SEEDS" -o 2>err &&
 	grep -- "-o needs a file" err
 '
 
 test_expect_success 'a failing job stops the script and leaves the old page alone' '
 	echo "the old page" >page.md &&
 	printf "#!/bin/sh\necho planted failure >&2\nexit 3\n" >fail.sh && chmod +x fail.sh &&
-	rc=0 && MEMJOB=$TEST_TMP/fail.sh "$SEEDS" --tiny -o page.md 2>err || rc=$? &&
-	test "$rc" = 2 &&
+	expect_exit 2 env MEMJOB="$TEST_TMP/fail.sh" "$SEEDS" --tiny -o page.md 2>err &&
 	grep "planted failure" err && grep "failed" err &&
 	test "$(cat page.md)" = "the old page" &&
 	ls page.md* >files && test "$(cat files)" = page.md
