@@ -230,7 +230,7 @@ for seedfile in "$SRC"/doc/seeds/[0-9][0-9][0-9]-*.json; do
 	for ((c = 0; c < nclaims; c++)); do
 		cl=$("$JQ" -c --argjson c "$c" '.claims[$c]' "$seedfile")
 		test_expr=$("$JQ" -r .test <<<"$cl")
-		missing=$("$JQ" -r --slurpfile x "$ctx" '[.uses[] | select($x[0].m[.] == null)] | join(", ")' <<<"$cl")
+		missing=$("$JQ" -r --slurpfile x "$figs" '[.uses[] | $x[0][.] | select(.median == null) | .label] | join(" / ")' <<<"$cl")
 		if [ -n "$missing" ]; then
 			same=no
 		else
