@@ -57,7 +57,7 @@ DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
 	build/sqlite-batch.d
 
 .PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
-	distclean bench help unit-tests fuzz goldens FORCE
+	distclean bench seeds help unit-tests fuzz goldens FORCE
 .DELETE_ON_ERROR:
 
 # Seed 001's own experiment, run by kernel=exec (jobs/icache-sqlite.ini):
@@ -161,6 +161,13 @@ bench: memjob $(HELPERS)
 	@set -e; n=0; for f in $(sort $(filter-out t/bench/lib.sh,$(wildcard t/bench/*.sh))); do \
 		echo "== $$f"; bash "$$f"; n=$$((n + 1)); \
 	done; [ $$n -gt 0 ] || echo "no benchmarks in t/bench/"
+
+# doc/SEEDS.md is this target's output: every seed's shipped job run here,
+# its figures set beside the author's (doc/seeds/*.json) and the verdicts
+# computed from them (doc/seeds/seeds.sh; under 15 minutes on a 2-vCPU
+# guest).  Run it on a quiet machine and commit the page.
+seeds: memjob $(PROGRAMS)
+	doc/seeds/seeds.sh -o doc/SEEDS.md
 
 # The man page gets memjob's own version (memjob --version), so the two
 # come from one source; jobs/ and examples/ go to the data directory that
@@ -323,7 +330,7 @@ distclean: clean
 
 help:
 	@echo "targets: all (memjob), check [T=NAMES], install, uninstall," \
-	      "lint, man, goldens, bench, fuzz (clang), clean, distclean"
+	      "lint, man, goldens, bench, seeds, fuzz (clang), clean, distclean"
 	@echo "first: ./configure [--sanitize=address,undefined] [--werror]"
 
 -include $(DEPS)
