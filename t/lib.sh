@@ -557,22 +557,25 @@ until_open()
 	return 1
 }
 
-# until_waiting PID PATTERN [WHAT]: wait (at most 20 s) until a thread of
-# process PID sleeps in a kernel function matching PATTERN (its
-# /proc/PID/task/*/wchan), e.g. io_cqring_wait once an io_uring job has
-# submitted and waits for completions; WHAT names it in the message.
+# until_waiting PID FUNCS [WHAT]: wait (at most 20 s) until a thread of
+# process PID sleeps in a kernel function whose name holds one of FUNCS
+# ("a|b"; its /proc/PID/task/*/wchan): io_cqring_wait once an io_uring job has
+# submitted and waits for completions, wait_for_partner in the open of
+# a FIFO nobody writes; WHAT names it in the message.
 until_waiting()
 {
-	local pid=$1 pat=$2 what=${3:-$2} t seen
+	local pid=$1 funcs=$2 what=${3:-$2} t seen f
 
 	for _ in $(seq 800); do
 		seen=
 		for t in /proc/"$pid"/task/*; do
 			seen="$seen $(cat "$t/wchan" 2>/dev/null)"
 		done
-		case $seen in
-		*$pat*) return 0 ;;
-		esac
+		for f in ${funcs//|/ }; do
+			case $seen in
+			*"$f"*) return 0 ;;
+			esac
+		done
 		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before $what"; return 1; }
 		sleep 0.025
 	done

@@ -77,7 +77,7 @@ for sig in INT TERM; do
 				--rw=read --bs=4k --size=1m --iodepth=4 \
 				--ioworkers='$w' --filename=fifo >out.csv 2>err &
 			pid=$! &&
-			sleep 0.5 &&
+			until_waiting $pid wait_for_partner "blocking in the FIFO'"'"'s open" &&
 			kill -'$sig' $pid &&
 			{ ends_within 2 $pid && rc=0 || rc=$?; } &&
 			cat out.csv err &&

@@ -286,7 +286,7 @@ for src in $SOURCES; do
 			case_dir &&
 			mkfifo fifo &&
 			start '$src' --rw=read --bs=4k --size=1m --filename=fifo &&
-			sleep 0.5 &&
+			until_waiting $pid "wait_for_partner|io_cqring_wait" "blocking on the FIFO" &&
 			{ stop_within 2 INT $pid && rc=0 || rc=$?; } &&
 			cat out.csv err &&
 			test $rc = 1 &&
@@ -343,8 +343,14 @@ for src in $SOURCES; do
 		start_pty &&
 		start '$src' --rw=read --bs=4k --size=1m --allow_devices=1 \
 			--filename="$(cat ptyname)" &&
-		sleep 0.5 &&
-		{ stop_within 2 TERM $pid && rc=0 || rc=$?; } &&
+		# io_uring waits for a read that never comes: stopped once it
+		# waits; the others fail by themselves, unsignalled
+		if test "'"$want"'" = stopped; then
+			until_waiting $pid io_cqring_wait "waiting on its ring" &&
+			{ stop_within 10 TERM $pid && rc=0 || rc=$?; }
+		else
+			{ ends_within 30 $pid && rc=0 || rc=$?; }
+		fi &&
 		kill $pty_pid && rm ptyname &&
 		cat out.csv err &&
 		test $rc = 1 &&
