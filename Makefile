@@ -46,7 +46,7 @@ TESTS := $(TEST_SRCS:t/unit/%.c=build/t/%)
 TEST_HELPER_SRCS := $(filter-out $(TEST_SRCS),$(sort $(wildcard t/unit/*.c)))
 TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=build/%.o)
 TEST_LIB := build/t/libtesthelp.a
-HELPERS := build/t/count_plain build/t/touch_mem
+HELPERS := build/t/count_plain build/t/touch_mem build/t/lockdown
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
 # (sanitizer flags are kept).
@@ -138,6 +138,12 @@ build/t/touch_mem: t/helpers/touch_mem.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS)) -MMD -MP \
 		-o $@ $< $(filter-out -fsanitize% -fno-sanitize%,$(LDFLAGS))
+
+# Runs a command with features taken away (seccomp, capabilities, a
+# read-only /sys, fewer CPUs), for the locked-down tests.
+build/t/lockdown: t/helpers/lockdown.c $(TEST_LIB) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(TEST_LIB) $(LDFLAGS)
 
 unit-tests: $(TESTS)
 

@@ -123,6 +123,7 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 static int uring_validate(const struct job_spec *job, struct diag *d)
 {
 	const struct uring_opts *uo = uring_opts_of(job);
+	char why[256];
 	int ret = 0;
 
 	if (job->iodepth > MAX_DEPTH)
@@ -146,6 +147,8 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 				"is not available", uo->sqpoll_cpu);
 	if (validate_threads(job, d))
 		ret = -1;
+	if (uring_available(why, sizeof(why)))
+		ret = opt_error(d, job, "ioengine", "%s", why);
 	return ret;
 }
 
