@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +36,7 @@
 #include <cmocka.h>
 
 #include "machine/counters.h"
+#include "seccomp_deny.h"
 
 #define PAGE		4096ul
 #define ERRLEN		256
@@ -935,18 +937,27 @@ static int unprivileged_child(void)
 	return 0;
 }
 
-static void test_unprivileged(void **state)
+static int paranoid_now(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = 0, status;
+	int level = -100;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = -100;
+		fclose(f);
+	}
+	return level;
+}
+
+static void test_unprivileged(void **state)
+{
+	int level = paranoid_now(), status;
 	pid_t pid;
 
 	(void)state;
-	if (!f)
+	if (level == -100)
 		skip();
-	if (fscanf(f, "%d", &level) != 1)
-		level = 0;
-	fclose(f);
 	if (geteuid() != 0 || level < 2)
 		skip();		/* cannot become a user who is denied */
 	pid = fork();
@@ -957,6 +968,65 @@ static void test_unprivileged(void **state)
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 77)
 		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/*
+ * A container's seccomp profile refuses perf_event_open with EACCES while
+ * perf_event_paranoid would allow the event: the reason must name the
+ * filter, not the sysctl (whose value allows it).  task-clock may be
+ * counted in user space at paranoid 2; context-switches (kernel only) at
+ * 1 and below.
+ */
+static int seccomp_child(int level)
+{
+	const struct syscall_denial deny = { __NR_perf_event_open, EACCES };
+	struct counter_value v[COUNTERS_MAX];
+	struct counter_list l;
+	struct counters *c;
+	unsigned n;
+	char err[ERRLEN];
+
+	if (seccomp_deny(&deny, 1))
+		return 77;
+	if (counters_parse("task-clock,context-switches", &l, err,
+			   sizeof(err)))
+		return 2;
+	n = l.n;
+	c = counters_open(l.ids, n);
+	if (!c || counters_read(c, v, &n) || n != 2)
+		return 3;
+	for (unsigned i = 0; i < n; i++) {
+		bool allowed = level < (i == 0 ? 3 : 2);
+
+		fprintf(stderr, "# under seccomp: %s %s (%s)\n", v[i].name,
+			counters_status_name(v[i].status), v[i].why);
+		if (v[i].status != COUNTER_DENIED)
+			return 4;
+		if (allowed != (strstr(v[i].why, "denied by seccomp or an "
+				       "LSM (perf_event_paranoid=") != NULL))
+			return 5;
+	}
+	counters_close(c);
+	return 0;
+}
+
+static void test_seccomp_denied(void **state)
+{
+	int level = paranoid_now(), status;
+	pid_t pid;
+
+	(void)state;
+	if (level == -100)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(seccomp_child(level));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();		/* no seccomp here (qemu-user) */
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -1017,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_default_set),
 		cmocka_unit_test(test_few_fds),
 		cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_seccomp_denied),
 		cmocka_unit_test(test_probed_once),
 	};
 
