@@ -20,7 +20,10 @@
 # and a closing "1..N" plan line written by test_done.
 #
 # Environment (set by t/run-tests.sh; defaults for running a script by
-# hand from the top of the tree): MEMJOB, COUNT_PLAIN, TEST_TMP, SRCDIR.
+# hand from the top of the tree): MEMJOB, COUNT_PLAIN, LOCKDOWN (runs a
+# command with features taken away, t/helpers/lockdown.c), TEST_TMP,
+# SRCDIR; TEST_EMULATOR, set when this build's programs run under an
+# emulator (a cross build's, under qemu-user).
 # TEST_VERBOSE=1 shows every test's output, not only the failing ones';
 # TEST_TIMES=1 prints each case's wall time after it ("# time of case").
 #
@@ -52,7 +55,8 @@ SRCDIR=${SRCDIR:-$(pwd)}
 MEMJOB=${MEMJOB:-$SRCDIR/memjob}
 COUNT_PLAIN=${COUNT_PLAIN:-$SRCDIR/build/t/count_plain}
 TOUCH_MEM=${TOUCH_MEM:-$SRCDIR/build/t/touch_mem}
-export SRCDIR MEMJOB COUNT_PLAIN TOUCH_MEM
+LOCKDOWN=${LOCKDOWN:-$SRCDIR/build/t/lockdown}
+export SRCDIR MEMJOB COUNT_PLAIN TOUCH_MEM LOCKDOWN
 
 # lib.sh keeps its own scratch files (test output, captured stderr) out of
 # TEST_TMP, so a test that lists TEST_TMP sees only what it made.
@@ -233,14 +237,28 @@ test_lazy_prereq NOT_TSAN '
 '
 
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
-# instrumentation distorts them, and so does a busy host.
+# instrumentation distorts them, and so does a busy host; an emulator
+# (TEST_EMULATOR, a cross build's tests under qemu-user) times nothing of
+# the CPU it pretends to be.
 # shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq TIMING '
+	if [ -n "${TEST_EMULATOR:-}" ]; then
+		echo "emulated by ${TEST_EMULATOR%% *}: times nothing of the CPU"; exit 1
+	fi
 	if "$MEMJOB" --version | grep -q "sanitizers:"; then
 		echo "a sanitizer build"; exit 1
 	fi
 	host_quiet
 '
+
+# memjob_arch: the CPU architecture memjob was built for ("x86-64",
+# "arm64"), from its --version.  A test of one architecture's instructions
+# asks this, not uname: a cross build's memjob runs under an emulator on
+# a machine of another architecture.
+memjob_arch()
+{
+	"$MEMJOB" --version | sed -n 's/^memjob [^ ]* (\([^,)]*\).*/\1/p'
+}
 
 # test_prereq_why A,B,...: ": reason" for the first named prerequisite
 # that failed and said why, or nothing.

@@ -9,7 +9,7 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
-test_lazy_prereq X86_64 'test "$(uname -m)" = x86_64'
+test_lazy_prereq X86_64 'test "$(memjob_arch)" = x86-64'
 
 test_expect_success 'setup: a 4 MiB file of randint:0-20' '
 	"$MEMJOB" --output-format=csv --name=mk --ioengine=psync \
@@ -158,8 +158,8 @@ for level in sse2 avx2 avx512; do
 	for f in $flags; do
 		grep -qw "$f" /proc/cpuinfo 2>/dev/null || have=no
 	done
-	if [ "$(uname -m)" != x86_64 ]; then
-		test_skip "MEMJOB_ISA=$level: the kernels at that level" "not an x86-64 CPU"
+	if [ "$(memjob_arch)" != x86-64 ]; then
+		test_skip "MEMJOB_ISA=$level: the kernels at that level" "memjob is not built for x86-64"
 	elif [ $have = no ]; then
 		test_skip "MEMJOB_ISA=$level: the kernels at that level" "this CPU lacks $flags"
 		test_expect_success "MEMJOB_ISA=$level on a CPU without it: exit 2, said why" '

@@ -12,8 +12,10 @@
 #include "machine/isa.h"
 
 static const char *const isa_names[ISA_LEVELS] = {
-#ifdef __x86_64__
+#if defined(__x86_64__)
 	[ISA_BASE] = "sse2",
+#elif defined(__aarch64__)
+	[ISA_BASE] = "neon",	/* Advanced SIMD: every arm64 Linux CPU's */
 #else
 	[ISA_BASE] = "generic",
 #endif

@@ -1,8 +1,9 @@
 /*
  * isa.h - which vector instructions the hot loops use: the widest the CPU
- * has (AVX-512, AVX2, else the baseline: SSE2 on x86-64, the compiler's
- * default elsewhere), picked once at run time, or the one MEMJOB_ISA
- * names (to compare widths, and for the tests of each variant).
+ * has (AVX-512, AVX2, else the baseline: SSE2 on x86-64, NEON on
+ * arm64, the compiler's default elsewhere), picked once at run time, or
+ * the one MEMJOB_ISA names (to compare widths, and for the tests of each
+ * variant).
  *
  * A kernel writes its loop once, as an always_inline body, and
  * ISA_CLONES() compiles that body once per level with the target
@@ -18,7 +19,8 @@
 
 enum isa_level { ISA_BASE, ISA_AVX2, ISA_AVX512, ISA_LEVELS };
 
-/* "avx512", "avx2", "sse2" (x86-64's baseline) or "generic" (other CPUs) */
+/* "avx512", "avx2", "sse2" (x86-64's baseline), "neon" (arm64's) or
+ * "generic" (other CPUs) */
 const char *isa_name(enum isa_level l);
 bool isa_cpu_has(enum isa_level l);
 /* The level the kernels run: MEMJOB_ISA's, else the widest the CPU has. */
