@@ -160,6 +160,9 @@ endif
 # make check T="t0710 test_value" runs those tests only (name prefixes or
 # globs); the tests run as many at once as make -jN says, else as many as
 # there are CPUs (TEST_JOBS=N chooses; t/run-tests.sh).
+# A cross build's tests run under the emulator configure found
+# (config.mk's TEST_EXEC, in their environment).
+check: export TEST_EXEC := $(TEST_EXEC)
 check: memjob $(PROGRAMS) $(TESTS) $(HELPERS)
 	bash t/run-tests.sh $(addprefix -j,$(or $(TEST_JOBS),$(filter-out -j,$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))))) $(T)
 

@@ -18,9 +18,6 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
-LOCKDOWN=$SRCDIR/build/t/lockdown
-export LOCKDOWN
-
 # The shipped jobs, shrunk to a second or less through their own knobs.
 # A job added to jobs/ needs a line here (the first test says so).
 quick_env()

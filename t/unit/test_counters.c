@@ -64,12 +64,40 @@ static bool machine_has_cycles(void)
 	return true;
 }
 
+/* The tests that count need perf_event_open for software events at
+ * least: a kernel without perf events, or an emulator (qemu-user), has
+ * none, and those tests skip, saying why. */
+static void need_perf(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_hv = 1;
+	a.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	print_message("skipped: perf_event_open(task-clock): %s (no perf "
+		      "events here: a kernel without them, seccomp, or an "
+		      "emulator)\n", strerror(errno));
+	skip();
+}
+
 static struct counters *open_list(const char *list, unsigned *n)
 {
 	struct counter_list l;
 	char err[ERRLEN];
 	struct counters *c;
 
+	need_perf();
 	if (counters_parse(list, &l, err, sizeof(err)))
 		fail_msg("counters_parse('%s'): %s", list, err);
 	*n = l.n;
@@ -797,6 +825,7 @@ static void test_default_set(void **state)
 	char *p = fresh_pages(4);
 
 	(void)state;
+	need_perf();
 	n = counters_default(ids);
 	c = counters_open(ids, n);
 	assert_non_null(c);
@@ -874,6 +903,7 @@ static void test_few_fds(void **state)
 	pid_t pid;
 
 	(void)state;
+	need_perf();
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid)
@@ -956,6 +986,7 @@ static void test_unprivileged(void **state)
 	pid_t pid;
 
 	(void)state;
+	need_perf();
 	if (level == -100)
 		skip();
 	if (geteuid() != 0 || level < 2)
@@ -1017,6 +1048,7 @@ static void test_seccomp_denied(void **state)
 	pid_t pid;
 
 	(void)state;
+	need_perf();
 	if (level == -100)
 		skip();
 	pid = fork();
@@ -1044,6 +1076,7 @@ static void test_probed_once(void **state)
 	struct counters *c;
 
 	(void)state;
+	need_perf();
 	n = counters_default(ids);
 	c = counters_open(ids, n);
 	assert_non_null(c);
