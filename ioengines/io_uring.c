@@ -123,7 +123,6 @@ static int validate_threads(const struct job_spec *job, struct diag *d)
 static int uring_validate(const struct job_spec *job, struct diag *d)
 {
 	const struct uring_opts *uo = uring_opts_of(job);
-	char why[256];
 	int ret = 0;
 
 	if (job->iodepth > MAX_DEPTH)
@@ -147,8 +146,6 @@ static int uring_validate(const struct job_spec *job, struct diag *d)
 				"is not available", uo->sqpoll_cpu);
 	if (validate_threads(job, d))
 		ret = -1;
-	if (uring_available(why, sizeof(why)))
-		ret = opt_error(d, job, "ioengine", "%s", why);
 	return ret;
 }
 
@@ -486,6 +483,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.io_threads_cpu_ns = uring_io_threads_cpu_ns,
 	.holds = uring_holds,
 	.validate = uring_validate,
+	.available = uring_available,
 	.setup = uring_setup,
 	.get = uring_get,
 	.put = uring_put,

@@ -155,10 +155,10 @@ struct ring_cfg {
 /*
  * Whether this process may have a ring at all: a kernel without io_uring,
  * kernel.io_uring_disabled, or a seccomp filter (a container's profile)
- * refuses io_uring_setup() for every ring alike.  Asked when a job is
- * checked, so such a job is refused before anything runs; the answer is
- * found once per process.  0, or -errno with why (and what to use
- * instead) in why.
+ * refuses io_uring_setup() for every ring alike.  The source's available
+ * op: asked before a run starts, so such a job is refused before anything
+ * runs; the answer is found once per process.  0, or -errno with why (and
+ * what to use instead) in why.
  */
 int uring_available(char *why, size_t len);
 
