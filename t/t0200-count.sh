@@ -163,33 +163,57 @@ test_expect_success 'impl=simple, unrolled and simd give the oracle count' '
 	done
 '
 
-# check_impl IMPL CPUFLAG...: with the flags, the count is right; without
-# them memjob refuses the job (exit 2) and says so.
+# check_impl IMPL ARCH CPUFLAG...: a width of architecture ARCH.  On a
+# build for it, with the flags (x86-64: /proc/cpuinfo's; arm64: the
+# levels --version says this CPU has, since an emulator's /proc/cpuinfo
+# is the host's) the count is right and source_info names the width;
+# without them memjob refuses the job (exit 2) and says so; a build for
+# another architecture refuses it as that one's, with its own widths.
 check_impl()
 {
-	local impl=$1
-	shift
-	if cpu_has "$@"; then
+	local impl=$1 arch=$2 f has=yes
+	shift 2
+	for f in "$@"; do
+		case $arch in
+		x86-64)	grep -qw "$f" /proc/cpuinfo || has=no ;;
+		*)	"$MEMJOB" --version | grep -q "this CPU has:.* $f[ )]" || has=no ;;
+		esac
+	done
+	if [ "$(memjob_arch)" != "$arch" ]; then
+		expect_exit 2 "$MEMJOB" --name=c --filename=data \
+			--kernel=count --impl="$impl" >out 2>err &&
+		grep "option .impl.: kernel=count impl=$impl is an $arch width; this $(memjob_arch) build has " err &&
+		test ! -s out
+	elif [ $has = yes ]; then
 		count_run "$(oracle)" $SIZE --ioengine=mem --impl="$impl" &&
-		test "$(csv_col out.csv impl)" = "$impl"
+		test "$(csv_col out.csv impl)" = "$impl" &&
+		csv_col out.csv source_info | grep "^count/$impl: $impl;"
 	else
 		echo "CPU lacks one of $*: memjob must refuse impl=$impl"
 		expect_exit 2 "$MEMJOB" --name=c --filename=data \
 			--kernel=count --impl="$impl" >out 2>err &&
-		grep "$impl" err && test ! -s out
+		grep "impl=$impl: this CPU does not support it" err && test ! -s out
 	fi
 }
 
 test_expect_success 'impl=sse2: right count, or refused on a CPU without SSE2' '
-	check_impl sse2 sse2
+	check_impl sse2 x86-64 sse2
 '
 
 test_expect_success 'impl=avx2: right count, or refused on a CPU without AVX2' '
-	check_impl avx2 avx2
+	check_impl avx2 x86-64 avx2
 '
 
 test_expect_success 'impl=avx512: right count, or refused without AVX-512 F/BW' '
-	check_impl avx512 avx512f avx512bw popcnt
+	check_impl avx512 x86-64 avx512f avx512bw popcnt
+'
+
+test_expect_success 'impl=neon: right count on arm64, refused elsewhere' '
+	check_impl neon arm64
+'
+
+test_expect_success 'impl=sve: right count where the CPU has SVE, refused elsewhere' '
+	check_impl sve arm64 sve
 '
 
 test_expect_success 'every implementation agrees on an odd-sized tail (bs=4100)' '

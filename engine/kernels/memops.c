@@ -16,13 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __x86_64__
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "ioengines/filegen.h"
 #include "machine/isa.h"
 #include "kernels/kernel.h"
+#include "kernels/sve.h"
+
+#if ISA_SVE_BUILT	/* each loop's SVE level (isa.h) */
+#define sum_int32_sve(p, n)	sve_sum_int32(p, n)
+#define copy_vec_sve(d, s, n)	sve_copy(d, s, n)
+#define fill_vec_sve(p, n, v)	sve_fill(p, n, v, false)
+#endif
 
 /* KERN_INT32 kernels: a block of bs bytes must hold whole integers. */
 static int check_bs_int32(const struct job_spec *job, struct diag *d,
@@ -269,7 +278,50 @@ static void fill_nt(int32_t *p, size_t n, int32_t v)
 	_mm_sfence();
 }
 
-#else /* !__x86_64__ */
+#elif defined(__aarch64__)
+
+/*
+ * arm64's non-temporal stores are hints that the line need not stay in
+ * the cache: STNP (a pair of 16-byte NEON registers, 32 bytes), or SVE's
+ * STNT1 at the SVE level.  Plain stores bring p to a 64-byte boundary
+ * and do the tail, so that every line is stored whole by them.  Whether
+ * a core heeds the hint is its own: many (Neoverse N1 and later) already
+ * write a long run of whole lines without reading them first, whatever
+ * the store, so nt may change little there.  Ordinary memory ordering
+ * holds for them: no fence is needed.
+ */
+static void fill_nt(int32_t *p, size_t n, int32_t v)
+{
+	const int32x4_t vv = vdupq_n_s32(v);
+	size_t head, body, i;
+
+#if ISA_SVE_BUILT
+	if (isa_level() == ISA_SVE) {
+		sve_fill(p, n, v, true);
+		return;
+	}
+#endif
+	if ((uintptr_t)p & 3) {		/* cannot be aligned: plain stores */
+		fill_plain(p, n, v);
+		return;
+	}
+	head = ((64 - ((uintptr_t)p & 63)) & 63) / sizeof(*p);
+	if (head > n)
+		head = n;
+	fill_plain(p, head, v);
+	p += head;
+	n -= head;
+
+	body = n / 16 * 16;
+	for (i = 0; i < body; i += 16) {
+		__asm__ __volatile__("stnp %q0, %q1, [%2]\n\t"
+				     "stnp %q0, %q1, [%2, #32]"
+				     :: "w"(vv), "w"(vv), "r"(p + i) : "memory");
+	}
+	fill_plain(p + body, n - body, v);
+}
+
+#else /* no non-temporal store known for this CPU */
 
 static void fill_nt(int32_t *p, size_t n, int32_t v)
 {
@@ -288,11 +340,20 @@ static void fill_run(struct kstate *k, void *buf, size_t len)
 		fill_vec(buf, n, k->value);
 }
 
-/* nt: 16-byte streaming stores whatever the CPU has (see fill_nt) */
+/* nt: x86-64's 16-byte streaming stores whatever the CPU has, arm64's
+ * STNP or STNT1 (see fill_nt) */
 static const char *fill_variant(const struct kstate *k)
 {
-	return k->impl == FILL_NT ? "sse2 streaming stores" :
-		isa_name(isa_level());
+	if (k->impl != FILL_NT)
+		return isa_name(isa_level());
+#if defined(__x86_64__)
+	return "sse2 streaming stores";
+#elif defined(__aarch64__)
+	return isa_level() == ISA_SVE ? "sve non-temporal stores (STNT1)" :
+		"neon non-temporal pair stores (STNP)";
+#else
+	return "plain stores (no non-temporal store known for this CPU)";
+#endif
 }
 
 static const char *const fill_options[] = { "value", NULL };
