@@ -186,6 +186,33 @@ test_lazy_prereq MEMCG '
 	test "${PIPESTATUS[0]}" = 0
 '
 
+# io_uring, NUMA and perf events as memjob finds them here: where it says
+# this machine has none (kernel.io_uring_disabled, a seccomp profile,
+# perf_event_paranoid, an emulator such as qemu-user, which has none of
+# the three), its words are the reason a test skips; a failure for any
+# other reason is a bug, and leaves the tests to fail.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq URING '
+	"$MEMJOB" --parse-only --name=probe --ioengine=io_uring --size=64k \
+		--filename=uring-probe >/dev/null 2>err && exit 0
+	! grep -m 1 -o "io_uring is unavailable here: .*" err
+'
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NUMA '
+	"$MEMJOB" --parse-only --name=probe --size=64k --numa_cpu_nodes=0 \
+		--numa_mem_policy=bind:0 >/dev/null 2>err && exit 0
+	! grep -m 1 -o "NUMA is not available on this machine.*" err
+'
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq PERF '
+	"$MEMJOB" --output-format=csv --name=probe --size=64k \
+		--perf_events=task-clock >perf-probe.csv || exit 0
+	s=$(csv_col perf-probe.csv task_clock_status) || exit 0
+	case $s in
+	not-supported|denied) echo "perf events: task-clock is $s here"; exit 1 ;;
+	esac
+'
+
 # JSON is read with jq: a real parser, so "valid" means valid.
 test_lazy_prereq JQ '
 	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }

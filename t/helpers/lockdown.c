@@ -252,7 +252,9 @@ int main(int argc, char **argv)
 	if ((ret = drop_caps(drop)))
 		return ret;
 	if (ndeny && seccomp_deny(deny, (size_t)ndeny))
-		return fail(125, "installing a seccomp filter", errno);
+		return fail(125, errno == EINVAL ? "installing a seccomp filter "
+			    "(an emulator such as qemu-user takes none)" :
+			    "installing a seccomp filter", errno);
 	execvp(argv[i], argv + i);
 	return fail(127, argv[i], errno);
 }
