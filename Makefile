@@ -57,7 +57,7 @@ DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
 	build/sqlite-batch.d
 
 .PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
-	distclean bench seeds help unit-tests fuzz goldens FORCE
+	distclean bench seeds help unit-tests helpers fuzz goldens FORCE
 .DELETE_ON_ERROR:
 
 # Seed 001's own experiment, run by kernel=exec (jobs/icache-sqlite.ini):
@@ -146,6 +146,9 @@ build/t/lockdown: t/helpers/lockdown.c $(TEST_LIB) config.mk
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(TEST_LIB) $(LDFLAGS)
 
 unit-tests: $(TESTS)
+
+# What make check runs besides memjob: the programs t/ uses.
+helpers: $(HELPERS)
 
 # Sources include it; -MP would otherwise quietly accept its absence.
 engine/config.h:

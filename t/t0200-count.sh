@@ -163,7 +163,7 @@ check_impl()
 	for f in "$@"; do
 		case $arch in
 		x86-64)	grep -qw "$f" /proc/cpuinfo || has=no ;;
-		*)	"$MEMJOB" --version | grep -q "this CPU has:.* $f[ )]" || has=no ;;
+		*)	"$MEMJOB" --version | grep -q "this CPU has:.* ${f}[ )]" || has=no ;;
 		esac
 	done
 	if [ "$(memjob_arch)" != "$arch" ]; then

@@ -153,7 +153,7 @@ test_expect_success 'MEMJOB_ISA that memjob does not know: exit 2, nothing runs'
 case $(memjob_arch) in
 x86-64)	LEVELS="sse2 avx2 avx512" BASE=sse2 ;;
 arm64)	LEVELS="neon sve" BASE=neon ;;
-*)	LEVELS= BASE= ;;
+*)	LEVELS='' BASE='' ;;
 esac
 for level in $LEVELS; do
 	case $level in
@@ -165,7 +165,7 @@ for level in $LEVELS; do
 	have=yes
 	for f in $flags; do
 		if [ -n "${TEST_EMULATOR:-}" ]; then
-			"$MEMJOB" --version | grep -q "this CPU has:.* $f[ )]" || have=no
+			"$MEMJOB" --version | grep -q "this CPU has:.* ${f}[ )]" || have=no
 		else
 			grep -qw "$f" /proc/cpuinfo 2>/dev/null || have=no
 		fi
