@@ -210,20 +210,10 @@ static void triad_run(struct kstate *k, void *buf, size_t len)
 		triad_plain(t->a + lo, t->b + lo, t->c + lo, hi - lo);
 }
 
-/* nt: x86-64's 16-byte streaming stores whatever the CPU has, arm64's
- * STNP or STNT1 (see triad_nt) */
+/* nt: the architecture's non-temporal stores (kernel_nt_stores) */
 static const char *triad_variant(const struct kstate *k)
 {
-	if (k->impl != TRIAD_NT)
-		return isa_name(isa_level());
-#if defined(__x86_64__)
-	return "sse2 streaming stores";
-#elif defined(__aarch64__)
-	return isa_level() == ISA_SVE ? "sve non-temporal stores (STNT1)" :
-		"neon non-temporal pair stores (STNP)";
-#else
-	return "plain stores (no non-temporal store known for this CPU)";
-#endif
+	return k->impl == TRIAD_NT ? kernel_nt_stores() : isa_name(isa_level());
 }
 
 const struct kernel_ops kernel_triad_ops = {

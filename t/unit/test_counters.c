@@ -43,16 +43,17 @@
 
 /* ---- helpers ---- */
 
-/* Can this thread count cycles at all?  Asked of the kernel directly. */
-static bool machine_has_cycles(void)
+/* Whether this thread may open event (type, config) in user space,
+ * asked of the kernel directly; errno says why not. */
+static bool kernel_opens(unsigned type, unsigned long long config)
 {
 	struct perf_event_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.type = type;
+	a.config = config;
 	a.disabled = 1;
 	a.exclude_hv = 1;
 	a.exclude_kernel = 1;
@@ -64,27 +65,19 @@ static bool machine_has_cycles(void)
 	return true;
 }
 
+/* Can this thread count cycles at all? */
+static bool machine_has_cycles(void)
+{
+	return kernel_opens(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+}
+
 /* The tests that count need perf_event_open for software events at
  * least: a kernel without perf events, or an emulator (qemu-user), has
  * none, and those tests skip, saying why. */
 static void need_perf(void)
 {
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.disabled = 1;
-	a.exclude_hv = 1;
-	a.exclude_kernel = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
-			  PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0) {
-		close(fd);
+	if (kernel_opens(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK))
 		return;
-	}
 	print_message("skipped: perf_event_open(task-clock): %s (no perf "
 		      "events here: a kernel without them, seccomp, or an "
 		      "emulator)\n", strerror(errno));
