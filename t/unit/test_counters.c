@@ -973,10 +973,32 @@ static int paranoid_now(void)
 	return level;
 }
 
+/* fn(arg) in a forked child, which must exit 0; 77: it could not set
+ * itself up (no seccomp, no user to become), a skip. */
+static void in_child(int (*fn)(int), int arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(fn(arg));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static int unprivileged_child_of(int level)
+{
+	(void)level;
+	return unprivileged_child();
+}
+
 static void test_unprivileged(void **state)
 {
-	int level = paranoid_now(), status;
-	pid_t pid;
+	int level = paranoid_now();
 
 	(void)state;
 	need_perf();
@@ -984,15 +1006,7 @@ static void test_unprivileged(void **state)
 		skip();
 	if (geteuid() != 0 || level < 2)
 		skip();		/* cannot become a user who is denied */
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid)
-		_exit(unprivileged_child());
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		skip();
-	assert_int_equal(WEXITSTATUS(status), 0);
+	in_child(unprivileged_child_of, level);
 }
 
 /*
@@ -1037,22 +1051,13 @@ static int seccomp_child(int level)
 
 static void test_seccomp_denied(void **state)
 {
-	int level = paranoid_now(), status;
-	pid_t pid;
+	int level = paranoid_now();
 
 	(void)state;
 	need_perf();
 	if (level == -100)
 		skip();
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid)
-		_exit(seccomp_child(level));
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		skip();		/* no seccomp here (qemu-user) */
-	assert_int_equal(WEXITSTATUS(status), 0);
+	in_child(seccomp_child, level);	/* 77: no seccomp (qemu-user) */
 }
 
 /*
