@@ -46,7 +46,7 @@ TESTS := $(TEST_SRCS:t/unit/%.c=build/t/%)
 TEST_HELPER_SRCS := $(filter-out $(TEST_SRCS),$(sort $(wildcard t/unit/*.c)))
 TEST_HELPER_OBJS := $(TEST_HELPER_SRCS:%.c=build/%.o)
 TEST_LIB := build/t/libtesthelp.a
-HELPERS := build/t/count_plain build/t/touch_mem
+HELPERS := build/t/count_plain build/t/touch_mem build/t/lockdown
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
 # (sanitizer flags are kept).
@@ -57,7 +57,7 @@ DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
 	build/sqlite-batch.d
 
 .PHONY: all check install uninstall lint cppcheck clang-tidy layers man clean \
-	distclean bench seeds help unit-tests fuzz goldens FORCE
+	distclean bench seeds help unit-tests helpers fuzz goldens FORCE
 .DELETE_ON_ERROR:
 
 # Seed 001's own experiment, run by kernel=exec (jobs/icache-sqlite.ini):
@@ -139,7 +139,16 @@ build/t/touch_mem: t/helpers/touch_mem.c config.mk
 	$(CC) $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS)) -MMD -MP \
 		-o $@ $< $(filter-out -fsanitize% -fno-sanitize%,$(LDFLAGS))
 
+# Runs a command with features taken away (seccomp, capabilities, a
+# read-only /sys, fewer CPUs), for the locked-down tests.
+build/t/lockdown: t/helpers/lockdown.c $(TEST_LIB) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(TEST_LIB) $(LDFLAGS)
+
 unit-tests: $(TESTS)
+
+# What make check runs besides memjob: the programs t/ uses.
+helpers: $(HELPERS)
 
 # Sources include it; -MP would otherwise quietly accept its absence.
 engine/config.h:
@@ -154,6 +163,9 @@ endif
 # make check T="t0710 test_value" runs those tests only (name prefixes or
 # globs); the tests run as many at once as make -jN says, else as many as
 # there are CPUs (TEST_JOBS=N chooses; t/run-tests.sh).
+# A cross build's tests run under the emulator configure found
+# (config.mk's TEST_EXEC, in their environment).
+check: export TEST_EXEC := $(TEST_EXEC)
 check: memjob $(PROGRAMS) $(TESTS) $(HELPERS)
 	bash t/run-tests.sh $(addprefix -j,$(or $(TEST_JOBS),$(filter-out -j,$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))))) $(T)
 

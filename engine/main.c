@@ -22,6 +22,7 @@
 #include "util/version.h"
 #include "run/exec.h"
 #include "run/hostquirks.h"
+#include "machine/arch.h"
 #include "machine/isa.h"
 #include "machine/memcg.h"
 #include "parse/help.h"
@@ -466,9 +467,9 @@ int main(int argc, char **argv)
 	}
 	if (cl.version) {
 		isa_describe(terr, sizeof(terr));
-		printf("memjob %s%s%s%s kernels: %s\n", memjob_version,
-		       MEMJOB_SANITIZE[0] ? " (sanitizers: " : "",
-		       MEMJOB_SANITIZE, MEMJOB_SANITIZE[0] ? ")" : "", terr);
+		printf("memjob %s (%s%s%s) kernels: %s\n", memjob_version,
+		       ARCH_NAME, MEMJOB_SANITIZE[0] ? ", sanitizers: " : "",
+		       MEMJOB_SANITIZE, terr);
 		status = EXIT_RAN;
 		goto out;
 	}

@@ -12,23 +12,21 @@
  * line towards the memory controller.  So a DAX write costs the store, the
  * flush of each 64-byte line, and, for ordering, a fence.
  *
- * The three flush instructions differ in what they leave behind and in how
- * they are ordered:
- *   clflush     writes the line back and evicts it; it is ordered with
- *               respect to other clflushes (and stores to the line), so
- *               one line's flush waits for the previous one: in effect a
- *               single flush in flight per core.
- *   clflushopt  writes back and evicts too, but is ordered only by a
- *               fence (sfence): without one, many flushes are in flight
- *               at once, and the write-backs overlap.
- *   clwb        writes back like clflushopt, equally weakly ordered, and
- *               may keep the line in the cache (clean), so a later read of
- *               it need not miss.
- * fence=sfence waits until the flushes before it are done, once per block
- * (fence_scope=block) or after every line (fence_scope=line, which makes
- * clflushopt and clwb as serial as clflush).  Seed 004 runs all three
- * without a fence: the aggressor's flushes stream write-backs through the
- * LLC that the victim shares.
+ * The flush instructions (machine/cacheflush.h: x86-64's clflush,
+ * clflushopt and clwb, arm64's DC CVAC, DC CVAP and DC CIVAC) differ in
+ * what they leave behind and in how they are ordered: clflush writes the
+ * line back and evicts it, one flush in flight at a time; clflushopt and
+ * DC CIVAC evict too, but are ordered only by a fence (sfence, DSB), so
+ * without one many write-backs overlap; clwb and DC CVAC write back and
+ * may keep the line cached (clean); DC CVAP writes back to the point of
+ * persistence, the one that matters on persistent memory.  The job's
+ * fence (fence=sfence on x86-64, fence=dsb on arm64) waits until the
+ * flushes before it are done, once per block (fence_scope=block) or after
+ * every line (fence_scope=line, which makes the weakly ordered ones as
+ * serial as clflush).  Seed 004 runs all three x86 ones without a fence:
+ * the aggressor's flushes stream write-backs through the LLC that the
+ * victim shares.  A job is refused when it names another architecture's
+ * instruction or fence, or one the CPU lacks.
  *
  * Without DAX hardware MAP_SYNC fails (EOPNOTSUPP; EINVAL on kernels
  * older than 4.15).  The job then fails, saying so, unless dax_emulate=1:
@@ -43,7 +41,6 @@
  * (like ioengine=mmap): page faults, if any, happen in the measured time.
  */
 #include <errno.h>
-#include <immintrin.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -58,6 +55,7 @@
 #include "ioengines/ioengine.h"
 #include "ioengines/mapfile.h"
 #include "kernels/kernel.h"
+#include "machine/arch.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE	0x03
@@ -70,90 +68,63 @@
  * align attribute, and their regions were 2 MiB-aligned by default. */
 #define DAX_DEV_ALIGN_DEFAULT	(2ULL << 20)
 
-/* Flushes the lines [p, end) (p is line-aligned), fencing as it goes or
- * not: one function per instruction and fence scope, so that nothing but
- * the instruction is inside the loop. */
-typedef void (*dax_flush_fn)(uintptr_t p, uintptr_t end, size_t line);
-
 /* e->priv; begins with the mapping, for mapfile_get/sync/teardown. */
 struct dax_priv {
 	struct mapfile mf;		/* align: device-dax's unit */
 	size_t line;			/* flush granularity, a power of 2 */
-	dax_flush_fn flush;		/* NULL: writes are not flushed */
-	bool fence_block;		/* sfence after each block's flushes */
+	flush_loop_fn flush;		/* NULL: writes are not flushed */
+	bool fence_block;		/* a fence after each block's flushes */
 	bool devdax;			/* a /dev/daxX.Y node */
 };
 _Static_assert(offsetof(struct dax_priv, mf) == 0,
 	       "mapfile_get() takes e->priv for a struct mapfile");
 
 
-/* ---- the flush loops ------------------------------------------------ */
-
-static void flush_clflush(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line)
-		_mm_clflush((void *)p);
-}
-
-static void flush_clflush_fenced(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line) {
-		_mm_clflush((void *)p);
-		_mm_sfence();
-	}
-}
-
-__attribute__((target("clflushopt")))
-static void flush_clflushopt(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line)
-		_mm_clflushopt((void *)p);
-}
-
-__attribute__((target("clflushopt")))
-static void flush_clflushopt_fenced(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line) {
-		_mm_clflushopt((void *)p);
-		_mm_sfence();
-	}
-}
-
-__attribute__((target("clwb")))
-static void flush_clwb(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line)
-		_mm_clwb((void *)p);
-}
-
-__attribute__((target("clwb")))
-static void flush_clwb_fenced(uintptr_t p, uintptr_t end, size_t line)
-{
-	for (; p < end; p += line) {
-		_mm_clwb((void *)p);
-		_mm_sfence();
-	}
-}
-
-static dax_flush_fn dax_pick_flush(enum flush_kind kind, bool per_line)
-{
-	switch (kind) {
-	case FLUSH_CLFLUSH:
-		return per_line ? flush_clflush_fenced : flush_clflush;
-	case FLUSH_CLFLUSHOPT:
-		return per_line ? flush_clflushopt_fenced : flush_clflushopt;
-	case FLUSH_CLWB:
-		return per_line ? flush_clwb_fenced : flush_clwb;
-	default:
-		return NULL;
-	}
-}
-
 /* ---- parse-time checks ---------------------------------------------- */
 
 static const struct dax_opts *opts_of(const struct job_spec *job)
 {
 	return job_opts(job, &ioengine_dax_opts);
+}
+
+/* This architecture's fence (none where memjob knows none). */
+static enum fence_kind arch_fence(void)
+{
+	for (int f = FENCE_NONE + 1; f < FENCE_KINDS; f++)
+		if (fence_here((enum fence_kind)f))
+			return (enum fence_kind)f;
+	return FENCE_NONE;
+}
+
+/* The instruction and the fence: this architecture's, and the CPU's. */
+static int dax_validate_insns(const struct job_spec *job,
+			      const struct dax_opts *o, struct diag *d)
+{
+	char here[96];
+	int ret = 0;
+
+	flush_list_here(here, sizeof(here));
+	if (!flush_here(o->flush)) {
+		diag_error(d, job_loc(job, "flush"), "flush", "%s is an %s "
+			   "instruction; this %s build flushes with %s",
+			   flush_name(o->flush), flush_arch(o->flush),
+			   ARCH_NAME, here);
+		ret = -EINVAL;
+	} else if (o->flush != FLUSH_NONE && !flush_cpu_has(o->flush)) {
+		diag_error(d, job_loc(job, "flush"), "flush", "this CPU has no "
+			   "%s (%s); it has %s", flush_name(o->flush),
+			   flush_feature(o->flush), here);
+		ret = -EINVAL;
+	}
+	if (!fence_here(o->fence)) {
+		diag_error(d, job_loc(job, "fence"), "fence", "%s is an %s "
+			   "fence; this %s build fences with %s",
+			   fence_name(o->fence), fence_arch(o->fence),
+			   ARCH_NAME, arch_fence() ? fence_name(arch_fence()) :
+			   "none (memjob knows no fence of it)");
+		ret = -EINVAL;
+	}
+	return ret;
 }
 
 static int dax_validate(const struct job_spec *job, struct diag *d)
@@ -181,18 +152,13 @@ static int dax_validate(const struct job_spec *job, struct diag *d)
 	    (o->fence == FENCE_NONE || o->flush == FLUSH_NONE)) {
 		diag_error(d, job_loc(job, "fence_scope"), "fence_scope",
 			   "fence_scope=line fences after each line's flush, "
-			   "and needs fence=sfence and a flush (this job has "
-			   "fence=%s, flush=%s)",
-			   o->fence == FENCE_NONE ? "none" : "sfence",
-			   flush_name(o->flush));
+			   "and needs fence=%s and a flush (this job has "
+			   "fence=%s, flush=%s)", fence_name(arch_fence()),
+			   fence_name(o->fence), flush_name(o->flush));
 		ret = -EINVAL;
 	}
-	if (o->flush != FLUSH_NONE && !flush_cpu_has(o->flush)) {
-		diag_error(d, job_loc(job, "flush"), "flush", "this CPU has no "
-			   "%s (%s)", flush_name(o->flush),
-			   flush_cpuid_bit(o->flush));
+	if (dax_validate_insns(job, o, d))
 		ret = -EINVAL;
-	}
 	return ret;
 }
 
@@ -331,12 +297,13 @@ static int dax_setup(struct ioe *e)
 	m->mf.write = RW_IS_WRITE(e->job->rw);
 	m->line = flush_line_size();
 	if (m->mf.write) {
-		m->flush = dax_pick_flush(o->flush,
-					  o->fence == FENCE_SFENCE &&
-					  o->fence_scope == FENCE_PER_LINE);
-		m->fence_block = o->fence == FENCE_SFENCE &&
-				 (o->fence_scope == FENCE_PER_BLOCK ||
-				  !m->flush);
+		/* validate() let through only this architecture's fence */
+		bool fence = o->fence != FENCE_NONE;
+
+		m->flush = flush_loop(o->flush, fence &&
+				      o->fence_scope == FENCE_PER_LINE);
+		m->fence_block = fence && (o->fence_scope == FENCE_PER_BLOCK ||
+					   !m->flush);
 	}
 	ret = mapfile_setup(e, &m->mf, &dax_file_ops);
 	if (ret)
@@ -357,7 +324,7 @@ static int dax_put(struct ioe *e, struct io_unit *u)
 	if (m->flush && u->len)
 		m->flush(p, (uintptr_t)u->buf + u->len, m->line);
 	if (m->fence_block)
-		_mm_sfence();
+		flush_fence();
 	return 0;
 }
 
@@ -407,11 +374,31 @@ static void dax_quirk_note(const struct job_spec *job,
 		 fp->after[o->flush], fp->cached, fp->evicted);
 }
 
+
+/* Every architecture's words, in the order of enum flush_kind and
+ * fence_kind: a job file says any, and validate() refuses those of
+ * another architecture with this one's. */
 static const char *const flush_words[] = {
-	"none", "clflush", "clflushopt", "clwb", NULL
+	"none", "clflush", "clflushopt", "clwb", "dc_cvac", "dc_cvap",
+	"dc_civac", NULL
 };
-static const char *const fence_words[] = { "none", "sfence", NULL };
+static const char *const fence_words[] = { "none", "sfence", "dsb", NULL };
 static const char *const fence_scope_words[] = { "block", "line", NULL };
+
+_Static_assert(sizeof(flush_words) / sizeof(*flush_words) == FLUSH_KINDS + 1,
+	       "a word for every flush_kind");
+_Static_assert(sizeof(fence_words) / sizeof(*fence_words) == FENCE_KINDS + 1,
+	       "a word for every fence_kind");
+
+static const char *flush_unavailable_word(int word)
+{
+	return flush_unavailable((enum flush_kind)word);
+}
+
+static const char *fence_unavailable_word(int word)
+{
+	return fence_unavailable((enum fence_kind)word);
+}
 
 #define F(field)	offsetof(struct dax_opts, field)
 
@@ -419,15 +406,24 @@ static const struct opt_def dax_opt_table[] = {
 	{ .name = "flush", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(flush), .def = "none", .words = flush_words,
 	  .after = "percentile_list",
-	  .arg = "none|clflush|clflushopt|clwb",
+	  .unavailable = flush_unavailable_word,
+	  .arg = "none|clflush|clflushopt|clwb|dc_cvac|dc_cvap|dc_civac",
 	  .help = "ioengine=dax, rw=write: after storing a block, flush each "
-		  "of its cache lines with this instruction.  Checked with "
-		  "cpuid when the job is parsed." },
+		  "of its cache lines with this instruction.  On x86-64: "
+		  "clflush, clflushopt or clwb.  On arm64: dc_cvac (DC CVAC, "
+		  "clean to the point of coherency), dc_cvap (DC CVAP, clean "
+		  "to the point of persistence, ARMv8.2) or dc_civac (DC "
+		  "CIVAC, clean and invalidate).  Another architecture's "
+		  "instruction, or one this CPU lacks (cpuid, HWCAP), is "
+		  "refused when the job is parsed; --cmdhelp=flush lists this "
+		  "build's." },
 	{ .name = "fence", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(fence), .def = "none", .words = fence_words,
-	  .arg = "none|sfence",
+	  .arg = "none|sfence|dsb", .unavailable = fence_unavailable_word,
 	  .help = "ioengine=dax: the fence that follows the flushes (see "
-		  "fence_scope)." },
+		  "fence_scope): sfence on x86-64, dsb on arm64 (DSB SY, "
+		  "which waits until every cache operation before it is "
+		  "complete)." },
 	{ .name = "fence_scope", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(fence_scope), .def = "block", .words = fence_scope_words,
 	  .arg = "block|line",
@@ -452,7 +448,9 @@ const struct opt_group ioengine_dax_opts =
 const struct ioengine_ops ioengine_dax = {
 	.name = "dax",
 	.help = "the file mapped MAP_SYNC on persistent memory (DAX file or "
-		"/dev/daxX.Y); writes flushed with clflush, clflushopt or clwb",
+		"/dev/daxX.Y); writes flushed with the CPU's cache-line "
+		"instructions (clflush, clflushopt, clwb; DC CVAC, CVAP, "
+		"CIVAC on arm64)",
 	.flags = IOE_FILE | IOE_MAPPED,
 	.opts = &ioengine_dax_opts,
 	.resolve = dax_resolve,

@@ -10,7 +10,6 @@
 #include "machine/cacheflush.h"
 #include "spec/options.h"
 
-enum fence_kind { FENCE_NONE, FENCE_SFENCE };
 enum fence_scope { FENCE_PER_BLOCK, FENCE_PER_LINE };
 
 struct dax_opts {

@@ -483,6 +483,7 @@ const struct ioengine_ops ioengine_io_uring = {
 	.io_threads_cpu_ns = uring_io_threads_cpu_ns,
 	.holds = uring_holds,
 	.validate = uring_validate,
+	.available = uring_available,
 	.setup = uring_setup,
 	.get = uring_get,
 	.put = uring_put,

@@ -147,6 +147,12 @@ struct ioengine_ops {
 	void (*quirk_note)(const struct job_spec *job,
 			   const struct machine_quirks *q, char *buf,
 			   size_t len);
+	/* Whether this machine can run the source at all (io_uring: the
+	 * kernel gives this process a ring), asked with the machine's
+	 * other checks before a run starts (plan/planroom.c), not when the
+	 * jobs are only shown (--dump, --plan).  0, or -errno with why in
+	 * why.  May be NULL: it runs wherever it was built. */
+	int (*available)(char *why, size_t len);
 	int (*setup)(struct ioe *e);
 	/* After setup, put the job's data into a region that setup mapped
 	 * but left fresh (mem: the file's bytes, or the pattern).  Between

@@ -152,6 +152,16 @@ struct ring_cfg {
 	size_t errlen;
 };
 
+/*
+ * Whether this process may have a ring at all: a kernel without io_uring,
+ * kernel.io_uring_disabled, or a seccomp filter (a container's profile)
+ * refuses io_uring_setup() for every ring alike.  The source's available
+ * op: asked before a run starts, so such a job is refused before anything
+ * runs; the answer is found once per process.  0, or -errno with why (and
+ * what to use instead) in why.
+ */
+int uring_available(char *why, size_t len);
+
 /* Set up ring r over the slots of cfg c; on failure r->err says why
  * (uring_setup.c, as are ring_exit() and ring_flags_name()). */
 int ring_init(struct ring *r, const struct ring_cfg *c);

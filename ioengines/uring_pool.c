@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ioengines/uring.h"
+#include "machine/arch.h"
 
 #define SPIN_TRIES	2000		/* job's thread: looks before it sleeps */
 #define TAKE_SLEEP_S	1		/* ... and between looks at the stop flag */
@@ -57,13 +58,6 @@ static void futex_wait(_Atomic uint32_t *w, uint32_t seen,
 static void futex_wake(_Atomic uint32_t *w, int n)
 {
 	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
 }
 
 /*
@@ -526,7 +520,7 @@ static int pool_take(struct ioe *e, struct uring_priv *p, unsigned *s,
 			ret = pool_try_take(e, p, s);
 			if (ret != -EAGAIN)
 				return ret;
-			cpu_relax();
+			arch_cpu_relax();
 		}
 		if (ioe_stopped(e)) {
 			ioe_error(e, "io_uring: stopped while the I/O threads "

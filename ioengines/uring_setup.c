@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "ioengines/uring.h"
@@ -65,6 +66,65 @@ void ring_flags_name(unsigned f, char *buf, size_t len)
 					      n ? "|" : "", names[i].name);
 	if (!n)
 		snprintf(buf, len, "none");
+}
+
+/* What refused io_uring_setup() with err, as far as can be told. */
+static const char *refused_by(int err)
+{
+	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "re");
+	int disabled = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &disabled) != 1)
+			disabled = -1;
+		fclose(f);
+	}
+	if (disabled == 2)
+		return "kernel.io_uring_disabled=2 turns it off for everyone";
+	if (disabled == 1 && err == EPERM)
+		return "kernel.io_uring_disabled=1 leaves it to root and "
+		       "kernel.io_uring_group";
+	if (err == ENOSYS)
+		return "the kernel has none, or a seccomp filter, as in a "
+		       "container, or an emulator such as qemu-user refuses it";
+	if (err == EPERM || err == EACCES)
+		return "a seccomp filter, as in a container, or a security "
+		       "module refuses it";
+	return NULL;
+}
+
+/* The answer of this process (a forked child may live under a filter its
+ * parent did not have, so the pid is part of it). */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t probe_pid;
+static int probe_err;
+
+int uring_available(char *why, size_t len)
+{
+	const char *by;
+	int err;
+
+	pthread_mutex_lock(&probe_lock);
+	if (probe_pid != getpid()) {
+		struct io_uring ring;
+
+		probe_err = io_uring_queue_init(1, &ring, 0);
+		if (probe_err == 0)
+			io_uring_queue_exit(&ring);
+		else if (probe_err > 0)
+			probe_err = -EINVAL;
+		probe_pid = getpid();
+	}
+	err = probe_err;
+	pthread_mutex_unlock(&probe_lock);
+	if (!err)
+		return 0;
+	by = refused_by(-err);
+	snprintf(why, len, "io_uring is unavailable here: io_uring_setup: %s"
+		 "%s%s%s; ioengine=psync reads and writes the same file "
+		 "without it", strerror(-err), by ? " (" : "", by ? by : "",
+		 by ? ")" : "");
+	return err;
 }
 
 static int ring_create(struct ring *r, const struct ring_cfg *c)

@@ -20,7 +20,10 @@
 # and a closing "1..N" plan line written by test_done.
 #
 # Environment (set by t/run-tests.sh; defaults for running a script by
-# hand from the top of the tree): MEMJOB, COUNT_PLAIN, TEST_TMP, SRCDIR.
+# hand from the top of the tree): MEMJOB, COUNT_PLAIN, LOCKDOWN (runs a
+# command with features taken away, t/helpers/lockdown.c), TEST_TMP,
+# SRCDIR; TEST_EMULATOR, set when this build's programs run under an
+# emulator (a cross build's, under qemu-user).
 # TEST_VERBOSE=1 shows every test's output, not only the failing ones';
 # TEST_TIMES=1 prints each case's wall time after it ("# time of case").
 #
@@ -52,7 +55,8 @@ SRCDIR=${SRCDIR:-$(pwd)}
 MEMJOB=${MEMJOB:-$SRCDIR/memjob}
 COUNT_PLAIN=${COUNT_PLAIN:-$SRCDIR/build/t/count_plain}
 TOUCH_MEM=${TOUCH_MEM:-$SRCDIR/build/t/touch_mem}
-export SRCDIR MEMJOB COUNT_PLAIN TOUCH_MEM
+LOCKDOWN=${LOCKDOWN:-$SRCDIR/build/t/lockdown}
+export SRCDIR MEMJOB COUNT_PLAIN TOUCH_MEM LOCKDOWN
 
 # lib.sh keeps its own scratch files (test output, captured stderr) out of
 # TEST_TMP, so a test that lists TEST_TMP sees only what it made.
@@ -182,6 +186,33 @@ test_lazy_prereq MEMCG '
 	test "${PIPESTATUS[0]}" = 0
 '
 
+# io_uring, NUMA and perf events as memjob finds them here: where it says
+# this machine has none (kernel.io_uring_disabled, a seccomp profile,
+# perf_event_paranoid, an emulator such as qemu-user, which has none of
+# the three), its words are the reason a test skips; a failure for any
+# other reason is a bug, and leaves the tests to fail.
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq URING '
+	"$MEMJOB" --parse-only --name=probe --ioengine=io_uring --size=64k \
+		--filename=uring-probe >/dev/null 2>err && exit 0
+	! grep -m 1 -o "io_uring is unavailable here: .*" err
+'
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq NUMA '
+	"$MEMJOB" --parse-only --name=probe --size=64k --numa_cpu_nodes=0 \
+		--numa_mem_policy=bind:0 >/dev/null 2>err && exit 0
+	! grep -m 1 -o "NUMA is not available on this machine.*" err
+'
+# shellcheck disable=SC2016 # evaluated later, on purpose
+test_lazy_prereq PERF '
+	"$MEMJOB" --output-format=csv --name=probe --size=64k \
+		--perf_events=task-clock >perf-probe.csv || exit 0
+	s=$(csv_col perf-probe.csv task_clock_status) || exit 0
+	case $s in
+	not-supported|denied) echo "perf events: task-clock is $s here"; exit 1 ;;
+	esac
+'
+
 # JSON is read with jq: a real parser, so "valid" means valid.
 test_lazy_prereq JQ '
 	command -v jq >/dev/null || { echo "no jq (apt-get install jq)"; exit 1; }
@@ -233,14 +264,28 @@ test_lazy_prereq NOT_TSAN '
 '
 
 # Timing and physics (a slowdown, a rate, a knee): a sanitizer build's
-# instrumentation distorts them, and so does a busy host.
+# instrumentation distorts them, and so does a busy host; an emulator
+# (TEST_EMULATOR, a cross build's tests under qemu-user) times nothing of
+# the CPU it pretends to be.
 # shellcheck disable=SC2016 # evaluated later, on purpose
 test_lazy_prereq TIMING '
+	if [ -n "${TEST_EMULATOR:-}" ]; then
+		echo "emulated by ${TEST_EMULATOR%% *}: times nothing of the CPU"; exit 1
+	fi
 	if "$MEMJOB" --version | grep -q "sanitizers:"; then
 		echo "a sanitizer build"; exit 1
 	fi
 	host_quiet
 '
+
+# memjob_arch: the CPU architecture memjob was built for ("x86-64",
+# "arm64"), from its --version.  A test of one architecture's instructions
+# asks this, not uname: a cross build's memjob runs under an emulator on
+# a machine of another architecture.
+memjob_arch()
+{
+	"$MEMJOB" --version | sed -n 's/^memjob [^ ]* (\([^,)]*\).*/\1/p'
+}
 
 # test_prereq_why A,B,...: ": reason" for the first named prerequisite
 # that failed and said why, or nothing.

@@ -5,7 +5,7 @@
 #
 # Runs every unit-test binary build/t/test_* (cmocka) and every script
 # t/tNNNN-*.sh, each from the top of the tree with MEMJOB, COUNT_PLAIN,
-# SRCDIR and a fresh TEST_TMP in the environment.  Arguments select tests
+# TOUCH_MEM, LOCKDOWN, SRCDIR and a fresh TEST_TMP in the environment.  Arguments select tests
 # by name prefix or glob ("t01", "test_value", "t*-parse*"); paths work
 # too.
 #
@@ -30,6 +30,11 @@
 # RUN_TESTS_SCRIPT_DIR point the runner elsewhere (t/t0000-harness.sh
 # uses them to test the runner itself); the times of a run are kept in
 # build/test-times only when they are unset.
+# TEST_EXEC (config.mk's, which make check passes): the command that runs
+# this build's programs where this machine cannot (a cross build, under
+# qemu-user); the unit tests run under it, MEMJOB, COUNT_PLAIN, TOUCH_MEM
+# and LOCKDOWN become wrappers that use it, and the scripts see it as
+# TEST_EMULATOR.
 
 set -u
 
@@ -51,12 +56,31 @@ export SRCDIR=$root
 export MEMJOB=${MEMJOB:-$root/memjob}
 export COUNT_PLAIN=${COUNT_PLAIN:-$root/build/t/count_plain}
 export TOUCH_MEM=${TOUCH_MEM:-$root/build/t/touch_mem}
+export LOCKDOWN=${LOCKDOWN:-$root/build/t/lockdown}
 # The same sanitizer settings as CI, unless the caller chose others.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}
 
 export TEST_TMP=
+
+# The command line that runs this build's programs: under TEST_EXEC
+# where one is set.
+emulated=()
+if [ -n "${TEST_EXEC:-}" ]; then
+	read -r -a emulated <<<"$TEST_EXEC"
+	wrap_dir=$(mktemp -d) || exit 1	# removed with $work, below
+	for v in MEMJOB COUNT_PLAIN TOUCH_MEM LOCKDOWN; do
+		printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$TEST_EXEC" "${!v}" \
+			>"$wrap_dir/$v"
+		chmod +x "$wrap_dir/$v"
+		export "$v=$wrap_dir/$v"
+	done
+	export TEST_EMULATOR=$TEST_EXEC
+fi
+# the wrappers carry it: a run-tests.sh that a test starts (t0000) runs
+# its own fake tests as they are
+unset TEST_EXEC
 
 usage()
 {
@@ -151,7 +175,7 @@ if [ $((${#alone[@]} + ${#shared[@]})) -gt 0 ] && [ ! -x "$MEMJOB" ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/memjob-run-tests.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" ${wrap_dir:+"$wrap_dir"}' EXIT
 
 # ---- running one test ------------------------------------------------------
 
@@ -319,7 +343,7 @@ run_one()
 	TEST_TMP=$(mktemp -d) || exit 1
 	case $path in
 	*.sh)	run_logged "$stream" "$log" bash "$path" ;;
-	*)	run_logged "$stream" "$log" "$path" ;;
+	*)	run_logged "$stream" "$log" "${emulated[@]}" "$path" ;;
 	esac
 	rc=$?
 	case $path in

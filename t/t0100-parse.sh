@@ -506,10 +506,11 @@ test_expect_success '--cmdhelp=bss exits 2: did you mean bs' '
 	test ! -s out
 '
 
-test_expect_success '--version prints "memjob VERSION" and the kernels'"'"' vector level' '
+test_expect_success '--version prints "memjob VERSION (ARCH)" and the kernels'"'"' vector level' '
 	"$MEMJOB" --version >out &&
 	test "$(wc -l <out)" = 1 &&
-	grep -E "^memjob [^ ]+( \(sanitizers: [a-z,]+\))? kernels: [a-z0-9]+ \(this CPU has:( [a-z0-9]+)+\)$" out
+	grep -E "^memjob [^ ]+ \((x86-64|arm64|[a-z0-9]+)(, sanitizers: [a-z,]+)?\) kernels: [a-z0-9]+ \(this CPU has:( [a-z0-9]+)+\)$" out &&
+	test -n "$(memjob_arch)"
 '
 
 test_expect_success '--help prints the usage and every program option' '

@@ -20,19 +20,6 @@ test_lazy_prereq DIRECT '
 	rm -f direct-probe
 '
 
-# io_uring is not disabled by sysctl or a seccomp filter.  A failure of
-# memjob for any other reason is a bug, and leaves the tests to fail.
-test_lazy_prereq IO_URING '
-	if [ -r /proc/sys/kernel/io_uring_disabled ]; then
-		test "$(cat /proc/sys/kernel/io_uring_disabled)" != 2
-	fi &&
-	if ! "$MEMJOB" --name=probe --ioengine=io_uring --size=4k \
-		--filename=uring-probe --kernel=count >/dev/null 2>err
-	then
-		! grep -q "disabled by kernel.io_uring_disabled" err
-	fi
-'
-
 # cpu_has FLAG...: /proc/cpuinfo lists every FLAG.
 cpu_has()
 {
@@ -122,13 +109,13 @@ test_expect_success DIRECT 'psync direct=1 bs=64k' '
 	test "$(csv_col out.csv ops)" = 64
 '
 
-test_expect_success IO_URING 'io_uring buffered at iodepth 1, 8 and 64' '
+test_expect_success URING 'io_uring buffered at iodepth 1, 8 and 64' '
 	for d in 1 8 64; do
 		count_run "$(oracle)" $SIZE --ioengine=io_uring --iodepth=$d
 	done
 '
 
-test_expect_success IO_URING,DIRECT 'io_uring direct=1 at iodepth 1, 8 and 64' '
+test_expect_success URING,DIRECT 'io_uring direct=1 at iodepth 1, 8 and 64' '
 	for d in 1 8 64; do
 		count_run "$(oracle)" $SIZE --ioengine=io_uring --iodepth=$d \
 			--direct=1 --bs=64k
@@ -145,7 +132,7 @@ test_expect_success 'rw=randread visits every block once: psync, mmap, mem' '
 	count_run "$(oracle)" $SIZE --ioengine=mem --rw=randread
 '
 
-test_expect_success IO_URING 'rw=randread with io_uring at iodepth 8' '
+test_expect_success URING 'rw=randread with io_uring at iodepth 8' '
 	count_run "$(oracle)" $SIZE --ioengine=io_uring --rw=randread --iodepth=8
 '
 
@@ -163,33 +150,57 @@ test_expect_success 'impl=simple, unrolled and simd give the oracle count' '
 	done
 '
 
-# check_impl IMPL CPUFLAG...: with the flags, the count is right; without
-# them memjob refuses the job (exit 2) and says so.
+# check_impl IMPL ARCH CPUFLAG...: a width of architecture ARCH.  On a
+# build for it, with the flags (x86-64: /proc/cpuinfo's; arm64: the
+# levels --version says this CPU has, since an emulator's /proc/cpuinfo
+# is the host's) the count is right and source_info names the width;
+# without them memjob refuses the job (exit 2) and says so; a build for
+# another architecture refuses it as that one's, with its own widths.
 check_impl()
 {
-	local impl=$1
-	shift
-	if cpu_has "$@"; then
+	local impl=$1 arch=$2 f has=yes
+	shift 2
+	for f in "$@"; do
+		case $arch in
+		x86-64)	grep -qw "$f" /proc/cpuinfo || has=no ;;
+		*)	"$MEMJOB" --version | grep -q "this CPU has:.* ${f}[ )]" || has=no ;;
+		esac
+	done
+	if [ "$(memjob_arch)" != "$arch" ]; then
+		expect_exit 2 "$MEMJOB" --name=c --filename=data \
+			--kernel=count --impl="$impl" >out 2>err &&
+		grep "option .impl.: kernel=count impl=$impl is an $arch width; this $(memjob_arch) build has " err &&
+		test ! -s out
+	elif [ $has = yes ]; then
 		count_run "$(oracle)" $SIZE --ioengine=mem --impl="$impl" &&
-		test "$(csv_col out.csv impl)" = "$impl"
+		test "$(csv_col out.csv impl)" = "$impl" &&
+		csv_col out.csv source_info | grep "^count/$impl: $impl;"
 	else
 		echo "CPU lacks one of $*: memjob must refuse impl=$impl"
 		expect_exit 2 "$MEMJOB" --name=c --filename=data \
 			--kernel=count --impl="$impl" >out 2>err &&
-		grep "$impl" err && test ! -s out
+		grep "impl=$impl: this CPU does not support it" err && test ! -s out
 	fi
 }
 
 test_expect_success 'impl=sse2: right count, or refused on a CPU without SSE2' '
-	check_impl sse2 sse2
+	check_impl sse2 x86-64 sse2
 '
 
 test_expect_success 'impl=avx2: right count, or refused on a CPU without AVX2' '
-	check_impl avx2 avx2
+	check_impl avx2 x86-64 avx2
 '
 
 test_expect_success 'impl=avx512: right count, or refused without AVX-512 F/BW' '
-	check_impl avx512 avx512f avx512bw popcnt
+	check_impl avx512 x86-64 avx512f avx512bw popcnt
+'
+
+test_expect_success 'impl=neon: right count on arm64, refused elsewhere' '
+	check_impl neon arm64
+'
+
+test_expect_success 'impl=sve: right count where the CPU has SVE, refused elsewhere' '
+	check_impl sve arm64 sve
 '
 
 test_expect_success 'every implementation agrees on an odd-sized tail (bs=4100)' '
@@ -208,7 +219,7 @@ test_expect_success 'bs=12k does not divide 4 MiB: the last block is short' '
 	done
 '
 
-test_expect_success IO_URING 'bs=12k through io_uring' '
+test_expect_success URING 'bs=12k through io_uring' '
 	count_run "$(oracle)" $SIZE --ioengine=io_uring --bs=12k --iodepth=8 &&
 	test "$(csv_col out.csv ops)" = 342
 '
@@ -247,14 +258,14 @@ test_expect_success 'an unaligned range: offset=4100 size=10004 bs=4k' '
 	done
 '
 
-test_expect_success IO_URING 'sub-ranges through io_uring' '
+test_expect_success URING 'sub-ranges through io_uring' '
 	count_run "$("$COUNT_PLAIN" cut-1m-1m)" 1048576 --ioengine=io_uring \
 		--offset=1m --size=1m --iodepth=4 &&
 	count_run "$("$COUNT_PLAIN" cut-odd)" 10004 --ioengine=io_uring \
 		--offset=4100 --size=10004 --bs=4k --iodepth=4
 '
 
-test_expect_success IO_URING,DIRECT 'an O_DIRECT sub-range through io_uring' '
+test_expect_success URING,DIRECT 'an O_DIRECT sub-range through io_uring' '
 	count_run "$("$COUNT_PLAIN" cut-1m-1m)" 1048576 --ioengine=io_uring \
 		--offset=1m --size=1m --direct=1 --bs=64k --iodepth=4
 '
@@ -371,7 +382,7 @@ test_expect_success 'kernel=sum: the same sum from every source, equal to od' '
 	test "$(sum_run --filename=data --ioengine=mem --numjobs=2)" = $((want * 2))
 '
 
-test_expect_success IO_URING 'kernel=sum through io_uring' '
+test_expect_success URING 'kernel=sum through io_uring' '
 	test "$(sum_run --filename=data --ioengine=io_uring --iodepth=8)" = "$(cat sum.want)"
 '
 
@@ -413,7 +424,7 @@ test_expect_success 'kernel=fill writes value into a file: mmap and psync' '
 	done
 '
 
-test_expect_success IO_URING 'kernel=fill writes value into a file: io_uring' '
+test_expect_success URING 'kernel=fill writes value into a file: io_uring' '
 	"$MEMJOB" --output-format=csv --name=f --ioengine=io_uring \
 		--filename=filled-uring --size=1m --rw=write --kernel=fill \
 		--value=-2 --iodepth=4 --keep_files=1 >out.csv &&

@@ -15,12 +15,7 @@ test_lazy_prereq TWO_CPUS '
 	[ "$(nproc)" -ge 2 ] && taskset -c 0,1 true
 '
 
-# NUMA: the kernel exposes nodes and node 0 has memory (libnuma's
-# numa_available() needs the same).
-test_lazy_prereq NUMA '
-	test -d /sys/devices/system/node/node0 &&
-	grep -q "^Mems_allowed_list:" /proc/self/status
-'
+# NUMA (t/lib.sh): memjob has libnuma's nodes here.
 
 test_lazy_prereq THP '
 	test -r /sys/kernel/mm/transparent_hugepage/enabled &&

@@ -19,7 +19,7 @@
 SQ="'"
 
 test_lazy_prereq SQLITE_BATCH 'test -x "$SRCDIR/memjob-sqlite-batch"'
-test_lazy_prereq X86_64 'test "$(uname -m)" = x86_64'
+test_lazy_prereq X86_64 'test "$(memjob_arch)" = x86-64'
 
 # layout JOB: JOB's masked report against its golden.
 layout()

@@ -3,7 +3,8 @@
 # counts the same 10s as a plain read of the file (seed 003's check), the
 # latency columns and the ring's description reach the report, the
 # options it alone takes are checked at parse time, and a machine that
-# refuses io_uring fails that job, with the reason, and no other.
+# refuses io_uring has its jobs refused, with the reason, before anything
+# runs (exit 2).
 #
 # Mixed reads and writes (rw=rw, randrw) on the job's ring: the split of
 # the bytes follows rwmixread (the blockgen draws each block's direction
@@ -19,20 +20,14 @@
 # bound on the exit is 10 s, which no load can break.
 #
 # The refusal runs memjob under a seccomp filter that fails
-# io_uring_setup() (build/t/test_uring --no-io-uring ERRNO CMD...): it
+# io_uring_setup() (build/t/lockdown --no-io-uring=ERRNO CMD...): it
 # lives in that process only, so no test can leave io_uring disabled.
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
-NO_URING=$SRCDIR/build/t/test_uring
-
-test_lazy_prereq URING '
-	"$MEMJOB" --name=probe --ioengine=io_uring --size=64k --kernel=none \
-		--filename=probe >/dev/null
-'
 test_lazy_prereq SECCOMP '
-	"$NO_URING" --no-io-uring 38 true
+	"$LOCKDOWN" --no-io-uring true
 '
 
 # uring ARGS...: one io_uring count job over data, as CSV in out.csv.
@@ -313,10 +308,11 @@ test_expect_success 'options only io_uring takes, and their checks' '
 	grep "option .iodepth.: io_uring allows at most 32768" err
 '
 
-test_expect_success URING,SECCOMP 'without io_uring: that job fails with the reason, the others run' '
+test_expect_success URING,SECCOMP 'without io_uring: refused before anything runs, with the reason' '
 	write_file two.ini <<-\EOF &&
 	[global]
-	filename=data
+	filename=locked
+	size=1m
 	kernel=count
 	[uring]
 	ioengine=io_uring
@@ -328,18 +324,15 @@ test_expect_success URING,SECCOMP 'without io_uring: that job fails with the rea
 	[sync]
 	ioengine=psync
 	EOF
-	for err in 38 1; do
-		expect_exit 1 "$NO_URING" --no-io-uring $err "$MEMJOB" \
-			--output-format=csv two.ini >out.csv &&
-		test "$(csv_col out.csv job 1)" = uring &&
-		test "$(csv_col out.csv status 1)" = failed &&
-		csv_col out.csv error 1 | grep "io_uring unavailable: io_uring_queue_init" &&
-		csv_col out.csv error 1 | grep "seccomp" &&
-		test "$(csv_col out.csv status 2)" = failed &&
-		csv_col out.csv error 2 | grep "I/O thread 0: io_uring unavailable" &&
-		test "$(csv_col out.csv job 3)" = sync &&
-		test "$(csv_col out.csv status 3)" = ok &&
-		test "$(csv_col out.csv result 3)" = "$(cat tens)" || exit 1
+	for err in ENOSYS EPERM; do
+		expect_exit 2 "$LOCKDOWN" --no-io-uring=$err "$MEMJOB" \
+			--output-format=csv two.ini >out.csv 2>err &&
+		test ! -s out.csv && test ! -e locked &&
+		grep "two.ini:6: option .ioengine.: io_uring is unavailable here: io_uring_setup: " err &&
+		grep "two.ini:9: option .ioengine.: io_uring is unavailable" err &&
+		grep "seccomp filter" err &&
+		grep "ioengine=psync reads and writes the same file without it" err &&
+		grep "nothing was run" err || exit 1
 	done
 '
 

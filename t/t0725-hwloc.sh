@@ -17,6 +17,13 @@
 
 TOPO=$SRCDIR/t/fixtures/topo
 JOBS=$SRCDIR/jobs
+# llc-noisy sweeps the flush instructions of this CPU (flush:*): how many,
+# the first and the last (clflush, clwb on x86-64)
+FLUSHES=$("$MEMJOB" --dump "$JOBS/llc-noisy.ini" | sed -n 's/^sweep=flush://p')
+NFLUSH=$(echo "$FLUSHES" | tr , "\n" | wc -l)
+FLUSH1=${FLUSHES%%,*}
+FLUSHN=${FLUSHES##*,}
+export NFLUSH FLUSH1 FLUSHN
 export TOPO JOBS
 
 test_lazy_prereq TWO_CPUS '
@@ -24,7 +31,7 @@ test_lazy_prereq TWO_CPUS '
 '
 # CPUID: an x86 machine, where hwloc reads caches with CPUID
 test_lazy_prereq X86 '
-	case $(uname -m) in x86_64|i?86) ;; *) echo "not x86: no CPUID"; exit 1 ;; esac
+	case $(memjob_arch) in x86-64) ;; *) echo "memjob is not built for x86: no CPUID"; exit 1 ;; esac
 '
 # sysfs lists no cache here, or a private mount namespace can hide them
 test_lazy_prereq NOSYSFS '
@@ -136,10 +143,10 @@ test_expect_success 'seed004: victim on CPU 2, writers on node-0 cores, never 34
 	! grep "fallback" notes &&
 	grep -x "run 1: victim \[alone\], size 2 MiB (2\*l2)" plan &&
 	test "$(clones "victim [alone]")" = 2 &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=1}")" = 0 &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=4}" | tr "\n" " ")" = "0 4 6 8 " &&
-	test "$(clones "aggressor [loaded] {flush=clwb numjobs=8}" | tr "\n" " ")" = "0 4 6 8 10 12 14 16 " &&
-	grep -c "^run .*aggressor" plan >n && test "$(cat n)" = 9 &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=1}")" = 0 &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=4}" | tr "\n" " ")" = "0 4 6 8 " &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSHN numjobs=8}" | tr "\n" " ")" = "0 4 6 8 10 12 14 16 " &&
+	grep -c "^run .*aggressor" plan >n && test "$(cat n)" = $((NFLUSH * 3)) &&
 	# no writer on the victim core (2, 34) nor on node 1 (odd CPUs)
 	! grep -E "^  clone [0-9]+: CPU (34|2|[0-9]*[13579])," plan | grep -v "^  clone 0: CPU 2, memory node 0" &&
 	grep -c "memory node 0 (local to its CPU)" plan
@@ -151,7 +158,7 @@ test_expect_success 'vm-2cpu: no CPU shares the L3: the fallback, and a note say
 	grep "numjobs=4 left out: cpus_allowed=.* gives 1 CPU" notes &&
 	grep "numjobs=8 left out" notes &&
 	test "$(clones "victim [alone]")" = 0 &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=1}")" = 1 &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=1}")" = 1 &&
 	grep -x "run 1: victim \[alone\], size 2 MiB (2\*l2)" plan
 '
 
@@ -159,14 +166,14 @@ test_expect_success 'seed000 laptop: 6 CPUs share the L3 beside core 0: 8 writer
 	plan seed000 llc-noisy.ini &&
 	grep "numjobs=8 left out: cpus_allowed=.* gives 6 CPUs" notes &&
 	! grep "numjobs=4 left out" notes &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=4}" | tr "\n" " ")" = "1 2 3 5 " &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=4}" | tr "\n" " ")" = "1 2 3 5 " &&
 	grep -x "run 1: victim \[alone\], size 1 MiB (2\*l2)" plan
 '
 
 test_expect_success 'epyc7313: the LLC is the CCD of 4 cores: writers stay on it' '
 	plan epyc7313 llc-noisy.ini &&
 	grep "numjobs=8 left out: cpus_allowed=.* gives 6 CPUs" notes &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=4}" | tr "\n" " ")" = "1 2 3 17 " &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=4}" | tr "\n" " ")" = "1 2 3 17 " &&
 	! grep -E "^  clone [0-9]+: CPU ([4-9]|1[0-6]|2[0-9]|3[01])," plan &&
 	grep -x "run 1: victim \[alone\], size 1 MiB (2\*l2)" plan
 '
@@ -174,7 +181,7 @@ test_expect_success 'epyc7313: the LLC is the CCD of 4 cores: writers stay on it
 test_expect_success 'i5-1235u: a P-core victim, writers on the other P-core and the E-cores' '
 	plan i5-1235u llc-noisy.ini &&
 	! grep "left out" notes &&
-	test "$(clones "aggressor [loaded] {flush=clflush numjobs=8}" | tr "\n" " ")" = "2 3 4 5 6 7 8 9 " &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSH1 numjobs=8}" | tr "\n" " ")" = "2 3 4 5 6 7 8 9 " &&
 	grep -x "run 1: victim \[alone\], size 2.5 MiB (2\*l2)" plan &&
 	VICTIM_CPU=4 "$MEMJOB" --topology-file="$TOPO/i5-1235u.xml" --plan \
 		"$JOBS/llc-noisy.ini" >plan 2>notes &&
@@ -184,7 +191,7 @@ test_expect_success 'i5-1235u: a P-core victim, writers on the other P-core and 
 test_expect_success 'graviton3 (arm64): 63 other cores share the L3' '
 	plan graviton3 llc-noisy.ini &&
 	! grep "left out" notes &&
-	test "$(clones "aggressor [loaded] {flush=clwb numjobs=8}" | tr "\n" " ")" = "1 2 3 4 5 6 7 8 " &&
+	test "$(clones "aggressor [loaded] {flush=$FLUSHN numjobs=8}" | tr "\n" " ")" = "1 2 3 4 5 6 7 8 " &&
 	grep -x "run 1: victim \[alone\], size 2 MiB (2\*l2)" plan
 '
 
@@ -252,8 +259,8 @@ test_expect_success TWO_CPUS 'llc-noisy runs on the VM shape (HWLOC_XMLFILE): th
 	grep "^topology: this machine as HWLOC_XMLFILE (hwloc XML) describes it;" out &&
 	grep "^note: job ${SQ}aggressor${SQ}: cpus_allowed: ${SQ}llc-of:0,!core-of:0${SQ} leaves no CPU; using the fallback ${SQ}!core-of:0${SQ} (CPU 1): .* not LLC sharing" out &&
 	grep "^note: job ${SQ}aggressor${SQ}: numjobs=4 left out" out &&
-	grep "^  flush=clflush numjobs=1 " out &&
-	grep "^  flush=clwb numjobs=1 " out &&
+	grep "^  flush=$FLUSH1 numjobs=1 " out &&
+	grep "^  flush=$FLUSHN numjobs=1 " out &&
 	! grep "numjobs=4  " out
 '
 

@@ -2,7 +2,9 @@
 # t0730-dax-exec.sh - ioengine=dax: refused at run time off DAX unless
 # dax_emulate=1 (then every figure is marked emulated), writes that reach
 # the file whatever the flush instruction, nt=1, and the option checks
-# (flush on reads, fence_scope=line without a fence); kernel=exec: the
+# (flush on reads, fence_scope=line without a fence, another CPU
+# architecture's instructions, each with this one's as the way out, in
+# --cmdhelp too, and flush:* as this CPU's); kernel=exec: the
 # exit status, the program's output kept off the report, the CPU binding,
 # and exec victims and aggressors, the aggressor stopped (with all its
 # processes) when the victim is done.
@@ -32,10 +34,32 @@ SIZE=1048576
 SEVENS=$((SIZE / 4))
 export SIZE SEVENS
 
-# cpu_has FLAG: /proc/cpuinfo lists FLAG.
+# The flush instructions and the fence of the architecture memjob is
+# built for, and the other one's (refused): evict is the one that writes
+# back and evicts, writeback the one that may keep the line.
+case $(memjob_arch) in
+arm64)
+	FLUSHES="dc_cvac dc_cvap dc_civac" FENCE=dsb EVICT=dc_civac
+	WRITEBACK=dc_cvac OTHER_FLUSHES="clflush clflushopt clwb"
+	OTHER_FENCE=sfence OTHER_ARCH=x86-64 ;;
+*)
+	FLUSHES="clwb clflushopt clflush" FENCE=sfence EVICT=clflush
+	WRITEBACK=clwb OTHER_FLUSHES="dc_cvac dc_cvap dc_civac"
+	OTHER_FENCE=dsb OTHER_ARCH=arm64 ;;
+esac
+export FLUSHES FENCE EVICT WRITEBACK OTHER_FLUSHES OTHER_FENCE OTHER_ARCH
+
+# cpu_has INSN: the CPU has flush instruction INSN.  On x86-64 the
+# kernel's /proc/cpuinfo says so; elsewhere (and under an emulator, where
+# /proc/cpuinfo is the host's) memjob's own list, which the refusal test
+# of the others checks.
 cpu_has()
 {
-	grep -qw "$1" /proc/cpuinfo
+	if [ "$(memjob_arch)" = x86-64 ] && [ -z "${TEST_EMULATOR:-}" ]; then
+		grep -qw "$1" /proc/cpuinfo
+	else
+		"$MEMJOB" --cmdhelp=flush | head -n 1 | tr "=|" "  " | grep -qw "$1"
+	fi
 }
 
 # leftovers MARK: kill (by pid) and list the processes whose command line
@@ -110,7 +134,7 @@ interference_run()
 }
 
 test_expect_success 'the interference table marks a point whose writes were emulated' '
-	interference_run dax --dax_emulate=1 --flush=clwb &&
+	interference_run dax --dax_emulate=1 --flush=$WRITEBACK &&
 	test "$(csv_get out.csv emulated job=a phase=loaded)" = 1 &&
 	grep "^  -  .* GB/s  EMULATED\$" table &&
 	grep "^  EMULATED: .*dax_emulate=1" table &&
@@ -148,8 +172,8 @@ write_sevens()
 	test "$(od -An -v -td4 d.0 | tr -s " " "\n" | sed "/^$/d" | sort -u)" = 7
 }
 
-test_expect_success 'flush=clwb, clflushopt, clflush: the file holds what was stored' '
-	for f in clwb clflushopt clflush; do
+test_expect_success 'every flush instruction: the file holds what was stored' '
+	for f in $FLUSHES; do
 		if cpu_has "$f"; then
 			write_sevens $f || { echo "flush=$f"; exit 1; }
 			test "$(csv_col out.csv impl)" = plain || exit 1
@@ -163,24 +187,24 @@ test_expect_success 'flush=clwb, clflushopt, clflush: the file holds what was st
 	done
 '
 
-test_expect_success 'randwrite with clflush and sfence per line fills it all too' '
-	cpu_has clflush &&
-	write_sevens clflush --rw=randwrite --fence=sfence --fence_scope=line
+test_expect_success 'randwrite with a flush and a fence per line fills it all too' '
+	cpu_has $EVICT &&
+	write_sevens $EVICT --rw=randwrite --fence=$FENCE --fence_scope=line
 '
 
-test_expect_success TIMING 'flush=clflush costs: a flushed writer is slower' '
-	cpu_has clflush &&
+test_expect_success TIMING 'a flush that evicts costs: a flushed writer is slower' '
+	cpu_has $EVICT &&
 	mkdir cost && cd cost &&
 	# 128 passes: the first pass page-faults every page of the file
 	# (about 5 ms for 4 MiB here), which at 4 passes hid the flushes
 	# entirely (none 2.4 GB/s, clflush 2.7); at 128 it is noise.
-	for f in none clflush; do
+	for f in none $EVICT; do
 		"$MEMJOB" --output-format=csv --name=d --ioengine=dax \
 			--dax_emulate=1 --rw=write --kernel=fill --size=4m \
 			--loops=128 --flush=$f >$f.csv || exit 1
 	done &&
-	none=$(csv_col none.csv gbps) && cl=$(csv_col clflush.csv gbps) &&
-	echo "flush=none $none GB/s, flush=clflush $cl GB/s" &&
+	none=$(csv_col none.csv gbps) && cl=$(csv_col $EVICT.csv gbps) &&
+	echo "flush=none $none GB/s, flush=$EVICT $cl GB/s" &&
 	awk -v a="$none" -v b="$cl" "BEGIN { exit !(a > 1.5 * b) }"
 '
 
@@ -188,14 +212,14 @@ test_expect_success 'nt=1 stores with fill/nt, and the file is right' '
 	write_sevens none --nt=1 &&
 	test "$(csv_col out.csv impl)" = nt &&
 	test "$(csv_col out.csv kernel)" = fill &&
-	cpu_has clwb &&
-	write_sevens clwb --nt=1 --fence=sfence &&
+	cpu_has $WRITEBACK &&
+	write_sevens $WRITEBACK --nt=1 --fence=$FENCE &&
 	test "$(csv_col out.csv impl)" = nt
 '
 
 test_expect_success 'flush on a read job is refused' '
 	in_fresh_dir flushread &&
-	refuses --name=d --ioengine=dax --dax_emulate=1 --size=1m --flush=clwb &&
+	refuses --name=d --ioengine=dax --dax_emulate=1 --size=1m --flush=$WRITEBACK &&
 	error_at "command line:5" flush "read" &&
 	errors_are 1
 '
@@ -203,14 +227,64 @@ test_expect_success 'flush on a read job is refused' '
 test_expect_success 'fence_scope=line without a fence is refused' '
 	in_fresh_dir scope &&
 	refuses --name=d --ioengine=dax --dax_emulate=1 --rw=write \
-		--kernel=fill --size=1m --flush=clwb --fence_scope=line &&
-	error_at "command line:8" fence_scope "fence=sfence" &&
+		--kernel=fill --size=1m --flush=$WRITEBACK --fence_scope=line &&
+	error_at "command line:8" fence_scope "fence=$FENCE" &&
 	errors_are 1
+'
+
+test_expect_success 'another architecture'"'"'s flushes and fence: refused, with this one'"'"'s' '
+	in_fresh_dir otherarch &&
+	for f in $OTHER_FLUSHES; do
+		refuses --name=d --ioengine=dax --dax_emulate=1 --rw=write \
+			--size=1m --flush=$f --fence=$OTHER_FENCE &&
+		error_at "command line:6" flush "$f is an $OTHER_ARCH instruction; this $(memjob_arch) build flushes with " &&
+		error_at "command line:7" fence "$OTHER_FENCE is an $OTHER_ARCH fence; this $(memjob_arch) build fences with $FENCE" &&
+		errors_are 2 || exit 1
+	done &&
+	# in a sweep, the point that names one is refused where it is swept
+	write_file sw.ini <<-EOF &&
+	[d]
+	ioengine=dax
+	dax_emulate=1
+	rw=write
+	size=1m
+	sweep=flush:$WRITEBACK,${OTHER_FLUSHES%% *}
+	EOF
+	expect_exit 2 "$MEMJOB" --parse-only sw.ini 2>err &&
+	grep "^sw.ini:6: option .flush.: ${OTHER_FLUSHES%% *} is an $OTHER_ARCH instruction" err
+'
+
+test_expect_success '--cmdhelp=flush and --cmdhelp=fence list this architecture'"'"'s' '
+	"$MEMJOB" --cmdhelp=flush >out &&
+	head -n 1 out | grep "^flush=none|" &&
+	for f in $FLUSHES; do
+		if cpu_has $f; then
+			head -n 1 out | tr "=|" "  " | grep -w $f || exit 1
+		else
+			grep "^  not here: .*$f (this CPU lacks it)" out || exit 1
+		fi
+	done &&
+	for f in $OTHER_FLUSHES; do
+		! head -n 1 out | grep -w $f || exit 1
+	done &&
+	grep "^  not here: .*$(echo $OTHER_FLUSHES | sed "s/ /, /g") ($OTHER_ARCH.s)" out &&
+	"$MEMJOB" --cmdhelp=fence >out &&
+	test "$(head -n 1 out)" = "fence=none|$FENCE" &&
+	grep "^  not here: $OTHER_FENCE ($OTHER_ARCH.s)" out &&
+	"$MEMJOB" --cmdhelp | grep -E "^  flush +none\|" >out &&
+	! grep -w -e "${OTHER_FLUSHES%% *}" out
+'
+
+test_expect_success 'flush:* sweeps this CPU'"'"'s instructions; llc-noisy.ini does' '
+	"$MEMJOB" --dump "$SRCDIR/jobs/llc-noisy.ini" >dump &&
+	want=$(for f in $FLUSHES; do cpu_has $f && echo $f; done | sort | paste -sd,) &&
+	got=$(sed -n "s/^sweep=flush://p" dump | tr , "\n" | sort | paste -sd,) &&
+	echo "swept: $got" && test -n "$got" && test "$got" = "$want"
 '
 
 test_expect_success 'dax options on another data source are refused' '
 	in_fresh_dir notdax &&
-	for o in flush=clwb nt=1 dax_emulate=1 fence=sfence; do
+	for o in flush=$WRITEBACK nt=1 dax_emulate=1 fence=$FENCE; do
 		refuses --name=d --ioengine=mem --rw=write --size=1m --$o &&
 		error_at "command line:5" "${o%%=*}" "ioengine=dax" &&
 		errors_are 1 || exit 1

@@ -10,7 +10,10 @@
 . t/lib.sh
 . t/broken/helpers.sh
 
-test_lazy_prereq X86_64 '[ "$(uname -m)" = x86_64 ]'
+test_lazy_prereq CODEWALK '
+	"$MEMJOB" --parse-only --name=c --kernel=codewalk 2>&1 >/dev/null | head -n 1
+	test "${PIPESTATUS[0]}" = 0
+'
 
 TOPO=$SRCDIR/t/fixtures/topo
 export TOPO
@@ -35,7 +38,7 @@ table()
 		on && /^  [0-9]/ { print }' out
 }
 
-test_expect_success X86_64 'a grid of code_size x batch gets a table per batch' '
+test_expect_success CODEWALK 'a grid of code_size x batch gets a table per batch' '
 	HWLOC_XMLFILE=$TOPO/vm-2cpu.xml "$MEMJOB" \
 		--output-format=normal,csv grid.ini >all &&
 	sed "/^host,/,\$d" all >out &&
@@ -45,7 +48,7 @@ test_expect_success X86_64 'a grid of code_size x batch gets a table per batch' 
 	grep "^  code_size  *ns per item  *above: per item  *per call (x4)  *batch=1${SQ}s rise / this$" out
 '
 
-test_expect_success X86_64 'the baseline is the smallest footprint, inside L1i' '
+test_expect_success CODEWALK 'the baseline is the smallest footprint, inside L1i' '
 	for b in 1 4; do
 		table $b >rows.$b &&
 		test "$(wc -l <rows.$b)" = 3 &&
@@ -62,7 +65,7 @@ ns()
 	csv_get out.csv ns_per_item sweep_batch="$1" sweep_code_size="$2"
 }
 
-test_expect_success X86_64 'above baseline = ns_per_item(point) - ns_per_item(baseline), per item and per call' '
+test_expect_success CODEWALK 'above baseline = ns_per_item(point) - ns_per_item(baseline), per item and per call' '
 	for b in 1 4; do
 		base=$(ns $b 2k) &&
 		for s in 4k 8k; do
@@ -81,7 +84,7 @@ test_expect_success X86_64 'above baseline = ns_per_item(point) - ns_per_item(ba
 	done
 '
 
-test_expect_success X86_64 'batch 1 rise over this one: the ratio of the two above figures' '
+test_expect_success CODEWALK 'batch 1 rise over this one: the ratio of the two above figures' '
 	for s in 4k 8k; do
 		r1=$(grep "^  $s " rows.1 | awk "{ print \$4 }") &&
 		r4=$(grep "^  $s " rows.4) &&
@@ -100,20 +103,20 @@ test_expect_success X86_64 'batch 1 rise over this one: the ratio of the two abo
 	done
 '
 
-test_expect_success X86_64 'a smallest footprint larger than L1i is not called L1i-resident' '
+test_expect_success CODEWALK 'a smallest footprint larger than L1i is not called L1i-resident' '
 	SIZES=64k,128k HWLOC_XMLFILE=$TOPO/vm-2cpu.xml "$MEMJOB" grid.ini >out &&
 	test "$(grep -c "^  baseline: code_size=64k, the smallest swept (64 KiB), [0-9.]* ns per item: larger than L1i (32 KiB) of CPU 0: not L1i-resident, so the baseline already holds part of the footprint${SQ}s cost$" out)" = 2 &&
 	! grep "inside L1i" out
 '
 
-test_expect_success X86_64 'an L1i of unknown size: the baseline says so' '
+test_expect_success CODEWALK 'an L1i of unknown size: the baseline says so' '
 	SIZES=2k,4k HWLOC_SYNTHETIC="pack:1 core:2 pu:1" "$MEMJOB" grid.ini >out &&
 	grep "^topology: .*caches from nowhere" out &&
 	test "$(grep -c "^  baseline: code_size=2k, the smallest swept (2 KiB), [0-9.]* ns per item: the size of CPU 0${SQ}s L1i is not known (neither sysfs nor CPUID lists it; --topology-file describes the machine), so whether the baseline stays in L1i is not known$" out)" = 2 &&
 	! grep "inside L1i" out
 '
 
-test_expect_success X86_64 'one footprint, or a kernel without one: no table' '
+test_expect_success CODEWALK 'one footprint, or a kernel without one: no table' '
 	SIZES=2k HWLOC_XMLFILE=$TOPO/vm-2cpu.xml "$MEMJOB" grid.ini >out &&
 	! grep "^footprint" out &&
 	"$MEMJOB" --name=c --kernel=chase --size=64k --runtime=20ms \

@@ -103,7 +103,7 @@ for level in $order; do
 	'
 done
 
-if [ "$(uname -m)" = x86_64 ]; then
+if [ "$(memjob_arch)" = x86-64 ]; then
 	for level in avx512 avx2; do
 		case " $levels " in
 		*" $level "*) ;;

@@ -233,7 +233,7 @@ test_expect_success NO_CPU64 '26 a CPU this machine does not have (64)' '
 
 test_lazy_prereq NUMA_NO_NODE7 '[ -d /sys/devices/system/node/node0 ] &&
 	[ ! -e /sys/devices/system/node/node7 ]'
-test_expect_success NUMA_NO_NODE7 '27 a NUMA memory node that does not exist' '
+test_expect_success NUMA,NUMA_NO_NODE7 '27 a NUMA memory node that does not exist' '
 	in_fresh_dir 27 &&
 	check_refused 27-numa-mem-node-missing 4 numa_mem_policy \
 		"NUMA node 7 does not exist"
@@ -241,7 +241,7 @@ test_expect_success NUMA_NO_NODE7 '27 a NUMA memory node that does not exist' '
 
 test_lazy_prereq NUMA_NO_NODE5 '[ -d /sys/devices/system/node/node0 ] &&
 	[ ! -e /sys/devices/system/node/node5 ]'
-test_expect_success NUMA_NO_NODE5 '28 a NUMA CPU node that does not exist' '
+test_expect_success NUMA,NUMA_NO_NODE5 '28 a NUMA CPU node that does not exist' '
 	in_fresh_dir 28 &&
 	check_refused 28-numa-cpu-node-missing 4 numa_cpu_nodes \
 		"NUMA node 5 does not exist"

@@ -38,7 +38,7 @@ test_expect_success 'the files and options used below are good on their own' '
 	"$MEMJOB" "$GOOD" >out && grep "^memjob " out &&
 	"$MEMJOB" --parse-only "$COUNT" &&
 	make_file data-16k 16384 &&
-	"$MEMJOB" --parse-only --ioengine=io_uring "$IODEPTH" &&
+	"$MEMJOB" --dump --ioengine=io_uring "$IODEPTH" >/dev/null &&
 	"$MEMJOB" --parse-only --name=j --size=64k --bs=4k &&
 	"$MEMJOB" --parse-only --bs=4k "$GOOD" &&
 	"$MEMJOB" --parse-only --section=ok "$GOOD"

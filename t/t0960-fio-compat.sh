@@ -10,11 +10,6 @@
 . t/lib.sh
 
 # NUMA node 0 exists with memory (libnuma's numa_available() agrees).
-test_lazy_prereq NUMA '
-	test -d /sys/devices/system/node/node0 &&
-	"$MEMJOB" --parse-only --name=n --size=4k --numa_cpu_nodes=0 \
-		--numa_mem_policy=bind:0
-'
 
 test_lazy_prereq FIO 'command -v fio && command -v jq'
 

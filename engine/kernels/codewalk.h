@@ -17,7 +17,8 @@
  * two reasons: a C compiler takes minutes over tens of thousands of
  * functions, and the assembler cannot reorder, merge, inline, unroll or
  * vectorise them, so every function is the same instructions at a known
- * address.  They exist on x86-64 only; elsewhere codewalk_nfuncs is 0 and
+ * address.  They exist for x86-64 and arm64 (sixteen instructions there,
+ * the constants built in registers); elsewhere codewalk_nfuncs is 0 and
  * kernel=codewalk refuses to run.
  *
  * The generator reads the two numbers below from this file.

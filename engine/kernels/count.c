@@ -13,11 +13,13 @@
  *             vectors (vector compares: pcmpeqd and friends), built once
  *             per vector level (isa.h) at that level's register width.
  *   simd      explicit intrinsics, the widest of AVX-512 / AVX2 / SSE2
- *             the CPU supports, picked at run time.
- *   sse2, avx2, avx512
+ *             (x86-64) or SVE / NEON (arm64) the CPU supports, picked at
+ *             run time (count_simd.h: one file per architecture).
+ *   sse2, avx2, avx512, neon, sve
  *             the same intrinsics at one fixed width, to compare widths
  *             (seed 003 found 256-bit code slower than 128-bit on first
- *             generation EPYC); validate() refuses a width the CPU lacks.
+ *             generation EPYC); validate() refuses a width the CPU lacks,
+ *             and another architecture's with this one's.
  *
  * A block is viewed as len / 4 int32s in host byte order.  When len is not
  * a multiple of 4 the trailing 1..3 bytes are ignored (validate() makes bs
@@ -29,19 +31,13 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#ifdef __x86_64__
-#include <immintrin.h>
-#endif
-
+#include "machine/arch.h"
 #include "machine/isa.h"
+#include "kernels/count_simd.h"
 #include "kernels/kernel.h"
 #include "util/value.h"
-
-enum count_impl {
-	COUNT_SIMPLE, COUNT_UNROLLED, COUNT_SIMD,
-	COUNT_SSE2, COUNT_AVX2, COUNT_AVX512,
-};
 
 static const char *const count_impls[] = {
 	[COUNT_SIMPLE] = "simple",
@@ -50,15 +46,12 @@ static const char *const count_impls[] = {
 	[COUNT_SSE2] = "sse2",
 	[COUNT_AVX2] = "avx2",
 	[COUNT_AVX512] = "avx512",
+	[COUNT_NEON] = "neon",
+	[COUNT_SVE] = "sve",
 	NULL,
 };
-
-/*
- * The counters of the vector loops are 32 bits wide (so that one vector
- * compare adds to several of them at once); every COUNT_CHUNK elements
- * they are folded into a 64-bit total, long before any of them can wrap.
- */
-#define COUNT_CHUNK	((size_t)1 << 20)
+_Static_assert(sizeof(count_impls) / sizeof(*count_impls) == COUNT_IMPLS + 1,
+	       "a name for every impl");
 
 /*
  * The naive loop.  With -O3 the compiler would vectorise it (and then it
@@ -146,133 +139,37 @@ COUNT_UNROLLED_BODY(64)
 ISA_CLONES_WIDE(uint64_t, count_unrolled,
 		(const int32_t *p, size_t n, int32_t v), (p, n, v))
 
-#ifdef __x86_64__
-
-/* The last few elements of a vector loop (and the scalar fallback). */
-static inline uint64_t count_tail(const int32_t *p, size_t n, int32_t v)
+const char *count_width_arch(int impl)
 {
-	uint64_t c = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		int32_t x;
-
-		__builtin_memcpy(&x, p + i, sizeof(x));	/* any alignment */
-		c += (uint64_t)(x == v);
-	}
-	return c;
+	return impl >= COUNT_NEON ? "arm64" : "x86-64";
 }
 
-/* 64 elements per step: four compares into masks, one popcount. */
-__attribute__((target("avx512f,avx512bw,popcnt")))
-static uint64_t count_avx512(const int32_t *p, size_t n, int32_t v)
+#if !defined(__x86_64__) && !defined(__aarch64__)
+/* No intrinsics for this CPU: no fixed width, and impl=simd runs the
+ * unrolled loop. */
+bool count_width_here(int impl)
 {
-	const __m512i vv = _mm512_set1_epi32(v);
-	uint64_t c = 0;
-	size_t i = 0;
-
-	for (; n - i >= 64; i += 64) {
-		uint64_t m0 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i), vv);
-		uint64_t m1 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 16), vv);
-		uint64_t m2 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 32), vv);
-		uint64_t m3 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 48), vv);
-
-		c += (uint64_t)__builtin_popcountll(m0 | m1 << 16 | m2 << 32 | m3 << 48);
-	}
-	for (; n - i >= 16; i += 16)
-		c += (uint64_t)__builtin_popcount(
-			_mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i), vv));
-	return c + count_tail(p + i, n - i, v);
+	(void)impl;
+	return false;
 }
 
-/* The lanes of a vector of 32-bit counters, added up. */
-__attribute__((target("avx2")))
-static uint64_t hsum256(__m256i a)
+bool count_width_cpu_has(int impl)
 {
-	uint32_t lane[8];
-	uint64_t s = 0;
-	unsigned j;
-
-	_mm256_storeu_si256((__m256i *)lane, a);
-	for (j = 0; j < 8; j++)
-		s += lane[j];
-	return s;
+	(void)impl;
+	return false;
 }
 
-/* A match compares to all ones (-1), so subtracting it counts one. */
-__attribute__((target("avx2")))
-static uint64_t count_avx2(const int32_t *p, size_t n, int32_t v)
+int count_width_widest(void)
 {
-	const __m256i vv = _mm256_set1_epi32(v);
-	uint64_t c = 0;
-	size_t i = 0;
-
-	while (n - i >= 32) {
-		size_t left = (n - i) / 32 * 32;
-		size_t stop = i + (left < COUNT_CHUNK ? left : COUNT_CHUNK);
-		/* The accumulators subtract as generic vectors of int32:
-		 * with _mm256_sub_epi32 GCC 12 put each difference in the
-		 * compare's register and copied it back, 4 vmovdqa a step. */
-		count_vec32 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
-
-		for (; i < stop; i += 32) {
-			const __m256i *q = (const __m256i *)(p + i);
-
-			a0 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 0), vv);
-			a1 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), vv);
-			a2 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 2), vv);
-			a3 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 3), vv);
-		}
-		c += hsum256((__m256i)a0) + hsum256((__m256i)a1) +
-		     hsum256((__m256i)a2) + hsum256((__m256i)a3);
-	}
-	return c + count_tail(p + i, n - i, v);
+	return -1;
 }
 
-static uint64_t hsum128(__m128i a)
+uint64_t count_width_run(const int32_t *p, size_t n, int32_t v, int width)
 {
-	uint32_t lane[4];
-
-	_mm_storeu_si128((__m128i *)lane, a);
-	return (uint64_t)lane[0] + lane[1] + lane[2] + lane[3];
+	(void)width;
+	return count_tail(p, n, v);
 }
-
-/* SSE2 is part of x86-64, so this one needs no target attribute. */
-static uint64_t count_sse2(const int32_t *p, size_t n, int32_t v)
-{
-	const __m128i vv = _mm_set1_epi32(v);
-	uint64_t c = 0;
-	size_t i = 0;
-
-	while (n - i >= 16) {
-		size_t left = (n - i) / 16 * 16;
-		size_t stop = i + (left < COUNT_CHUNK ? left : COUNT_CHUNK);
-		__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
-
-		for (; i < stop; i += 16) {
-			const __m128i *q = (const __m128i *)(p + i);
-
-			a0 = _mm_sub_epi32(a0, _mm_cmpeq_epi32(_mm_loadu_si128(q + 0), vv));
-			a1 = _mm_sub_epi32(a1, _mm_cmpeq_epi32(_mm_loadu_si128(q + 1), vv));
-			a2 = _mm_sub_epi32(a2, _mm_cmpeq_epi32(_mm_loadu_si128(q + 2), vv));
-			a3 = _mm_sub_epi32(a3, _mm_cmpeq_epi32(_mm_loadu_si128(q + 3), vv));
-		}
-		c += hsum128(a0) + hsum128(a1) + hsum128(a2) + hsum128(a3);
-	}
-	return c + count_tail(p + i, n - i, v);
-}
-
-static bool count_cpu_has(int impl)
-{
-	switch (impl) {
-	case COUNT_AVX512:
-		return isa_cpu_has(ISA_AVX512);
-	case COUNT_AVX2:
-		return isa_cpu_has(ISA_AVX2);
-	default:
-		return true;		/* SSE2 is part of x86-64 */
-	}
-}
+#endif
 
 /*
  * impl=simd: the vector level of the other kernels (isa_level(): the
@@ -282,16 +179,9 @@ static bool count_cpu_has(int impl)
  */
 static int count_width(int impl)
 {
-	if (impl != COUNT_SIMD && count_cpu_has(impl))
+	if (impl != COUNT_SIMD && count_width_cpu_has(impl))
 		return impl;
-	switch (isa_level()) {
-	case ISA_AVX512:
-		return COUNT_AVX512;
-	case ISA_AVX2:
-		return COUNT_AVX2;
-	default:
-		return COUNT_SSE2;
-	}
+	return count_width_widest();
 }
 
 /*
@@ -302,39 +192,18 @@ static uint64_t count_vector(const int32_t *p, size_t n, int32_t v, int impl)
 {
 	uint64_t c;
 	size_t head = 0;
+	int width = count_width(impl);
 
+	if (width < 0)		/* no intrinsics here: the portable loop */
+		return count_unrolled(p, n, v);
 	if (((uintptr_t)p & 3) == 0) {
 		head = ((64 - ((uintptr_t)p & 63)) & 63) / sizeof(*p);
 		if (head > n)
 			head = n;
 	}
 	c = count_tail(p, head, v);
-	p += head;
-	n -= head;
-	switch (count_width(impl)) {
-	case COUNT_AVX512:
-		return c + count_avx512(p, n, v);
-	case COUNT_AVX2:
-		return c + count_avx2(p, n, v);
-	default:
-		return c + count_sse2(p, n, v);
-	}
+	return c + count_width_run(p + head, n - head, v, width);
 }
-
-#else /* !__x86_64__: no intrinsics here; the portable vector loop */
-
-static bool count_cpu_has(int impl)
-{
-	return impl < COUNT_SSE2;
-}
-
-static uint64_t count_vector(const int32_t *p, size_t n, int32_t v, int impl)
-{
-	(void)impl;
-	return count_unrolled(p, n, v);
-}
-
-#endif
 
 static int count_validate(const struct job_spec *job, struct diag *d)
 {
@@ -347,8 +216,22 @@ static int count_validate(const struct job_spec *job, struct diag *d)
 			   "count", (unsigned long long)job->bs);
 		ret = -EINVAL;
 	}
-	if (impl >= COUNT_SSE2 && impl <= COUNT_AVX512 &&
-	    !count_cpu_has(impl)) {
+	if (impl > COUNT_SIMD && !count_width_here(impl)) {
+		char here[64] = "";
+		size_t n = 0;
+
+		for (int w = COUNT_SIMD + 1; w < COUNT_IMPLS; w++)
+			if (count_width_here(w))
+				n += (size_t)snprintf(here + n, sizeof(here) - n,
+						      "%s%s", n ? ", " : "",
+						      count_impls[w]);
+		diag_error(d, job_loc(job, "impl"), "impl",
+			   "kernel=count impl=%s is an %s width; this %s build "
+			   "has %s (impl=simd picks the widest the CPU has)",
+			   count_impls[impl], count_width_arch(impl), ARCH_NAME,
+			   n ? here : "none");
+		ret = -EINVAL;
+	} else if (impl > COUNT_SIMD && !count_width_cpu_has(impl)) {
 		diag_error(d, job_loc(job, "impl"), "impl",
 			   "kernel=count impl=%s: this CPU does not support it (impl=simd picks the widest it has)",
 			   count_impls[impl]);
@@ -366,14 +249,11 @@ static void count_run(struct kstate *k, void *buf, size_t len)
 	case COUNT_UNROLLED:
 		k->result += count_unrolled(p, n, k->value);
 		break;
-	case COUNT_SIMD:
-	case COUNT_SSE2:
-	case COUNT_AVX2:
-	case COUNT_AVX512:
-		k->result += count_vector(p, n, k->value, k->impl);
-		break;
-	default:
+	case COUNT_SIMPLE:
 		k->result += count_simple(p, n, k->value);
+		break;
+	default:		/* simd, or a fixed width */
+		k->result += count_vector(p, n, k->value, k->impl);
 		break;
 	}
 }
@@ -384,15 +264,11 @@ static const char *count_variant(const struct kstate *k)
 	switch (k->impl) {
 	case COUNT_SIMPLE:
 		return "scalar";
-#ifdef __x86_64__
 	case COUNT_UNROLLED:
 		return isa_name(isa_level());
-	default:
-		return count_impls[count_width(k->impl)];
-#else
-	default:			/* all the portable vector loop */
-		return isa_name(isa_level());
-#endif
+	default:		/* without intrinsics: the unrolled loop */
+		return count_width(k->impl) < 0 ? isa_name(isa_level()) :
+			count_impls[count_width(k->impl)];
 	}
 }
 

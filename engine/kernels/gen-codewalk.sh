@@ -16,11 +16,12 @@
 # integers) and come from a fixed Park-Miller generator, so every build
 # makes the same file.
 #
-# The functions are x86-64 assembly in one top-level asm statement: one
-# assembler macro is the body, each function one line using it.  The
-# macro ends with .org, so a body that outgrew its size would stop the
-# build rather than shift every function after it.  POSIX sh and awk
-# only.
+# The functions are assembly in one top-level asm statement: one
+# assembler macro is the body, written for x86-64 and for arm64 (the
+# preprocessor picks the target's as CODEWALK_BODY), and each function is
+# one line using it, the same lines for both.  The macro ends with .org,
+# so a body that outgrew its size would stop the build rather than shift
+# every function after it.  POSIX sh and awk only.
 
 set -e
 
@@ -38,8 +39,16 @@ function rand31() {
 	return seed
 }
 
+# put(line): one line of assembly in the C string; inside the
+# definition of CODEWALK_BODY (cont) with a backslash to continue it,
+# which last(line) ends.
 function put(line) {
-	printf "\t\"%s\\n\"\n", line
+	printf "\t\"%s\\n\"%s\n", line, cont ? " \\" : ""
+}
+
+function last(line) {
+	cont = 0
+	put(line)
 }
 
 END {
@@ -67,13 +76,13 @@ END {
 	print "_Static_assert(sizeof(struct codewalk_item) == 8,"
 	print "\t       \"the assembly steps through items 8 bytes at a time\");"
 	print ""
-	print "#ifdef __x86_64__"
-	print ""
-	print "const size_t codewalk_nfuncs = CODEWALK_NFUNCS;"
+	print "/* The body of each function, for this CPU: a macro of the assembler,"
+	print " * codewalk_function NAME, A, B, C, R. */"
+	print "#if defined(__x86_64__)"
 	print ""
 	print "/* void f(struct codewalk_item *items (rdi), unsigned n (esi)) */"
-	print "__asm__("
-	put(".pushsection .text")
+	print "#define CODEWALK_BODY \\"
+	cont = 1
 	put(".macro codewalk_function name, a, b, c, r")
 	put("\t.balign " fbytes)
 	put("\t.type \\\\name, @function")
@@ -94,7 +103,48 @@ END {
 	put("2:\tret")
 	put("\t.org \\\\name + " fbytes ", 0xcc")
 	put("\t.size \\\\name, " fbytes)
-	put(".endm")
+	last(".endm")
+	print ""
+	print "#elif defined(__aarch64__)"
+	print ""
+	print "/* void f(struct codewalk_item *items (x0), unsigned n (w1)): the"
+	print " * constants (each below 2^31) in two 16-bit moves, rotl as ror by"
+	print " * 64 - r; sixteen instructions, 64 bytes. */"
+	print "#define CODEWALK_BODY \\"
+	cont = 1
+	put(".macro codewalk_function name, a, b, c, r")
+	put("\t.balign " fbytes)
+	put("\t.type \\\\name, %function")
+	put("\\\\name:")
+	put("\tcbz w1, 2f")
+	put("\tmovz x3, #(\\\\a & 0xffff)")
+	put("\tmovk x3, #(\\\\a >> 16), lsl #16")
+	put("\tmovz x4, #(\\\\b & 0xffff)")
+	put("\tmovk x4, #(\\\\b >> 16), lsl #16")
+	put("\tmovz x5, #(\\\\c & 0xffff)")
+	put("\tmovk x5, #(\\\\c >> 16), lsl #16")
+	put("1:\tldr x2, [x0]")
+	put("\teor x2, x2, x3")
+	put("\tmul x2, x2, x4")
+	put("\tror x2, x2, #(64 - \\\\r)")
+	put("\tadd x2, x2, x5")
+	put("\tstr x2, [x0], #8")
+	put("\tsubs w1, w1, #1")
+	put("\tb.ne 1b")
+	put("2:\tret")
+	put("\t.org \\\\name + " fbytes ", 0")
+	put("\t.size \\\\name, " fbytes)
+	last(".endm")
+	print ""
+	print "#endif"
+	print ""
+	print "#ifdef CODEWALK_BODY"
+	print ""
+	print "const size_t codewalk_nfuncs = CODEWALK_NFUNCS;"
+	print ""
+	print "__asm__("
+	put(".pushsection .text")
+	print "\tCODEWALK_BODY"
 	seed = 20240901
 	for (k = 0; k < nfuncs; k++) {
 		a = (rand31() % 2048) * 1048576 + k	# below 2^31
@@ -110,7 +160,7 @@ END {
 	put(".pushsection .data.rel.ro, \\\"aw\\\"")
 	put(".balign 8")
 	put(".globl codewalk_table")
-	put(".type codewalk_table, @object")
+	put(".type codewalk_table, %object")
 	put(".size codewalk_table, " nfuncs * 8)
 	put("codewalk_table:")
 	for (k = 0; k < nfuncs; k++)
@@ -118,7 +168,7 @@ END {
 	put(".popsection")
 	print ");"
 	print ""
-	print "#else /* !__x86_64__: no footprint; kernel=codewalk refuses */"
+	print "#else /* no footprint for this CPU: kernel=codewalk refuses */"
 	print ""
 	print "codewalk_fn *const codewalk_table[1];"
 	print "const size_t codewalk_nfuncs;"

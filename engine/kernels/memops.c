@@ -16,13 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __x86_64__
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "ioengines/filegen.h"
 #include "machine/isa.h"
 #include "kernels/kernel.h"
+#include "kernels/sve.h"
+
+#if ISA_SVE_BUILT	/* each loop's SVE level (isa.h) */
+#define sum_int32_sve(p, n)	sve_sum_int32(p, n)
+#define copy_vec_sve(d, s, n)	sve_copy(d, s, n)
+#define fill_vec_sve(p, n, v)	sve_fill(p, n, v, false)
+#endif
 
 /* KERN_INT32 kernels: a block of bs bytes must hold whole integers. */
 static int check_bs_int32(const struct job_spec *job, struct diag *d,
@@ -234,23 +243,79 @@ static void fill_plain(int32_t *p, size_t n, int32_t v)
 	fill_vec_body(p, n, v);
 }
 
-#ifdef __x86_64__
-
 /*
  * Non-temporal stores go around the caches, so a large fill does not
  * evict the cache's contents (and does not read the lines it writes).
- * Plain stores bring p to a 64-byte boundary and do the tail; the sfence
- * orders the streaming stores before whatever the engine does next with
- * the block (e.g. write it).  16-byte SSE2 stores (part of x86-64) fill
- * the write-combining buffers as well as wider ones do: on the machine
- * this was written on, 512 MiB filled at 9.5 GB/s with SSE2, 10.0 with
- * AVX2 and 9.7 with AVX-512 streaming stores.
+ * Plain stores bring p to a 64-byte boundary and do the tail, so that
+ * the architecture's streaming stores (fill_nt_lines) store whole lines.
+ *
+ * x86-64: 16-byte SSE2 stores (part of x86-64) fill the write-combining
+ * buffers as well as wider ones do: on the machine this was written on,
+ * 512 MiB filled at 9.5 GB/s with SSE2, 10.0 with AVX2 and 9.7 with
+ * AVX-512 streaming stores.  The sfence orders them before whatever the
+ * engine does next with the block (e.g. write it).
+ *
+ * arm64: STNP (a pair of 16-byte NEON registers), or SVE's STNT1 at the
+ * SVE level, are hints that the line need not stay in the cache.
+ * Whether a core heeds them is its own: many (Neoverse N1 and later)
+ * already write a long run of whole lines without reading them first,
+ * whatever the store, so nt may change little there.  Ordinary memory
+ * ordering holds for them: no fence is needed.
  */
-static void fill_nt(int32_t *p, size_t n, int32_t v)
+#if defined(__x86_64__)
+
+static void fill_nt_lines(int32_t *p, size_t lines, int32_t v)
 {
 	const __m128i vv = _mm_set1_epi32(v);
-	size_t head, body, i;
 
+	for (size_t i = 0; i < lines * 16; i += 4)
+		_mm_stream_si128((__m128i *)(p + i), vv);
+}
+
+static void fill_nt_fence(void)
+{
+	_mm_sfence();
+}
+
+#elif defined(__aarch64__)
+
+static void fill_nt_lines(int32_t *p, size_t lines, int32_t v)
+{
+	const int32x4_t vv = vdupq_n_s32(v);
+
+	for (size_t i = 0; i < lines * 16; i += 16)
+		__asm__ __volatile__("stnp %q0, %q1, [%2]\n\t"
+				     "stnp %q0, %q1, [%2, #32]"
+				     :: "w"(vv), "w"(vv), "r"(p + i) : "memory");
+}
+
+static void fill_nt_fence(void)
+{
+}
+
+#else /* no non-temporal store known for this CPU: plain ones */
+
+static void fill_nt_lines(int32_t *p, size_t lines, int32_t v)
+{
+	fill_plain(p, lines * 16, v);
+}
+
+static void fill_nt_fence(void)
+{
+}
+
+#endif
+
+static void fill_nt(int32_t *p, size_t n, int32_t v)
+{
+	size_t head, body;
+
+#if ISA_SVE_BUILT
+	if (isa_level() == ISA_SVE) {
+		sve_fill(p, n, v, true);
+		return;
+	}
+#endif
 	if ((uintptr_t)p & 3) {		/* cannot be aligned: plain stores */
 		fill_plain(p, n, v);
 		return;
@@ -262,21 +327,11 @@ static void fill_nt(int32_t *p, size_t n, int32_t v)
 	p += head;
 	n -= head;
 
-	body = n / 4 * 4;
-	for (i = 0; i < body; i += 4)
-		_mm_stream_si128((__m128i *)(p + i), vv);
+	body = n / 16 * 16;		/* 16 int32s a line */
+	fill_nt_lines(p, body / 16, v);
 	fill_plain(p + body, n - body, v);
-	_mm_sfence();
+	fill_nt_fence();
 }
-
-#else /* !__x86_64__ */
-
-static void fill_nt(int32_t *p, size_t n, int32_t v)
-{
-	fill_plain(p, n, v);
-}
-
-#endif
 
 static void fill_run(struct kstate *k, void *buf, size_t len)
 {
@@ -288,11 +343,10 @@ static void fill_run(struct kstate *k, void *buf, size_t len)
 		fill_vec(buf, n, k->value);
 }
 
-/* nt: 16-byte streaming stores whatever the CPU has (see fill_nt) */
+/* nt: the architecture's non-temporal stores (kernel_nt_stores) */
 static const char *fill_variant(const struct kstate *k)
 {
-	return k->impl == FILL_NT ? "sse2 streaming stores" :
-		isa_name(isa_level());
+	return k->impl == FILL_NT ? kernel_nt_stores() : isa_name(isa_level());
 }
 
 static const char *const fill_options[] = { "value", NULL };

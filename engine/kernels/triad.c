@@ -22,13 +22,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#ifdef __x86_64__
+#if defined(__x86_64__)
 #include <emmintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 #endif
 
 #include "ioengines/ioengine.h"
 #include "machine/isa.h"
 #include "kernels/kernel.h"
+#include "kernels/sve.h"
 
 #define TRIAD_Q		3.0	/* STREAM's scalar */
 #define TRIAD_ELEM	(3 * sizeof(double))
@@ -106,6 +109,10 @@ ISA_INLINE int triad_plain_body(double *restrict a, const double *restrict b,
 	return 0;
 }
 
+#if ISA_SVE_BUILT	/* the SVE level (isa.h) */
+#define triad_plain_sve(a, b, c, n)	sve_triad(a, b, c, n, TRIAD_Q, false)
+#endif
+
 /* int: ISA_CLONES returns what the body does */
 ISA_CLONES(int, triad_plain, (double *restrict a, const double *restrict b,
 			      const double *restrict c, size_t n), (a, b, c, n))
@@ -139,7 +146,41 @@ static void triad_nt(double *restrict a, const double *restrict b,
 	_mm_sfence();
 }
 
-#else /* !__x86_64__ */
+#elif defined(__aarch64__)
+
+/*
+ * a[] by STNP, arm64's non-temporal pair store (two 16-byte NEON
+ * registers), or SVE's STNT1 at the SVE level: hints, which a core may
+ * heed or not (fill's nt says more), and ordered as ordinary stores.
+ * Plain elements until a[] is on a 32-byte boundary, and for the tail.
+ */
+static void triad_nt(double *restrict a, const double *restrict b,
+		     const double *restrict c, size_t n)
+{
+	const float64x2_t q = vdupq_n_f64(TRIAD_Q);
+	size_t i = 0;
+
+#if ISA_SVE_BUILT
+	if (isa_level() == ISA_SVE) {
+		sve_triad(a, b, c, n, TRIAD_Q, true);
+		return;
+	}
+#endif
+	for (; i < n && (uintptr_t)(a + i) % 32; i++)
+		a[i] = b[i] + TRIAD_Q * c[i];
+	for (; i + 4 <= n; i += 4) {
+		float64x2_t x = vfmaq_f64(vld1q_f64(b + i), q, vld1q_f64(c + i));
+		float64x2_t y = vfmaq_f64(vld1q_f64(b + i + 2), q,
+					  vld1q_f64(c + i + 2));
+
+		__asm__ __volatile__("stnp %q0, %q1, [%2]"
+				     :: "w"(x), "w"(y), "r"(a + i) : "memory");
+	}
+	for (; i < n; i++)
+		a[i] = b[i] + TRIAD_Q * c[i];
+}
+
+#else /* no non-temporal store known for this CPU */
 
 static void triad_nt(double *restrict a, const double *restrict b,
 		     const double *restrict c, size_t n)
@@ -169,11 +210,10 @@ static void triad_run(struct kstate *k, void *buf, size_t len)
 		triad_plain(t->a + lo, t->b + lo, t->c + lo, hi - lo);
 }
 
-/* nt: 16-byte streaming stores whatever the CPU has (see triad_nt) */
+/* nt: the architecture's non-temporal stores (kernel_nt_stores) */
 static const char *triad_variant(const struct kstate *k)
 {
-	return k->impl == TRIAD_NT ? "sse2 streaming stores" :
-		isa_name(isa_level());
+	return k->impl == TRIAD_NT ? kernel_nt_stores() : isa_name(isa_level());
 }
 
 const struct kernel_ops kernel_triad_ops = {

@@ -137,7 +137,11 @@ static int take_baseline(struct counters *c)
 
 static void set_status(struct slot *s, int err, int paranoid)
 {
-	s->status = counters_status_of(err, paranoid, s->why, sizeof(s->why));
+	/* paranoid 2 lets a process count its own user space, 1 and below
+	 * its kernel time too */
+	s->status = counters_status_of(err, paranoid,
+				       s->def.flags & EV_KERNEL_ONLY ? 2 : 3,
+				       s->why, sizeof(s->why));
 }
 
 /*

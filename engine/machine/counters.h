@@ -181,8 +181,14 @@ unsigned counters_probe_opens(void);
 /* kernel.perf_event_paranoid, or COUNTERS_PARANOID_UNKNOWN. */
 #define COUNTERS_PARANOID_UNKNOWN (-100)
 int counters_paranoid(void);
-/* The status perf_event_open's errno err means, and why in words. */
-enum counter_status counters_status_of(int err, int paranoid, char *why,
+/* The status perf_event_open's errno err means, and why in words.  An
+ * event kernel.perf_event_paranoid allows below the level allowed_below
+ * (3: a process's own user space; 2: its kernel time too; 1: the whole
+ * machine, as uncore events count) that is denied all the same was
+ * refused by a seccomp filter (a container's profile) or a security
+ * module, and the words say so instead of naming the paranoid level. */
+enum counter_status counters_status_of(int err, int paranoid,
+				       int allowed_below, char *why,
 				       size_t len);
 
 /* raw * enabled / running, the value had the event run all the time; raw

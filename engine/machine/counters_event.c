@@ -278,7 +278,8 @@ int counters_paranoid(void)
 	return level;
 }
 
-enum counter_status counters_status_of(int err, int paranoid, char *why,
+enum counter_status counters_status_of(int err, int paranoid,
+				       int allowed_below, char *why,
 				       size_t len)
 {
 	switch (err) {
@@ -291,7 +292,12 @@ enum counter_status counters_status_of(int err, int paranoid, char *why,
 		return COUNTER_UNSUPPORTED;
 	case EACCES:
 	case EPERM:
-		if (paranoid == COUNTERS_PARANOID_UNKNOWN)
+		if (paranoid != COUNTERS_PARANOID_UNKNOWN &&
+		    paranoid < allowed_below)
+			snprintf(why, len, "denied by seccomp or an LSM "
+				 "(perf_event_paranoid=%d allows it)",
+				 paranoid);
+		else if (paranoid == COUNTERS_PARANOID_UNKNOWN)
 			snprintf(why, len, "permission denied (see %s)",
 				 PARANOID_PATH);
 		else

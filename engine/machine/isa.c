@@ -11,14 +11,27 @@
 
 #include "machine/isa.h"
 
+#ifdef __aarch64__
+#include <sys/auxv.h>
+#ifndef HWCAP_SVE
+#define HWCAP_SVE	(1UL << 22)
+#endif
+#endif
+
 static const char *const isa_names[ISA_LEVELS] = {
-#ifdef __x86_64__
+#if defined(__x86_64__)
 	[ISA_BASE] = "sse2",
+#elif defined(__aarch64__)
+	[ISA_BASE] = "neon",	/* Advanced SIMD: every arm64 Linux CPU's */
 #else
 	[ISA_BASE] = "generic",
 #endif
+#if defined(__x86_64__)
 	[ISA_AVX2] = "avx2",
 	[ISA_AVX512] = "avx512",
+#elif defined(__aarch64__)
+	[ISA_SVE] = "sve",
+#endif
 };
 
 static atomic_int isa_cached = -1;
@@ -43,6 +56,12 @@ bool isa_cpu_has(enum isa_level l)
 	default:
 		return l == ISA_BASE;
 	}
+#elif defined(__aarch64__)
+	/* NEON is every arm64 Linux CPU's; SVE where HWCAP says so and this
+	 * compiler built the SVE code */
+	if (l == ISA_SVE)
+		return ISA_SVE_BUILT && (getauxval(AT_HWCAP) & HWCAP_SVE);
+	return l == ISA_BASE;
 #else
 	return l == ISA_BASE;
 #endif
@@ -71,9 +90,15 @@ int isa_init(char *err, size_t len)
 		if (!strcmp(want, isa_names[l]))
 			break;
 	if (l == ISA_LEVELS) {
+		char names[64];
+		size_t n = 0;
+
+		for (l = ISA_LEVELS - 1; l >= 0; l--)
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", isa_names[l], l == 0 ? "" :
+					      l == 1 ? " or " : ", ");
 		snprintf(err, len, "MEMJOB_ISA=%s: not a vector level memjob "
-			 "knows (%s, %s or %s)", want, isa_names[ISA_AVX512],
-			 isa_names[ISA_AVX2], isa_names[ISA_BASE]);
+			 "knows on this CPU architecture (%s)", want, names);
 		return -1;
 	}
 	if (!isa_cpu_has((enum isa_level)l)) {

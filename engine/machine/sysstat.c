@@ -357,6 +357,26 @@ void sysstat_info(const struct sysstat *s, struct sysstat_info *out)
 
 /* ---- dropping the page cache ---- */
 
+int sysstat_may_drop_caches(char *err, size_t errlen)
+{
+	const char *path = "/proc/sys/vm/drop_caches";
+
+	if (geteuid() != 0) {
+		sysstat_set_err(err, errlen, "dropping the page cache needs "
+				"root (memjob runs as uid %u)",
+				(unsigned)geteuid());
+		return -1;
+	}
+	if (access(path, W_OK)) {
+		sysstat_set_err(err, errlen, "memjob cannot drop the page "
+				"cache here: %s is not writable: %s%s", path,
+				strerror(errno), errno == EROFS ? " (a container "
+				"mounts /proc/sys read-only)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int sysstat_drop_caches(const struct sysstat *s, char *err, size_t errlen)
 {
 	char path[PATH_MAX] = "";

@@ -279,5 +279,11 @@ void sysstat_sampler_stop(struct sysstat_sampler *sp);
  * Permission denied".
  */
 int sysstat_drop_caches(const struct sysstat *s, char *err, size_t errlen);
+/*
+ * Whether this process may drop the page cache at all: as root, with
+ * /proc/sys/vm/drop_caches writable (a container mounts /proc/sys
+ * read-only).  Asked when a job is checked; 0, or -1 with why in err.
+ */
+int sysstat_may_drop_caches(char *err, size_t errlen);
 
 #endif

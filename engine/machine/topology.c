@@ -58,7 +58,9 @@ const char *topo_env_file(void)
 /* ---- where the facts come from ---- */
 
 static const char *const SRC_SYSFS = "sysfs";
+#if defined(__x86_64__) || defined(__i386__)
 static const char *const SRC_CPUID = "CPUID (x86)";
+#endif
 static const char *const SRC_XML = "hwloc XML file";
 static const char *const SRC_SYNTH = "hwloc synthetic description";
 

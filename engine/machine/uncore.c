@@ -91,7 +91,7 @@ static void open_event(struct event *e, const char *root, int paranoid)
 			continue;
 		fd = open_on(ev, cpu);
 		if (fd < 0) {
-			e->status = counters_status_of(errno, paranoid, e->why,
+			e->status = counters_status_of(errno, paranoid, 1, e->why,
 						       sizeof(e->why));
 			if (e->status == COUNTER_DENIED)
 				snprintf(e->why + strlen(e->why),

@@ -17,6 +17,7 @@
 #include "parse/fiocompat.h"
 #include "machine/sizeexpr.h"
 #include "machine/memcg.h"
+#include "machine/sysstat.h"
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "spec/options.h"
@@ -411,6 +412,7 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 		      const struct topo *t, struct diag *d)
 {
 	const struct ioengine_ops *e;
+	char why[256];
 
 	fio_resolve(j, d);
 	default_ioengine(j);
@@ -492,11 +494,10 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 			diag_error(d, job_loc(j, o), o, "ioengine=%s has no "
 				   "file to sync", e->name);
 	}
-	if (j->drop_caches && geteuid() != 0)
+	if (j->drop_caches && sysstat_may_drop_caches(why, sizeof(why)))
 		diag_error(d, job_loc(j, "drop_caches"), "drop_caches",
-			   "dropping the page cache needs root (memjob runs as "
-			   "uid %u); invalidate=1 drops one file's pages "
-			   "without it", (unsigned)geteuid());
+			   "%s; invalidate=1 drops one file's pages without "
+			   "it", why);
 	if (j->memory_limit && j->memory_limit < MEMCG_MIN_LIMIT) {
 		char got[32];
 

@@ -52,6 +52,46 @@ static void range_text(const struct opt_def *o, char *buf, size_t len)
 		snprintf(buf, len, "%s to %s", lo, hi);
 }
 
+/* The placeholder --cmdhelp shows: an enum whose words depend on the
+ * build and the machine (another architecture's instructions, one the
+ * CPU lacks) lists those offered here; the man page gives every word
+ * (o->arg). */
+static const char *arg_here(const struct opt_def *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (o->type != OPT_ENUM || !o->unavailable)
+		return o->arg;
+	buf[0] = '\0';
+	for (int w = 0; o->words[w] && n < len; w++)
+		if (!o->unavailable(w))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? "|" : "", o->words[w]);
+	return buf;
+}
+
+/* The words of an enum not offered here, with why, as one line:
+ * "  not here: dc_cvac, dc_cvap, dc_civac (arm64's)". */
+static void not_here(FILE *f, const struct opt_def *o)
+{
+	const char *why = NULL, *w_why;
+	bool any = false;
+
+	for (int w = 0; o->type == OPT_ENUM && o->unavailable && o->words[w];
+	     w++) {
+		if (!(w_why = o->unavailable(w)))
+			continue;
+		if (why && strcmp(why, w_why))
+			fprintf(f, " (%s);", why);
+		fprintf(f, "%s%s", !any ? "  not here: " :
+			why && strcmp(why, w_why) ? " " : ", ", o->words[w]);
+		why = w_why;
+		any = true;
+	}
+	if (any)
+		fprintf(f, " (%s)\n", why);
+}
+
 /* roff escapes: backslash and a leading dot or quote. */
 static void roff_text(FILE *f, const char *s)
 {
@@ -163,14 +203,15 @@ static void choices(FILE *f, const struct opt_def *o, bool roff)
 
 static void show_one(FILE *f, const struct opt_def *o)
 {
-	char def[128], range[96];
+	char def[128], range[96], arg[256];
 
 	default_text(o, def, sizeof(def));
 	range_text(o, range, sizeof(range));
-	fprintf(f, "%s=%s\n  category: %s\n  default:  %s\n", o->name, o->arg,
-		opt_cat_names[o->cat], def);
+	fprintf(f, "%s=%s\n  category: %s\n  default:  %s\n", o->name,
+		arg_here(o, arg, sizeof(arg)), opt_cat_names[o->cat], def);
 	if (range[0])
 		fprintf(f, "  range:    %s\n", range);
+	not_here(f, o);
 	fprintf(f, "  %s\n", o->help);
 	choices(f, o, false);
 }
@@ -194,6 +235,7 @@ static void show_roff(FILE *f)
 int help_cmdhelp(FILE *f, const char *what)
 {
 	const struct opt_def *o;
+	char arg[256];
 
 	if (what && !strcmp(what, "roff")) {
 		show_roff(f);
@@ -211,7 +253,7 @@ int help_cmdhelp(FILE *f, const char *what)
 						o->name, o->alias);
 				else
 					fprintf(f, "  %-20s %s\n", o->name,
-						o->arg);
+						arg_here(o, arg, sizeof(arg)));
 			}
 		}
 		fputs("\nmemjob --cmdhelp=OPTION explains one option.\n", f);
@@ -221,8 +263,8 @@ int help_cmdhelp(FILE *f, const char *what)
 	if (!o)
 		return -1;	/* the caller says so, with its location */
 	if (strcmp(o->name, what))	/* an alias: fio's name for o */
-		fprintf(f, "%s=%s\n  fio's name for %s:\n\n", what, o->arg,
-			o->name);
+		fprintf(f, "%s=%s\n  fio's name for %s:\n\n", what,
+			arg_here(o, arg, sizeof(arg)), o->name);
 	show_one(f, o);
 	return 0;
 }

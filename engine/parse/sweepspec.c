@@ -106,6 +106,36 @@ static int expand_range(const struct opt_def *o, const char *spec,
 	return 0;
 }
 
+/* OPTION:* over an enum: every word this build offers here but "none"
+ * (flush:* is every flush instruction this CPU has). */
+static int expand_words(const struct opt_def *o, struct sweep *s,
+			const char **why, char *buf, size_t buflen)
+{
+	if (o->type != OPT_ENUM) {
+		snprintf(buf, buflen, "'%s:*' sweeps the words of an option "
+			 "that takes one of a list; list the values of '%s' "
+			 "(%s:v1,v2,...)", o->name, o->name, o->name);
+		*why = buf;
+		return -1;
+	}
+	for (int w = 0; o->words[w]; w++) {
+		if (!strcmp(o->words[w], "none") ||
+		    (o->unavailable && o->unavailable(w)))
+			continue;
+		if (add_value(s, o->words[w], strlen(o->words[w]))) {
+			*why = "out of memory";
+			return -1;
+		}
+	}
+	if (!s->nvalues) {
+		snprintf(buf, buflen, "option '%s' has no value but none "
+			 "here", o->name);
+		*why = buf;
+		return -1;
+	}
+	return 0;
+}
+
 int sweep_parse(const struct opt_space *sp, const char *spec,
 		struct sweep *s, const char **why, char *buf, size_t buflen)
 {
@@ -137,7 +167,10 @@ int sweep_parse(const struct opt_space *sp, const char *spec,
 	}
 	s->opt = (int)(o - sp->opts);
 	list = colon + 1;
-	if (strstr(list, "..") && o->type != OPT_STR &&
+	if (!strcmp(list, "*")) {
+		if (expand_words(o, s, why, buf, buflen))
+			goto fail;
+	} else if (strstr(list, "..") && o->type != OPT_STR &&
 	    (o->type != OPT_CUSTOM || o->parse == optv_parse_size_expr)) {
 		if (expand_range(o, list, s, why, buf, buflen))
 			goto fail;

@@ -85,12 +85,13 @@ void plan_free(struct plan *p);
 /* Whether segment seg's runs take turns with other segments' (its block
  * has more than one segment): "interleaved", else "grouped". */
 bool plan_interleaved(const struct plan *p, unsigned seg);
-/* Whether this machine has room for the plan now: disk for the files to
- * create, memory, huge pages, a memory cgroup for memory_limit
- * (planroom.c), and the limits the process lives under: the memory
- * cgroups above it, RLIMIT_AS, RLIMIT_DATA, RLIMIT_MEMLOCK and
- * RLIMIT_NOFILE (planlimits.c); each lack an error in d, at the option
- * that asks for it.  The first kind that lacks stops the checks. */
+/* Whether this machine has room for the plan now: the data sources
+ * themselves (ioengine_ops.available), disk for the files to create,
+ * memory, huge pages, a memory cgroup for memory_limit (planroom.c), and
+ * the limits the process lives under: the memory cgroups above it,
+ * RLIMIT_AS, RLIMIT_DATA, RLIMIT_MEMLOCK and RLIMIT_NOFILE
+ * (planlimits.c); each lack an error in d, at the option that asks for
+ * it.  The first kind that lacks stops the checks. */
 void plan_check_machine(struct plan *p, struct diag *d);
 /* Raise the soft RLIMIT_NOFILE to what the plan holds at once (its hard
  * limit allows it: plan_check_machine checked); -1 with errno when the

@@ -1,8 +1,9 @@
 /*
  * planroom.c - whether this machine has room for a plan, before anything
- * runs (plan.h's plan_check_machine): free disk for the files to create,
- * free memory for the regions, free huge pages in their pools, and a
- * memory cgroup for memory_limit; then the limits of the process
+ * runs (plan.h's plan_check_machine): the data sources it can run at all
+ * (io_uring where the kernel gives a ring), free disk for the files to
+ * create, free memory for the regions, free huge pages in their pools,
+ * and a memory cgroup for memory_limit; then the limits of the process
  * (planlimits.c).
  */
 #include <errno.h>
@@ -230,11 +231,47 @@ static void check_memory_limit(struct plan *p, struct diag *d)
 			   "%s", err);
 }
 
+/* Whether loc is one of said[0..n). */
+static bool said_at(const struct srcloc *const *said, unsigned n,
+		    const struct srcloc *loc)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (said[k]->line == loc->line && said[k]->file && loc->file &&
+		    !strcmp(said[k]->file, loc->file))
+			return true;
+	return false;
+}
+
+/* Each data source the plan uses, if it says this machine cannot run it
+ * (io_uring refused): an error at each job's ioengine line, once (the
+ * points of a sweep share it), the first few lines only. */
+static void check_sources(struct plan *p, struct diag *d)
+{
+	const struct srcloc *said[16];
+	unsigned nsaid = 0;
+	char why[256];
+
+	for (unsigned i = 0; i < p->njobs && nsaid < 16; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+		const struct srcloc *loc = job_loc(j, "ioengine");
+
+		if (!j->ioengine->available || (loc && said_at(said, nsaid, loc)))
+			continue;
+		if (j->ioengine->available(why, sizeof(why))) {
+			diag_error(d, loc, "ioengine", "%s", why);
+			if (loc)
+				said[nsaid++] = loc;
+		}
+	}
+}
+
 void plan_check_machine(struct plan *p, struct diag *d)
 {
 	unsigned before = d->errors;
 
-	check_disk(p, d);
+	check_sources(p, d);
+	if (d->errors == before)
+		check_disk(p, d);
 	if (d->errors == before)
 		check_memory(p, d);
 	if (d->errors == before)

@@ -111,9 +111,8 @@ static void memory_line(const struct machine_quirks *q, line_fn *line,
 static void machine_line(const struct machine_quirks *q, line_fn *line,
 			 void *user)
 {
-	static const enum flush_kind order[] = { FLUSH_CLWB, FLUSH_CLFLUSHOPT,
-						 FLUSH_CLFLUSH };
 	const struct flush_probe *fp = &q->flush;
+	bool first = true;
 	char text[640];
 	size_t n = 0;
 
@@ -135,24 +134,27 @@ static void machine_line(const struct machine_quirks *q, line_fn *line,
 				      "a flush, in ticks (a cached line %.0f, "
 				      "an evicted one %.0f):", fp->cached,
 				      fp->evicted);
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		enum flush_kind k = order[i];
+	/* this architecture's, the newest first (clwb; DC CIVAC) */
+	for (int i = FLUSH_KINDS - 1; i > FLUSH_NONE; i--) {
+		enum flush_kind k = (enum flush_kind)i;
+		const char *sep = first ? "" : ",";
 
 		if (n >= sizeof(text))
 			break;
+		if (!flush_here(k))
+			continue;
+		first = false;
 		if (!flush_cpu_has(k))
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "%s no %s", i ? "," : "",
-					      flush_name(k));
+					      "%s no %s", sep, flush_name(k));
 		else if (fp->effect[k] == FLUSH_UNCLEAR)
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "%s %s %.0f, unclear", i ? "," :
-					      "", flush_name(k), fp->after[k]);
+					      "%s %s %.0f, unclear", sep,
+					      flush_name(k), fp->after[k]);
 		else
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "%s %s %.0f %s the line",
-					      i ? "," : "", flush_name(k),
-					      fp->after[k],
+					      "%s %s %.0f %s the line", sep,
+					      flush_name(k), fp->after[k],
 					      fp->effect[k] == FLUSH_KEEPS ?
 					      "keeps" : "evicts");
 	}
@@ -250,7 +252,10 @@ static void flush_cells(struct row_emitter *e, const struct flush_probe *fp)
 						  no_cell);
 	row_put(e, "flush_evicted_ticks", fp->ran ?
 		cell_fixed(fp->evicted, 1) : no_cell);
-	for (int k = FLUSH_CLFLUSH; k < FLUSH_KINDS; k++) {
+	/* this architecture's instructions: x86-64's columns as before */
+	for (int k = FLUSH_NONE + 1; k < FLUSH_KINDS; k++) {
+		if (!flush_here((enum flush_kind)k))
+			continue;
 		snprintf(key, sizeof(key), "%s_ticks", flush_name(k));
 		row_put(e, key, fp->ran && fp->effect[k] != FLUSH_NOT_PROBED ?
 			cell_fixed(fp->after[k], 1) : no_cell);

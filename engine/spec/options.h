@@ -58,6 +58,12 @@ struct opt_def {
 	const char *def;		/* default, as text; NULL = unset */
 	uint64_t min, max;		/* OPT_UINT, OPT_SIZE, OPT_TIME */
 	const char *const *words;	/* OPT_ENUM */
+	/* OPT_ENUM: NULL if this build, on this machine, offers words[i];
+	 * else why not, after a list of words: "arm64's" (another CPU
+	 * architecture's instruction is parsed, to be refused with the
+	 * reason, but --cmdhelp and OPTION:* sweeps leave it out).  A NULL
+	 * function: every word is offered. */
+	const char *(*unavailable)(int word);
 	const char *arg;		/* placeholder in help: SIZE, INT... */
 	const char *help;		/* full description (man page) */
 	opt_parse_fn parse;		/* OPT_CUSTOM */

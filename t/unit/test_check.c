@@ -102,9 +102,9 @@ static void test_direct_alignment(void **state)
 	expect_error("[a]\nioengine=psync\nfilename=f\ndirect=1\nbs=1000\n",
 		     "t.ini:5: option 'bs': direct=1 needs a multiple of 512, "
 		     "got 1000");
-	expect_error("[a]\nioengine=io_uring\nfilename=f\ndirect=1\n"
+	expect_error("[a]\nioengine=psync\nfilename=f\ndirect=1\n"
 		     "offset=100\n", "t.ini:5: option 'offset'");
-	expect_error("[a]\nioengine=io_uring\nfilename=f\ndirect=1\n"
+	expect_error("[a]\nioengine=psync\nfilename=f\ndirect=1\n"
 		     "rw=write\nsize=1000\n", "t.ini:6: option 'size'");
 }
 

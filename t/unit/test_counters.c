@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,22 +36,24 @@
 #include <cmocka.h>
 
 #include "machine/counters.h"
+#include "seccomp_deny.h"
 
 #define PAGE		4096ul
 #define ERRLEN		256
 
 /* ---- helpers ---- */
 
-/* Can this thread count cycles at all?  Asked of the kernel directly. */
-static bool machine_has_cycles(void)
+/* Whether this thread may open event (type, config) in user space,
+ * asked of the kernel directly; errno says why not. */
+static bool kernel_opens(unsigned type, unsigned long long config)
 {
 	struct perf_event_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.type = type;
+	a.config = config;
 	a.disabled = 1;
 	a.exclude_hv = 1;
 	a.exclude_kernel = 1;
@@ -62,12 +65,32 @@ static bool machine_has_cycles(void)
 	return true;
 }
 
+/* Can this thread count cycles at all? */
+static bool machine_has_cycles(void)
+{
+	return kernel_opens(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+}
+
+/* The tests that count need perf_event_open for software events at
+ * least: a kernel without perf events, or an emulator (qemu-user), has
+ * none, and those tests skip, saying why. */
+static void need_perf(void)
+{
+	if (kernel_opens(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK))
+		return;
+	print_message("skipped: perf_event_open(task-clock): %s (no perf "
+		      "events here: a kernel without them, seccomp, or an "
+		      "emulator)\n", strerror(errno));
+	skip();
+}
+
 static struct counters *open_list(const char *list, unsigned *n)
 {
 	struct counter_list l;
 	char err[ERRLEN];
 	struct counters *c;
 
+	need_perf();
 	if (counters_parse(list, &l, err, sizeof(err)))
 		fail_msg("counters_parse('%s'): %s", list, err);
 	*n = l.n;
@@ -795,6 +818,7 @@ static void test_default_set(void **state)
 	char *p = fresh_pages(4);
 
 	(void)state;
+	need_perf();
 	n = counters_default(ids);
 	c = counters_open(ids, n);
 	assert_non_null(c);
@@ -872,6 +896,7 @@ static void test_few_fds(void **state)
 	pid_t pid;
 
 	(void)state;
+	need_perf();
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid)
@@ -935,29 +960,104 @@ static int unprivileged_child(void)
 	return 0;
 }
 
-static void test_unprivileged(void **state)
+static int paranoid_now(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = 0, status;
-	pid_t pid;
+	int level = -100;
 
-	(void)state;
-	if (!f)
-		skip();
-	if (fscanf(f, "%d", &level) != 1)
-		level = 0;
-	fclose(f);
-	if (geteuid() != 0 || level < 2)
-		skip();		/* cannot become a user who is denied */
-	pid = fork();
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = -100;
+		fclose(f);
+	}
+	return level;
+}
+
+/* fn(arg) in a forked child, which must exit 0; 77: it could not set
+ * itself up (no seccomp, no user to become), a skip. */
+static void in_child(int (*fn)(int), int arg)
+{
+	int status;
+	pid_t pid = fork();
+
 	assert_true(pid >= 0);
 	if (!pid)
-		_exit(unprivileged_child());
+		_exit(fn(arg));
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 77)
 		skip();
 	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static int unprivileged_child_of(int level)
+{
+	(void)level;
+	return unprivileged_child();
+}
+
+static void test_unprivileged(void **state)
+{
+	int level = paranoid_now();
+
+	(void)state;
+	need_perf();
+	if (level == -100)
+		skip();
+	if (geteuid() != 0 || level < 2)
+		skip();		/* cannot become a user who is denied */
+	in_child(unprivileged_child_of, level);
+}
+
+/*
+ * A container's seccomp profile refuses perf_event_open with EACCES while
+ * perf_event_paranoid would allow the event: the reason must name the
+ * filter, not the sysctl (whose value allows it).  task-clock may be
+ * counted in user space at paranoid 2; context-switches (kernel only) at
+ * 1 and below.
+ */
+static int seccomp_child(int level)
+{
+	const struct syscall_denial deny = { __NR_perf_event_open, EACCES };
+	struct counter_value v[COUNTERS_MAX];
+	struct counter_list l;
+	struct counters *c;
+	unsigned n;
+	char err[ERRLEN];
+
+	if (seccomp_deny(&deny, 1))
+		return 77;
+	if (counters_parse("task-clock,context-switches", &l, err,
+			   sizeof(err)))
+		return 2;
+	n = l.n;
+	c = counters_open(l.ids, n);
+	if (!c || counters_read(c, v, &n) || n != 2)
+		return 3;
+	for (unsigned i = 0; i < n; i++) {
+		bool allowed = level < (i == 0 ? 3 : 2);
+
+		fprintf(stderr, "# under seccomp: %s %s (%s)\n", v[i].name,
+			counters_status_name(v[i].status), v[i].why);
+		if (v[i].status != COUNTER_DENIED)
+			return 4;
+		if (allowed != (strstr(v[i].why, "denied by seccomp or an "
+				       "LSM (perf_event_paranoid=") != NULL))
+			return 5;
+	}
+	counters_close(c);
+	return 0;
+}
+
+static void test_seccomp_denied(void **state)
+{
+	int level = paranoid_now();
+
+	(void)state;
+	need_perf();
+	if (level == -100)
+		skip();
+	in_child(seccomp_child, level);	/* 77: no seccomp (qemu-user) */
 }
 
 /*
@@ -974,6 +1074,7 @@ static void test_probed_once(void **state)
 	struct counters *c;
 
 	(void)state;
+	need_perf();
 	n = counters_default(ids);
 	c = counters_open(ids, n);
 	assert_non_null(c);
@@ -1017,6 +1118,7 @@ int main(void)
 		cmocka_unit_test(test_default_set),
 		cmocka_unit_test(test_few_fds),
 		cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_seccomp_denied),
 		cmocka_unit_test(test_probed_once),
 	};
 

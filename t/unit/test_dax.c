@@ -9,8 +9,11 @@
  * stored (read back with pread(2) after teardown) and reads see the file.
  * Where the directory is on DAX after all, the refusal test skips and the
  * others run on the real thing.  A timing test checks that put() really
- * flushes: after clflush or clflushopt the line's next load misses.
- * device-dax is tested read-only, and only where a /dev/daxX.Y exists.
+ * flushes: after clflush or clflushopt the line's next load misses
+ * (x86-64, where rdtscp times one load).  Every architecture's flush
+ * instructions are tried: this build's must write the bytes stored, the
+ * other's are refused with this one's as the way out.  device-dax is
+ * tested read-only, and only where a /dev/daxX.Y exists.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,8 +29,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#ifdef __x86_64__
 #include <x86intrin.h>
 #include <cpuid.h>
+#endif
+#ifdef __aarch64__
+#include <sys/auxv.h>
+#endif
 #include <cmocka.h>
 
 #include "ioengines/blockgen.h"
@@ -52,10 +60,11 @@ static struct {
 	bool dax;			/* MAP_SYNC works in dir */
 } fx;
 
-static const char *const flush_names[] = {
-	[FLUSH_NONE] = "none", [FLUSH_CLFLUSH] = "clflush",
-	[FLUSH_CLFLUSHOPT] = "clflushopt", [FLUSH_CLWB] = "clwb",
-};
+/* This architecture's fence: the one a job may name here. */
+static enum fence_kind arch_fence(void)
+{
+	return fence_here(FENCE_SFENCE) ? FENCE_SFENCE : FENCE_DSB;
+}
 
 static int write_all(const char *path, const unsigned char *buf, size_t len)
 {
@@ -175,6 +184,7 @@ static int validate(const struct job_spec *job, char **text)
 	return ret;
 }
 
+#ifdef __x86_64__
 /* Whether /proc/cpuinfo lists flag; -1 when there is no flags line. */
 static int cpuinfo_has(const char *flag)
 {
@@ -199,6 +209,7 @@ static int cpuinfo_has(const char *flag)
 	fclose(f);
 	return has;
 }
+#endif
 
 /* ---- no DAX: refused, unless emulated ------------------------------- */
 
@@ -299,7 +310,7 @@ static void write_run(enum flush_kind flush, enum fence_kind fence,
 	for (uint64_t off = W_OFFSET; off < W_OFFSET + W_SIZE; off++)
 		if (after[off] != tag(off, combo))
 			fail_msg("flush=%s fence=%d scope=%d random=%d: byte "
-				 "%llu is %u, stored %u", flush_names[flush],
+				 "%llu is %u, stored %u", flush_name(flush),
 				 fence, scope, random, (unsigned long long)off,
 				 after[off], tag(off, combo));
 	assert_memory_equal(after + W_OFFSET + W_SIZE,
@@ -310,24 +321,30 @@ static void write_run(enum flush_kind flush, enum fence_kind fence,
 
 static void test_emulated_writes(void **state)
 {
-	unsigned combo = 0;
+	enum fence_kind fence = arch_fence();
+	unsigned combo = 0, ran = 0;
 
 	(void)state;
-	for (int f = FLUSH_NONE; f <= FLUSH_CLWB; f++) {
-		if (f != FLUSH_NONE && cpuinfo_has(flush_names[f]) != 1) {
-			print_message("no %s on this CPU: not run\n",
-				      flush_names[f]);
+	for (int f = FLUSH_NONE; f < FLUSH_KINDS; f++) {
+		if (!flush_here(f))
+			continue;	/* refused: test_other_arch */
+		if (f != FLUSH_NONE && !flush_cpu_has(f)) {
+			print_message("no %s on this CPU (%s): not run\n",
+				      flush_name(f), flush_feature(f));
 			continue;
 		}
 		for (int random = 0; random < 2; random++) {
 			write_run(f, FENCE_NONE, FENCE_PER_BLOCK, random, ++combo);
-			write_run(f, FENCE_SFENCE, FENCE_PER_BLOCK, random,
-				  ++combo);
+			write_run(f, fence, FENCE_PER_BLOCK, random, ++combo);
 			if (f != FLUSH_NONE)
-				write_run(f, FENCE_SFENCE, FENCE_PER_LINE,
-					  random, ++combo);
+				write_run(f, fence, FENCE_PER_LINE, random,
+					  ++combo);
 		}
+		ran += f != FLUSH_NONE;
 	}
+#if defined(__x86_64__) || defined(__aarch64__)
+	assert_true(ran >= 1);	/* clflush, DC CVAC: every CPU of these */
+#endif
 }
 
 static void read_run(enum rw_mode rw, uint64_t offset, uint64_t size)
@@ -387,6 +404,8 @@ static void test_emulated_reads(void **state)
 }
 
 /* ---- put() really flushes ------------------------------------------- */
+
+#ifdef __x86_64__
 
 static uint64_t load_cycles(volatile const unsigned char *p)
 {
@@ -461,56 +480,138 @@ static void test_put_flushes(void **state)
 	hit = load_after_put(FLUSH_NONE, 0);
 	/* clflush and clflushopt evict the line; clwb may keep it. */
 	for (int f = FLUSH_CLFLUSH; f <= FLUSH_CLFLUSHOPT; f++) {
-		if (cpuinfo_has(flush_names[f]) != 1)
+		if (cpuinfo_has(flush_name(f)) != 1)
 			continue;
 		for (uint64_t off = 0; off <= W_OFFSET; off += W_OFFSET) {
 			miss = load_after_put(f, off);
 			print_message("load after put: %llu cycles; after %s "
 				      "at offset %llu: %llu\n",
-				      (unsigned long long)hit, flush_names[f],
+				      (unsigned long long)hit, flush_name(f),
 				      (unsigned long long)off,
 				      (unsigned long long)miss);
 			if (miss < 2 * hit)
 				fail_msg("flush=%s, block at offset %llu: its "
 					 "last line still loads like a hit",
-					 flush_names[f],
+					 flush_name(f),
 					 (unsigned long long)off);
 		}
 	}
 }
 
+#else
+
+static void test_put_flushes(void **state)
+{
+	(void)state;
+	print_message("skipped: no cycle counter user space may read to "
+		      "time one load on this architecture\n");
+	skip();
+}
+
+#endif
+
 /* ---- parse-time checks ---------------------------------------------- */
+
+/* Whether the CPU has instruction k, as the kernel tells it apart from
+ * memjob: /proc/cpuinfo's flags on x86-64, HWCAP on arm64; -1 where
+ * neither says. */
+static int cpu_says(enum flush_kind k)
+{
+#if defined(__x86_64__)
+	return cpuinfo_has(flush_name(k));
+#elif defined(__aarch64__)
+	if (k == FLUSH_DC_CVAP)
+		return (getauxval(AT_HWCAP) & (1UL << 16)) != 0;  /* DCPOP */
+	return 1;
+#else
+	(void)k;
+	return -1;
+#endif
+}
 
 static void test_cpuid(void **state)
 {
 	struct job_spec job;
 	char *text;
+	int checked = 0;
 
 	(void)state;
-	if (cpuinfo_has("fpu") != 1) {
-		print_message("skipped: no flags line in /proc/cpuinfo\n");
-		skip();
-	}
-	for (int f = FLUSH_CLFLUSH; f <= FLUSH_CLWB; f++) {
-		bool has = cpuinfo_has(flush_names[f]) == 1;
+	for (int f = FLUSH_NONE + 1; f < FLUSH_KINDS; f++) {
+		int says = cpu_says(f);
 		char want[64];
 		int ret;
 
+		if (!flush_here(f) || says < 0)
+			continue;
 		job_init(&job, RW_WRITE);
 		dax_opts.flush = f;
 		ret = validate(&job, &text);
-		snprintf(want, sizeof(want), "this CPU has no %s (cpuid leaf",
-			 flush_names[f]);
-		if (has) {
+		snprintf(want, sizeof(want), "this CPU has no %s (%s",
+			 flush_name(f), flush_feature(f));
+		if (says && ret == -EINVAL &&
+		    strstr(text, "undefined here: an emulator")) {
+			/* HWCAP says so, but the instruction traps */
+			print_message("%s: %s\n", flush_name(f), text);
+		} else if (says) {
 			assert_int_equal(ret, 0);
 			assert_string_equal(text, "");
 		} else {
 			assert_int_equal(ret, -EINVAL);
 			assert_non_null(strstr(text, "t.ini:3: option 'flush': "));
 			assert_non_null(strstr(text, want));
+			assert_non_null(strstr(text, "; it has "));
 		}
 		free(text);
+		checked++;
 	}
+	if (!checked) {
+		print_message("skipped: the kernel does not say which flush "
+			      "instructions this CPU has\n");
+		skip();
+	}
+}
+
+/* Another architecture's instruction or fence: refused, with this one's. */
+static void test_other_arch(void **state)
+{
+	char here[96], want[160];
+	struct job_spec job;
+	char *text;
+	int refused = 0;
+
+	(void)state;
+	flush_list_here(here, sizeof(here));
+	for (int f = FLUSH_NONE + 1; f < FLUSH_KINDS; f++) {
+		if (flush_here(f))
+			continue;
+		job_init(&job, RW_WRITE);
+		dax_opts.flush = f;
+		assert_int_equal(validate(&job, &text), -EINVAL);
+		snprintf(want, sizeof(want), "t.ini:3: option 'flush': %s is "
+			 "an %s instruction; this ", flush_name(f),
+			 flush_arch(f));
+		assert_non_null(strstr(text, want));
+		snprintf(want, sizeof(want), " build flushes with %s\n", here);
+		assert_non_null(strstr(text, want));
+		free(text);
+		refused++;
+	}
+	for (int k = FENCE_NONE + 1; k < FENCE_KINDS; k++) {
+		if (fence_here(k))
+			continue;
+		job_init(&job, RW_WRITE);
+		dax_opts.fence = k;
+		assert_int_equal(validate(&job, &text), -EINVAL);
+		snprintf(want, sizeof(want), "option 'fence': %s is an ",
+			 fence_name(k));
+		assert_non_null(strstr(text, want));
+		snprintf(want, sizeof(want), " build fences with %s\n",
+			 fence_name(arch_fence()));
+		assert_non_null(strstr(text, want));
+		free(text);
+		refused++;
+	}
+	assert_true(refused >= 3);	/* the other architecture's, at least */
 }
 
 static void expect_refused(const struct job_spec *job, const char *msg)
@@ -525,33 +626,47 @@ static void expect_refused(const struct job_spec *job, const char *msg)
 
 static void test_validate(void **state)
 {
+	enum flush_kind flush = FLUSH_CLFLUSH;
+	enum fence_kind fence = arch_fence();
 	struct job_spec job;
+	char want[200];
 	char *text;
 
 	(void)state;
+	while (flush < FLUSH_KINDS && !flush_here(flush))
+		flush++;		/* this architecture's first */
+	if (flush == FLUSH_KINDS) {
+		print_message("skipped: no flush instruction on this "
+			      "architecture\n");
+		skip();
+	}
 	job_init(&job, RW_READ);
 	assert_int_equal(validate(&job, &text), 0);
 	assert_string_equal(text, "");
 	free(text);
 
-	dax_opts.flush = FLUSH_CLFLUSH;
+	dax_opts.flush = flush;
 	expect_refused(&job, "t.ini:3: option 'flush': flush applies to writes");
 	job_init(&job, RW_RANDREAD);
-	dax_opts.fence = FENCE_SFENCE;
+	dax_opts.fence = fence;
 	expect_refused(&job, "t.ini:3: option 'fence': fence applies to writes");
 	job_init(&job, RW_READ);
 	dax_opts.nt = true;
 	expect_refused(&job, "t.ini:3: option 'nt': nt applies to writes");
 
 	job_init(&job, RW_WRITE);
-	dax_opts.flush = FLUSH_CLFLUSH;
+	dax_opts.flush = flush;
 	dax_opts.fence_scope = FENCE_PER_LINE;
-	expect_refused(&job, "option 'fence_scope': fence_scope=line fences "
-		       "after each line's flush, and needs fence=sfence and a "
-		       "flush (this job has fence=none, flush=clflush)");
+	snprintf(want, sizeof(want), "option 'fence_scope': fence_scope=line "
+		 "fences after each line's flush, and needs fence=%s and a "
+		 "flush (this job has fence=none, flush=%s)", fence_name(fence),
+		 flush_name(flush));
+	expect_refused(&job, want);
 	dax_opts.flush = FLUSH_NONE;
-	dax_opts.fence = FENCE_SFENCE;
-	expect_refused(&job, "(this job has fence=sfence, flush=none)");
+	dax_opts.fence = fence;
+	snprintf(want, sizeof(want), "(this job has fence=%s, flush=none)",
+		 fence_name(fence));
+	expect_refused(&job, want);
 	/* A block-scoped fence with no flush orders nt stores: allowed. */
 	dax_opts.fence_scope = FENCE_PER_BLOCK;
 	dax_opts.nt = true;
@@ -668,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_emulated_reads),
 		cmocka_unit_test(test_put_flushes),
 		cmocka_unit_test(test_cpuid),
+		cmocka_unit_test(test_other_arch),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_setup_errors),
 		cmocka_unit_test(test_devdax),

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "machine/arch.h"
 #include "machine/quirks.h"
 
 static void test_flush_judge(void **state)
@@ -213,17 +214,22 @@ static void test_flush_probe(void **state)
 	uint64_t len = 128ull << 20;
 
 	(void)state;
-	if (!flush_cpu_has(FLUSH_CLFLUSH)) {
-		flush_probe(&fp, NULL, 0);
-		assert_false(fp.ran);
-		skip();
-	}
+	flush_probe(&fp, NULL, 0);
+	assert_false(fp.ran);
+	assert_true(fp.why[0] != '\0');
 	assert_int_equal(memprobe_touch(len, true, &c, &walk), 0);
 	flush_probe(&fp, walk, len);
 	memprobe_unmap(walk, len);
-	assert_true(fp.ran);
+	if (!fp.ran) {
+		/* x86-64's time-stamp counter always times a load; arm64's
+		 * generic timer may be too coarse (qemu-user's is) */
+		assert_string_not_equal(ARCH_NAME, "x86-64");
+		assert_true(fp.why[0] != '\0');
+		print_message("skipped: flush probe: %s\n", fp.why);
+		skip();
+	}
 	assert_true(fp.evicted > fp.cached);
-	for (int k = FLUSH_CLFLUSH; k < FLUSH_KINDS; k++) {
+	for (int k = FLUSH_NONE + 1; k < FLUSH_KINDS; k++) {
 		double mid = (fp.cached + fp.evicted) / 2;
 
 		if (fp.effect[k] == FLUSH_KEEPS)
@@ -231,6 +237,8 @@ static void test_flush_probe(void **state)
 		else if (fp.effect[k] == FLUSH_EVICTS)
 			assert_true(fp.after[k] > mid);
 		else if (!flush_cpu_has((enum flush_kind)k))
+			assert_int_equal(fp.effect[k], FLUSH_NOT_PROBED);
+		if (!flush_here((enum flush_kind)k))	/* another arch's */
 			assert_int_equal(fp.effect[k], FLUSH_NOT_PROBED);
 	}
 }

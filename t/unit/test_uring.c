@@ -49,11 +49,8 @@
  * When io_uring is refused (kernel.io_uring_disabled, seccomp, an old
  * kernel), setup must fail with the reason.  That is tested in a forked
  * child under a seccomp filter that fails io_uring_setup(), which cannot
- * leave the machine changed.  The same filter serves t/t0600-uring.sh:
- *
- *	build/t/test_uring --no-io-uring ERRNO CMD [ARGS...]
- *
- * runs CMD with io_uring_setup() failing with ERRNO (e.g. 38, ENOSYS).
+ * leave the machine changed (seccomp_deny.h; t/t0600-uring.sh runs
+ * memjob so with build/t/lockdown).
  *
  * sync() (fsync=, fdatasync=, end_fsync=), for io_uring and psync: after
  * drain() it returns 0 and the file's pages are on the device (none dirty
@@ -64,10 +61,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/magic.h>
-#include <linux/seccomp.h>
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -78,7 +72,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -93,6 +86,7 @@
 #include "ioengines/ioengine.h"
 #include "ioengines/uring.h"
 #include "jobopts.h"
+#include "seccomp_deny.h"
 
 #define KIB		1024ULL
 #define MIB		(1024 * KIB)
@@ -1682,31 +1676,11 @@ static void test_validate(void **state)
 }
 
 /* Make system call nr fail with err in this process and its children. */
-static int deny_syscall(int nr, int err)
+static int deny_syscall(long nr, int err)
 {
-#if defined(__x86_64__)
-	const unsigned arch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-	const unsigned arch = AUDIT_ARCH_AARCH64;
-#else
-	const unsigned arch = 0;
-#endif
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	const struct syscall_denial d = { nr, err };
 
-	if (!arch)
-		return -1;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+	return seccomp_deny(&d, 1);
 }
 
 static int deny_io_uring(int err)
@@ -1742,7 +1716,17 @@ static int refused_child(int err, unsigned ioworkers)
 		fprintf(stderr, "setup says: %s\n", e.err);
 		return 2;
 	}
-	return e.priv == NULL ? 0 : 4;
+	if (e.priv != NULL)
+		return 4;
+	/* the check that refuses such a job before anything runs */
+	if (uring_available(e.err, sizeof(e.err)) != -err ||
+	    !strstr(e.err, "io_uring is unavailable here: io_uring_setup: ") ||
+	    !strstr(e.err, strerror(err)) || !strstr(e.err, "seccomp") ||
+	    !strstr(e.err, "ioengine=psync")) {
+		fprintf(stderr, "uring_available says: %s\n", e.err);
+		return 5;
+	}
+	return 0;
 }
 
 static void test_refused(void **state)
@@ -1992,8 +1976,22 @@ static void test_sync_calls(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
-int main(int argc, char **argv)
+/* Where no ring can be had (a kernel without io_uring, io_uring_disabled,
+ * a seccomp filter, qemu-user), the engine is not tested, and says why. */
+static void test_no_uring(void **state)
 {
+	char why[256];
+
+	(void)state;
+	if (uring_available(why, sizeof(why)) == 0)
+		fail_msg("io_uring came back");
+	print_message("skipped: %s\n", why);
+	skip();
+}
+
+int main(void)
+{
+	const struct CMUnitTest none[] = { cmocka_unit_test(test_no_uring) };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_depths),
 		cmocka_unit_test(test_batches),
@@ -2024,14 +2022,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sync_calls),
 	};
 
-	if (argc >= 4 && !strcmp(argv[1], "--no-io-uring")) {
-		if (deny_io_uring(atoi(argv[2]))) {
-			perror("seccomp");
-			return 125;
-		}
-		execvp(argv[3], argv + 3);
-		perror(argv[3]);
-		return 127;
-	}
+	char why[256];
+
+	if (uring_available(why, sizeof(why)))
+		return cmocka_run_group_tests(none, NULL, NULL);
 	return cmocka_run_group_tests(tests, setup_files, remove_files);
 }

@@ -1,0 +1,33 @@
+/*
+ * sve.h - the loops of the bandwidth kernels (sum, copy, fill, triad) at
+ * the SVE level (isa.h), in SVE's own intrinsics (sve.c): one loop for
+ * every vector length the CPU may have (128 to 2048 bits), the last,
+ * partial vector under a WHILELT predicate, so no scalar tail.  Each
+ * kernel's ISA_CLONES dispatcher calls its NAME_sve, which the kernel
+ * maps onto these.  They exist where ISA_SVE_BUILT; the dispatcher runs
+ * them only where HWCAP has SVE.
+ */
+#ifndef MEMJOB_KERNELS_SVE_H
+#define MEMJOB_KERNELS_SVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine/isa.h"
+
+#if ISA_SVE_BUILT
+
+/* The int32s of p[0..n), sign-extended and added into 64 bits that wrap. */
+uint64_t sve_sum_int32(const int32_t *p, size_t n);
+/* Copy n bytes; 0. */
+int sve_copy(char *restrict d, const char *restrict s, size_t n);
+/* Store v into p[0..n), with non-temporal stores (STNT1) when nt; 0. */
+int sve_fill(int32_t *p, size_t n, int32_t v, bool nt);
+/* a = b + q * c over n doubles, a stored non-temporally when nt; 0. */
+int sve_triad(double *restrict a, const double *restrict b,
+	      const double *restrict c, size_t n, double q, bool nt);
+
+#endif
+
+#endif
