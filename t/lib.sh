@@ -582,50 +582,70 @@ near()
 	}'
 }
 
+# poll_proc_ PID WHAT CHECK [ARGS...]: run CHECK ARGS every 25 ms, for at
+# most 20 s, until it holds; fails, saying so, when process PID ends first
+# or the time runs out (WHAT says what was awaited).
+poll_proc_()
+{
+	local pid=$1 what=$2
+
+	shift 2
+	for _ in $(seq 800); do
+		"$@" && return 0
+		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before $what"; return 1; }
+		sleep 0.025
+	done
+	echo "$pid: no $what in 20 s"
+	return 1
+}
+
+# holds_open_ PID NAME: PID has a file whose path ends in /NAME open.
+holds_open_()
+{
+	local fd
+
+	for fd in /proc/"$1"/fd/*; do
+		case $(readlink "$fd" 2>/dev/null) in
+		*/"$2") return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# sleeps_in_ PID FUNCS: a thread of PID sleeps in a kernel function whose
+# name holds one of FUNCS ("a|b").
+sleeps_in_()
+{
+	local t f seen=
+
+	for t in /proc/"$1"/task/*; do
+		seen="$seen $(cat "$t/wchan" 2>/dev/null)"
+	done
+	for f in ${2//|/ }; do
+		case $seen in
+		*"$f"*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # until_open PID NAME: wait (at most 20 s) until process PID holds a file
 # whose path ends in /NAME open (its /proc/PID/fd): for a job that will
 # block on that file and so never shows data moved.
 until_open()
 {
-	local pid=$1 name=$2 fd
-
-	for _ in $(seq 800); do
-		for fd in /proc/"$pid"/fd/*; do
-			case $(readlink "$fd" 2>/dev/null) in
-			*/"$name") return 0 ;;
-			esac
-		done
-		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before it opened $name"; return 1; }
-		sleep 0.025
-	done
-	echo "$pid never opened $name"
-	return 1
+	poll_proc_ "$1" "an open $2" holds_open_ "$1" "$2"
 }
 
 # until_waiting PID FUNCS [WHAT]: wait (at most 20 s) until a thread of
 # process PID sleeps in a kernel function whose name holds one of FUNCS
-# ("a|b"; its /proc/PID/task/*/wchan): io_cqring_wait once an io_uring job has
-# submitted and waits for completions, wait_for_partner in the open of
-# a FIFO nobody writes; WHAT names it in the message.
+# ("a|b"; its /proc/PID/task/*/wchan): io_cqring_wait once an io_uring
+# job has submitted and waits for completions, wait_for_partner in the
+# open of a FIFO nobody writes; WHAT names it in the message.
 until_waiting()
 {
-	local pid=$1 funcs=$2 what=${3:-$2} t seen f
-
-	for _ in $(seq 800); do
-		seen=
-		for t in /proc/"$pid"/task/*; do
-			seen="$seen $(cat "$t/wchan" 2>/dev/null)"
-		done
-		for f in ${funcs//|/ }; do
-			case $seen in
-			*"$f"*) return 0 ;;
-			esac
-		done
-		kill -0 "$pid" 2>/dev/null || { echo "$pid ended before $what"; return 1; }
-		sleep 0.025
-	done
-	echo "$pid never got to $what (its threads' wchan:$seen)"
-	return 1
+	poll_proc_ "$1" "${3:-$2}" sleeps_in_ "$1" "$2" ||
+		{ echo "(its threads' wchan:$(cat /proc/"$1"/task/*/wchan 2>/dev/null | tr '\n' ' '))"; return 1; }
 }
 
 # until_reading PID: until_waiting for a read of a pipe or FIFO: a job
