@@ -645,7 +645,8 @@ until_open()
 until_waiting()
 {
 	poll_proc_ "$1" "${3:-$2}" sleeps_in_ "$1" "$2" ||
-		{ echo "(its threads' wchan:$(cat /proc/"$1"/task/*/wchan 2>/dev/null | tr '\n' ' '))"; return 1; }
+		{ echo "(its threads' wchan:$(for t in /proc/"$1"/task/*; do
+			printf ' %s' "$(cat "$t/wchan" 2>/dev/null)"; done))"; return 1; }
 }
 
 # until_reading PID: until_waiting for a read of a pipe or FIFO: a job
