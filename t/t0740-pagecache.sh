@@ -54,16 +54,19 @@ test_expect_success 'preread reads the job range: offset and size' '
 	csv_col out.csv source_info | grep -E "^preread 3 MiB in [0-9.]+ s; count/simple: scalar; first touch timed \(in the first pass\); started with Dirty [0-9.]+ [KMGT]?i?B, Writeback [0-9.]+ [KMGT]?i?B$"
 '
 
+# Where each read came from is the device's counters' to say; how much
+# faster the warm read is depends on the device (a virtual disk the host
+# caches reads at near memory speed: 1.29x once on this guest), so the
+# speeds are printed, not judged.
 test_expect_success BLOCKDEV,TIMING 'pagecache-read-twice: cold from the device, warm from memory' '
 	SIZE=64m DIR=. "$MEMJOB" --output-format=csv \
 		"$SRCDIR/jobs/pagecache-read-twice.ini" >out.csv &&
 	cold=$(csv_col out.csv pgpgin_kb 1) && warm=$(csv_col out.csv pgpgin_kb 2) &&
 	echo "pgpgin cold $cold KiB, warm $warm KiB" &&
+	echo "GB/s cold $(csv_col out.csv gbps 1), warm $(csv_col out.csv gbps 2)" &&
 	test "$cold" -ge $((64 * 1024 * 9 / 10)) &&
 	test "$warm" -lt $((64 * 1024 / 10)) &&
 	test "$(csv_col out.csv result 1)" = "$(csv_col out.csv result 2)" &&
-	awk -F, "NR == 2 { c = \$16 } NR == 3 { w = \$16 }
-		 END { print \"warm/cold\", w / c; exit !(w >= 1.5 * c) }" out.csv &&
 	test ! -e memjob-read-twice.dat
 '
 
