@@ -120,6 +120,7 @@ test_expect_success SQLITE_BATCH 'the header names the machine, kernel, version,
 	grep "^- date: $(cat "$TEST_TMP/day") [0-9][0-9]:[0-9][0-9] UTC\$" "$p" &&
 	grep "^- command: \`doc/seeds/seeds.sh --tiny --work $TEST_TMP/work -o $TEST_TMP/SEEDS.md\`, run time [0-9]* s\$" "$p" &&
 	grep "^- load average (1, 5, 15 min) on $(nproc) CPUs: [0-9.]* [0-9.]* [0-9.]* at the start" "$p" &&
+	grep "^- load average.*; in the second before the runs began, other work kept [0-9]*\.[0-9][0-9] of $(nproc) CPUs busy\( (a quiet machine\|, so single figures spread\)" "$p" &&
 	grep "^\*\*Tiny mode\*\*" "$p"
 '
 

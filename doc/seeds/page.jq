@@ -40,7 +40,7 @@ def cell: gsub("\\|"; "\\|") | gsub("\n"; " ");
   "- memjob: \($h.memjob_version)",
   "- date: \($date)",
   "- command: `\($cmd)`, run time \($secs) s",
-  "- load average (1, 5, 15 min) on \($nproc) CPUs: \($load_start) at the start, \($load_end) at the end; the machine was shared, so single figures spread",
+  "- load average (1, 5, 15 min) on \($nproc) CPUs: \($load_start) at the start, \($load_end) at the end; in the second before the runs began, other work kept \($busy_start) of \($nproc) CPUs busy" + (if ($busy_start | tonumber) > 0.25 then ", so single figures spread more than on a quiet machine" else " (a quiet machine: the load after that is the runs' own)" end),
   "- the host's quirks, as memjob probed them at the start of the first run:",
   ($h.quirks.text // [] | map("  - " + .) | .[]),
   "",

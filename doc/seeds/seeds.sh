@@ -148,9 +148,26 @@ STATS='map(select(. != null)) | sort | length as $n |
 		       else (.[$n / 2 - 1] + .[$n / 2]) / 2 end),
 	      min: .[0], max: .[$n - 1], n: $n} end'
 
+# busy_cpus: CPUs' worth of non-idle time over one second, from /proc/stat
+busy_cpus()
+{
+	local a b
+	a=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat)
+	sleep 1
+	b=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $5+$6}' /proc/stat)
+	awk -v a="$a" -v b="$b" -v n="$(nproc)" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		busy = y[1] - x[1]; idle = y[2] - x[2]
+		printf "%.2f", (busy + idle > 0) ? n * busy / (busy + idle) : 0 }'
+}
+
 start_ns=$(now_ns)
 start_date=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+# How many CPUs other work kept busy in the second before the runs: the
+# load average lags by minutes, so it cannot tell a quiet start from one
+# just after a build.
+busy_start=$(busy_cpus)
 first_json=
 
 for seedfile in "$SRC"/doc/seeds/[0-9][0-9][0-9]-*.json; do
@@ -291,6 +308,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 	--slurpfile first "$first_json" \
 	--arg cmd "$invocation" --arg date "$start_date" --arg secs "$elapsed_s" \
 	--arg load_start "$load_start" --arg load_end "$load_end" \
+	--arg busy_start "$busy_start" \
 	--arg tiny "$TINY" --arg nproc "$(nproc)" \
 	--rawfile cmds <(for f in "$WORK"/runs/*.cmd; do
 		b=$(basename "$f" .cmd)
