@@ -307,6 +307,23 @@ judge_unit()
 	echo "$passed $failed $skipped $note"
 }
 
+# unit_skips NAME <LOG: one line per case a cmocka binary skipped,
+# "NAME: case (reason)", the reason being the last "skipped: ..." line the
+# case printed (its parentheses made brackets, so the tally finds it).
+unit_skips()
+{
+	awk -v name="$1" '
+	/^\[ RUN      \] / { why = "" }
+	/^skipped: / { why = substr($0, 10) }
+	/^\[  SKIPPED \] [^0-9]/ {
+		t = substr($0, 14)
+		if (why == "")
+			why = "it printed no reason"
+		gsub(/\(/, "[", why); gsub(/\)/, "]", why)
+		print name ": " t " (" why ")"
+	}'
+}
+
 # A script speaks TAP through t/lib.sh.  It must reach test_done (the
 # "1..N" plan) and agree with its own count, or it failed.
 judge_script()
@@ -351,8 +368,7 @@ run_one()
 		sed -n "s/^ok \([0-9][0-9]*\) # skip /$name \1: /p" "$log" \
 			>"$work/$name.skips" ;;
 	*)	verdict=$(judge_unit "$log" "$rc")
-		sed -n "s/^\[  SKIPPED \] \([^0-9].*\)/$name: \1/p" "$log" |
-			sort -u >"$work/$name.skips" ;;
+		unit_skips "$name" <"$log" | sort -u >"$work/$name.skips" ;;
 	esac
 	read -r p f s note <<<"$verdict"
 	if [ "$f" -gt 0 ] && [ "${TEST_KEEP_TMP:-}" = 1 ] &&

@@ -218,6 +218,8 @@ test_expect_success 'setup: a fake test tree' '
 	echo "[       OK ] a"
 	echo "[       OK ] b"
 	echo "[  FAILED  ] c"
+	echo "[ RUN      ] d"
+	echo "skipped: no widget (a tool) here"
 	echo "[  SKIPPED ] d"
 	echo "[==========] 4 test(s) run."
 	echo "[  PASSED  ] 2 test(s)."
@@ -256,7 +258,9 @@ test_expect_success 'run-tests.sh tallies cmocka and TAP; closes with one line' 
 	grep "^total time: [0-9.]* s$" out &&
 	grep "test_crash (killed by signal 6" out &&
 	grep "t0002-early.sh (stopped before test_done" out &&
-	grep "test_fake (exit status 1)" out
+	grep "test_fake (exit status 1)" out &&
+	grep "^  test_fake: d (no widget \[a tool\] here)$" out &&
+	grep -E "^ +1  no widget \[a tool\] here$" out
 '
 
 test_expect_success 'a test that hangs is cut off, leaving its stacks in the log' '

@@ -528,8 +528,11 @@ static void test_major_faults(void **state)
 
 	(void)state;
 	fd = mkstemp(path);
-	if (fd < 0)
+	if (fd < 0) {
+		print_message("skipped: mkstemp(%s): %s\n", path,
+			      strerror(errno));
 		skip();
+	}
 	unlink(path);
 	buf = calloc(pages, PAGE);
 	assert_non_null(buf);
@@ -556,8 +559,11 @@ static void test_major_faults(void **state)
 	counters_close(c);
 	munmap(map, pages * PAGE);
 	close(fd);
-	if (r1.ru_majflt == r0.ru_majflt)
-		skip();		/* the file's pages were not dropped */
+	if (r1.ru_majflt == r0.ru_majflt) {
+		print_message("skipped: the file's pages were not dropped "
+			      "(no major fault to count)\n");
+		skip();
+	}
 	expect_ok(&v[0]);
 	assert_int_equal(v[0].value, (uint64_t)(r1.ru_majflt - r0.ru_majflt));
 	assert_int_equal(v[1].value, (uint64_t)(r1.ru_minflt - r0.ru_minflt));
@@ -576,8 +582,11 @@ static void test_context_switches_agree(void **state)
 	uint64_t ru;
 
 	(void)state;
-	if (kernel_denied())
+	if (kernel_denied()) {
+		print_message("skipped: perf_event_paranoid keeps kernel-side "
+			      "events from this process\n");
 		skip();
+	}
 	c = open_list("cs", &n);
 	assert_int_equal(getrusage(RUSAGE_THREAD, &r0), 0);
 	assert_int_equal(counters_start(c), 0);
@@ -756,8 +765,16 @@ static void test_migrations(void **state)
 	for (int i = 0; i < CPU_SETSIZE && found < 2; i++)
 		if (CPU_ISSET(i, &old))
 			cpus[found++] = i;
-	if (found < 2 || kernel_denied())
+	if (found < 2) {
+		print_message("skipped: %d CPU allowed, 2 needed to migrate\n",
+			      found);
 		skip();
+	}
+	if (kernel_denied()) {
+		print_message("skipped: perf_event_paranoid keeps kernel-side "
+			      "events from this process\n");
+		skip();
+	}
 	CPU_ZERO(&one);
 	CPU_SET(cpus[0], &one);
 	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
@@ -903,8 +920,12 @@ static void test_few_fds(void **state)
 		_exit(few_fds_child());
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
+	if (WEXITSTATUS(status) == 77) {
+		print_message("skipped: the child could not set itself up "
+			      "(setrlimit, setresuid or a seccomp filter "
+			      "refused)\n");
 		skip();
+	}
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -985,8 +1006,12 @@ static void in_child(int (*fn)(int), int arg)
 		_exit(fn(arg));
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
+	if (WEXITSTATUS(status) == 77) {
+		print_message("skipped: the child could not set itself up "
+			      "(setrlimit, setresuid or a seccomp filter "
+			      "refused)\n");
 		skip();
+	}
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -1002,10 +1027,17 @@ static void test_unprivileged(void **state)
 
 	(void)state;
 	need_perf();
-	if (level == -100)
+	if (level == -100) {
+		print_message("skipped: no /proc/sys/kernel/"
+			      "perf_event_paranoid to read\n");
 		skip();
-	if (geteuid() != 0 || level < 2)
-		skip();		/* cannot become a user who is denied */
+	}
+	if (geteuid() != 0 || level < 2) {
+		print_message("skipped: cannot become a user who is denied "
+			      "(not root, or perf_event_paranoid %d < 2)\n",
+			      level);
+		skip();
+	}
 	in_child(unprivileged_child_of, level);
 }
 
@@ -1055,8 +1087,11 @@ static void test_seccomp_denied(void **state)
 
 	(void)state;
 	need_perf();
-	if (level == -100)
+	if (level == -100) {
+		print_message("skipped: no /proc/sys/kernel/"
+			      "perf_event_paranoid to read\n");
 		skip();
+	}
 	in_child(seccomp_child, level);	/* 77: no seccomp (qemu-user) */
 }
 

@@ -387,6 +387,7 @@ static void drive_write(struct run *r, bool random)
 		ret = job.ioengine->fill(&e);
 	if (ret == -ENOSYS || ret == -EPERM) {
 		unlink(path);
+		print_message("skipped: %s\n", e.err);
 		skip();
 	}
 	if (ret)
@@ -540,8 +541,10 @@ static void expect_setup_error(struct run *r, const char *needle)
 	e.path = r->path;
 	e.gen = &gen;
 	ret = job.ioengine->setup(&e);
-	if (ret == -ENOSYS || ret == -EPERM)
+	if (ret == -ENOSYS || ret == -EPERM) {
+		print_message("skipped: %s\n", e.err);
 		skip();
+	}
 	if (ret >= 0)
 		fail_msg("%s setup succeeded, expected '%s'", r->engine, needle);
 	if (!strstr(e.err, needle))
