@@ -2,9 +2,12 @@
 # t0840-isa-variants.sh - the kernels built per vector level give the same
 # results at every level: each level this CPU has (--version lists them)
 # is forced with MEMJOB_ISA over the same data, and count (unrolled,
-# simd), sum, fill and copy must agree with the baseline level and with
-# the independent oracle; --version and source_info name the level that
-# ran, and count's simple loop stays scalar at every level.
+# simd), sum, fill (plain and nt) and copy must agree with the baseline
+# level and with the independent oracle; --version and source_info name
+# the level that ran (and for nt the width of its streaming stores, which
+# the disassembly confirms), and count's simple loop stays scalar at
+# every level.  (STREAM's kernels write only the job's memory; their
+# results at every level are in t/unit/test_stream.c.)
 
 # shellcheck disable=SC2016 # test bodies are single-quoted: eval runs them
 . t/lib.sh
@@ -56,8 +59,12 @@ run_level()
 	# fill and copy write what they made: the files must be the same
 	# (the unit tests check copy's bytes at each level; here a write job
 	# would hold the same pattern had copy done nothing)
-	for k in "fill --value=-123456789" "copy --pattern=randint:0-1000000"; do
+	for k in "fill --value=-123456789" "fillnt --value=-123456789" \
+		"copy --pattern=randint:0-1000000"; do
 		name=${k%% *}
+		case $k in
+		fillnt*) k="fill --impl=nt ${k#* }" ;;
+		esac
 		# shellcheck disable=SC2086 # $k: the kernel and its option
 		MEMJOB_ISA=$level "$MEMJOB" --output-format=csv --name=w \
 			--ioengine=psync --rw=write --bs=4100 --size=1027052 \
@@ -66,6 +73,17 @@ run_level()
 		test "$(csv_col w.csv status)" = ok || return 1
 		csv_col w.csv source_info >>"$level.info"
 	done
+}
+
+# What source_info calls the streaming stores of a level.
+nt_name()
+{
+	case $1 in
+	avx512) echo "avx512 64-byte streaming stores" ;;
+	avx2) echo "avx2 32-byte streaming stores" ;;
+	sse2) echo "sse2 16-byte streaming stores" ;;
+	*) echo "plain stores (memjob has no streaming store for this CPU)" ;;
+	esac
 }
 
 # The baseline (the last listed) first: the others are compared with it.
@@ -90,6 +108,7 @@ for level in $order; do
 		grep -c "^sum: '"$level"';" '"$level"'.info >n &&
 		test "$(cat n)" = 2 &&
 		grep "^fill/plain: '"$level"'" '"$level"'.info &&
+		grep "^fill/nt: '"$(nt_name "$level")"';" '"$level"'.info &&
 		grep "^copy: '"$level"'" '"$level"'.info
 	'
 	test_expect_success "MEMJOB_ISA=$level: count agrees with the oracle, every impl and bs" '
@@ -99,6 +118,7 @@ for level in $order; do
 	test_expect_success "MEMJOB_ISA=$level: the same sum, fill and copy as $base" '
 		test_cmp '"$base"'.sum '"$level"'.sum &&
 		cmp "$TEST_TMP/'"$base"'.fill" "$TEST_TMP/'"$level"'.fill" &&
+		cmp "$TEST_TMP/'"$base"'.fill" "$TEST_TMP/'"$level"'.fillnt" &&
 		cmp "$TEST_TMP/'"$base"'.copy" "$TEST_TMP/'"$level"'.copy"
 	'
 done
@@ -111,6 +131,30 @@ if [ "$(memjob_arch)" = x86-64 ]; then
 			"this CPU does not have it (--version lists:$levels)" ;;
 		esac
 	done
+fi
+
+# The streaming stores are as wide as each level's registers: the
+# disassembly of each level's fill and STREAM loops (their symbols are
+# the dispatchers' variants, isa.h) stores with vmovntdq of that width.
+if [ "$(uname -m)" != x86_64 ]; then
+	test_skip 'each level streams with stores of its width' \
+		"not an x86-64 build ($(uname -m))"
+elif ! command -v objdump >/dev/null 2>&1; then
+	test_skip 'each level streams with stores of its width' \
+		"no objdump (binutils) to read the code"
+else
+	test_expect_success 'each level streams with stores of its width' '
+		objdump -d --no-show-raw-insn "$MEMJOB" >dis &&
+		for f in fill_vec stream_run; do
+			for lw in avx512:zmm avx2:ymm base:xmm; do
+				awk -v sym="<${f}_${lw%:*}" -v reg="%${lw#*:}" "
+					/^[0-9a-f]+ </ { in_f = index(\$0, sym) > 0 }
+					in_f && /movntdq/ && index(\$0, reg) { n++ }
+					END { exit !(n > 0) }" dis ||
+				{ echo "${f}_${lw%:*}: no movntdq on $lw" >&2; exit 1; }
+			done
+		done
+	'
 fi
 
 test_expect_success 'the baseline fill stored the value in every word' '

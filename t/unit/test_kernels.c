@@ -657,6 +657,17 @@ static void test_variant(void **state)
 	assert_string_equal(kernel("sum")->variant(&k), level);
 	k.impl = impl_index(f, "plain");
 	assert_string_equal(f->variant(&k), level);
+	/* nt: the streaming stores of the level, as wide as its registers */
+	k.impl = impl_index(f, "nt");
+#ifdef __x86_64__
+	assert_string_equal(f->variant(&k),
+			    isa_level() == ISA_AVX512 ? "avx512 64-byte streaming stores" :
+			    isa_level() == ISA_AVX2 ? "avx2 32-byte streaming stores" :
+			    "sse2 16-byte streaming stores");
+#else
+	assert_string_equal(f->variant(&k),
+			    "plain stores (memjob has no streaming store for this CPU)");
+#endif
 	k.impl = 0;
 	assert_string_equal(kernel("copy")->variant(&k), level);
 #ifdef __x86_64__

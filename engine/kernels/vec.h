@@ -1,0 +1,62 @@
+/*
+ * vec.h - what the bandwidth kernels (fill, the stream kernels) build
+ * their loops from at each vector width W of isa.h's levels (64, 32 and
+ * 16 bytes): a vector type of W bytes, a streaming (non-temporal) store
+ * of one such vector, and the fence that orders those stores before what
+ * follows.
+ *
+ * The loops themselves are plain C in the compiler's generic vectors;
+ * only the streaming store is the CPU's own instruction, and each
+ * architecture's are in a header of its own (vec_x86.h: movntdq at 16,
+ * 32 and 64 bytes).  Where memjob knows no streaming store for the CPU,
+ * the store is a plain one and vec_nt_name() says so, so that no report
+ * claims streaming stores that did not run.
+ *
+ * The line (64 bytes) is the unit of a streaming store's loop: a kernel
+ * stores whole aligned lines with them, and what is left at either end
+ * of its range (less than a line) with plain stores, so no line is
+ * written both ways and none is split between two streaming stores.
+ */
+#ifndef MEMJOB_KERNELS_VEC_H
+#define MEMJOB_KERNELS_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine/isa.h"
+
+#define VEC_LINE	64	/* bytes a streaming loop stores whole */
+
+typedef unsigned char vec64 __attribute__((vector_size(64)));
+typedef unsigned char vec32 __attribute__((vector_size(32)));
+typedef unsigned char vec16 __attribute__((vector_size(16)));
+
+/* Bytes from p to the next line boundary (0 when p is on one). */
+static inline size_t vec_to_line(const void *p)
+{
+	return (VEC_LINE - (uintptr_t)p % VEC_LINE) % VEC_LINE;
+}
+
+#ifdef __x86_64__
+#include "kernels/vec_x86.h"
+#else
+
+/* No streaming store known here: the stores are plain ones. */
+ISA_INLINE void vec_stream16(void *p, vec16 v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static inline void vec_stream_fence(void)
+{
+}
+
+static inline const char *vec_nt_name(enum isa_level l)
+{
+	(void)l;
+	return "plain stores (memjob has no streaming store for this CPU)";
+}
+
+#endif
+
+#endif
