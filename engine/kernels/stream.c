@@ -19,11 +19,11 @@
  * STREAM declares them, and sets b[] = 2, c[] = 1 (a[] = 0), so the
  * arithmetic never meets denormals or NaNs whatever the job's pattern
  * was.  The engine then hands the kernel bs-sized blocks of the region
- * as for any other job: the block at offset o of the region stands for
- * the elements [o / E, (o + len) / E), which tile 0..n exactly over a
- * pass whatever bs is, so a pass is one whole STREAM kernel and the
- * job's bytes (size per pass) are STREAM's count.  rw=randread visits
- * the same element ranges in a random block order.
+ * as for any other job: a block stands for its share of the elements,
+ * whole 64-byte lines of a[] (stream_elem_at()), and the blocks of a
+ * pass tile 0..n exactly whatever bs is, so a pass is one whole STREAM
+ * kernel and the job's bytes (size per pass) are STREAM's count.
+ * rw=randread visits the same element ranges in a random block order.
  *
  * Like STREAM, the figure does not count the read-for-ownership that a
  * plain store of a[] makes the cache do (8 more bytes of real traffic
@@ -69,6 +69,7 @@ struct stream {
 	enum stream_op op;
 	size_t elem;			/* bytes per element: 8 per array */
 	char *region;			/* where offsets are counted from */
+	size_t len;			/* the region's bytes */
 	size_t n;			/* elements per array */
 	double *a, *b, *c;		/* c: NULL for copy and scale */
 };
@@ -135,6 +136,7 @@ static int stream_prepare(struct kstate *k, void *region, size_t len)
 	    len < s->elem)
 		return -EINVAL;
 	s->region = region;
+	s->len = len;
 	s->n = len / s->elem;
 	s->a = region;
 	s->b = s->a + s->n;
@@ -275,6 +277,26 @@ ISA_CLONES_WIDE(int, stream_run, (enum stream_op op, bool nt,
 				  const double *restrict c, size_t n),
 		(op, nt, a, b, c, n))
 
+/*
+ * The first element of the block at offset o of the region: the
+ * elements of whole lines of a[] before it, 8 elements for each 8 * E
+ * bytes (a multiply, E being a constant in each branch); n at the
+ * region's end, so the blocks of a pass tile 0..n exactly.  A line of
+ * a[] thus belongs to one block, and every block but the last starts
+ * and ends on a line boundary (the region is page aligned): its stores
+ * need no scalar head or tail, and no line is written by two blocks.
+ */
+static size_t stream_elem_at(const struct stream *s, size_t o)
+{
+	const size_t line = VEC_LINE / sizeof(double);
+
+	if (o >= s->len)
+		return s->n;
+	if (s->elem == 2 * sizeof(double))
+		return o / (2 * VEC_LINE) * line;
+	return o / (3 * VEC_LINE) * line;
+}
+
 static void stream_kernel_run(struct kstate *k, void *buf, size_t len)
 {
 	struct stream *s = k->priv;
@@ -283,10 +305,8 @@ static void stream_kernel_run(struct kstate *k, void *buf, size_t len)
 	if (!s->region || (char *)buf < s->region)	/* no prepare() */
 		return;
 	o = (size_t)((char *)buf - s->region);
-	lo = o / s->elem;
-	hi = (o + len) / s->elem;
-	if (hi > s->n)
-		hi = s->n;
+	lo = stream_elem_at(s, o);
+	hi = stream_elem_at(s, o + len);
 	if (lo >= hi)
 		return;
 	/* copy and scale read no c[]: b stands in, never read */

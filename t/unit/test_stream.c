@@ -1,8 +1,9 @@
 /*
  * test_stream.c - STREAM's kernels (stream.c): stream_copy, stream_scale,
  * stream_add and triad.  prepare() lays a, b (and c) out over the region
- * (0, 2, 1); a pass of blocks of any size computes each a[i] exactly once
- * and writes nothing else (nor beyond the arrays); over arbitrary
+ * (0, 2, 1); a pass of blocks of any size computes each a[i] exactly once,
+ * in the block that holds its line of a[], and writes nothing else (nor
+ * beyond the arrays); over arbitrary
  * doubles every impl at every vector level gives the same bits as the
  * scalar loop, whatever the region's alignment and the number of
  * elements (heads and tails of every loop); a region not on an 8-byte
@@ -121,13 +122,19 @@ static void pass_and_check(size_t kn, const char *impl, size_t len,
 	for (size_t j = 0; j < nblocks; j++) {
 		size_t blk = backwards ? nblocks - 1 - j : j;
 		size_t off = blk * bs, l = len - off < bs ? len - off : bs;
-		size_t lo = off / elem, hi = (off + l) / elem;
+		/* whole lines of a[] (8 elements) but at the end */
+		size_t lo = off / (8 * elem) * 8;
+		size_t hi = off + l >= len ? n : (off + l) / (8 * elem) * 8;
 
 		ops->run(&k, mem + off, l);
 		for (i = lo; i < hi && i < n; i++) {
 			assert_true(a[i] == kernels[kn].want);
 			b[i] = 4.0;	/* a second visit changes a[i] */
 		}
+		/* nothing of the next line's elements yet */
+		if (!backwards && hi < n && a[hi] != 0.0)
+			fail_msg("%s %s len %zu bs %zu: a[%zu], of the line after the block's, was computed with it",
+				 name, impl, len, bs, hi);
 	}
 	for (i = 0; i < n; i++) {
 		if (a[i] != kernels[kn].want)
