@@ -1,7 +1,8 @@
 /*
  * kernel.c - what several kernels share: the check that a kernel laying
- * its own data over the region has memory of the job's own, the
- * trivial init/run/fini ops, and the name of impl=nt's stores.
+ * its own data over the region has memory of the job's own, whether a
+ * block goes on to a file or device after the kernel, the trivial
+ * init/run/fini ops, and the name of impl=nt's stores.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +31,13 @@ int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 		   job->kernel->name, what, e->name, (e->flags & IOE_MAPPED) ?
 		   "maps from a file" : "does not map");
 	return -EINVAL;
+}
+
+bool kernel_block_leaves(const struct kstate *k)
+{
+	const struct ioengine_ops *e = k->job ? k->job->ioengine : NULL;
+
+	return !e || !ioe_own_memory(e);
 }
 
 int kernel_init_result(struct kstate *k)

@@ -128,6 +128,12 @@ const struct kernel_ops *kernel_find(const char *name);
 const struct kernel_ops *kernel_store_default(void);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
+/* Whether the block run() is given goes on after it, written to a file,
+ * a device or persistent memory by the data source (any source but the
+ * job's own memory, or an unknown one): a kernel's streaming stores must
+ * then be fenced before run() returns.  Into the job's own memory they
+ * need fencing only once, by fini(). */
+bool kernel_block_leaves(const struct kstate *k);
 
 /* For kernels with nothing of their own to do there (kernel.c):
  * an init() that only zeroes the result, a run() that computes nothing

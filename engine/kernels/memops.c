@@ -229,8 +229,8 @@ static int fill_validate(const struct job_spec *job, struct diag *d)
  * fill_line##W: one 64-byte line of int32s, in vectors of W bytes,
  * stored plainly or streamed (p on a line boundary).  fill_pass##W: a
  * scalar head to the line boundary, whole lines four at a time, a scalar
- * tail, and the fence after streaming stores; nt is a constant where
- * fill_vec_body##W calls it.  Streaming stores (vec.h) go around the
+ * tail; nt is a constant where fill_vec_body##W calls it (the fence is
+ * fill_run's).  Streaming stores (vec.h) go around the
  * caches, so a large fill neither evicts the cache's contents nor reads
  * the lines it writes.  objdump -d fill_vec_avx512: vmovdqu64 zmm stores
  * (plain), vmovntdq zmm (nt), four lines a step.
@@ -265,8 +265,6 @@ ISA_TARGET_W##W ISA_INLINE void fill_pass##W(const bool nt, int32_t *p,	\
 		fill_line##W(nt, p + i, v);				\
 	for (; i < n; i++)						\
 		p[i] = x;						\
-	if (nt)								\
-		vec_stream_fence();					\
 }									\
 ISA_TARGET_W##W ISA_INLINE int fill_vec_body##W(bool nt, int32_t *p,	\
 						size_t n, int32_t x)	\
@@ -300,6 +298,15 @@ static void fill_run(struct kstate *k, void *buf, size_t len)
 		return;
 	}
 	fill_vec(k->impl == FILL_NT, buf, n, k->value);
+	if (k->impl == FILL_NT && kernel_block_leaves(k))
+		vec_stream_fence();
+}
+
+/* nt: what no block fenced is fenced before the job ends. */
+static void fill_fini(struct kstate *k)
+{
+	if (k->impl == FILL_NT)
+		vec_stream_fence();
 }
 
 /* What ran: the level, and for nt the streaming stores' width. */
@@ -322,5 +329,5 @@ const struct kernel_ops kernel_fill_ops = {
 	.init = kernel_init_result,
 	.run = fill_run,
 	.variant = fill_variant,
-	.fini = kernel_fini_nothing,
+	.fini = fill_fini,
 };

@@ -481,8 +481,11 @@ const struct opt_def opt_core[] = {
 		  "at avx2, 16 at sse2; arm64: STNP pairs at neon, STNT1 at "
 		  "sve, non-temporal hints that a core may follow or not), "
 		  "the part of a block before its first line boundary and "
-		  "after its last with plain stores, and on x86-64 fences "
-		  "them (sfence) before the block is handed back.  "
+		  "after its last with plain stores.  On x86-64 they are "
+		  "fenced (sfence) after each block a data source passes on "
+		  "(a file, a device, DAX), or once when the job ends where "
+		  "the block stays in the job's own memory (ioengine=mem; a "
+		  "fence per block would stall the stores for nothing).  "
 		  "source_info says which ran (\"count/unrolled: avx2\", "
 		  "\"triad/nt: avx512 64-byte streaming stores\"), "
 		  "and --version which level this CPU gets." },
