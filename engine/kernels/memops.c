@@ -61,20 +61,45 @@ static int sum_validate(const struct job_spec *job, struct diag *d)
 
 /*
  * Each int32 is sign-extended and added into 64 bits; the total wraps
- * modulo 2^64, so the result is the same whatever the order of addition
- * and the compiler is free to vectorise.
+ * modulo 2^64, so the result is the same whatever the order of addition.
+ * The loop widens half a register of int32s into a register of int64s
+ * (vec.h: vpmovsxdq from memory at AVX-512 and AVX2) into four
+ * independent accumulators, so no add waits for the one before.  Left to the
+ * auto-vectoriser, GCC kept one accumulator and loaded each line twice
+ * (a whole register, then half of it again to convert), and read memory
+ * 8% slower than this loop (256 MiB, alternating, 300 rounds).
  */
-ISA_INLINE uint64_t sum_int32_body(const int32_t *p, size_t n)
-{
-	uint64_t s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += (uint64_t)(int64_t)p[i];
-	return s;
+#define SUM_BODY(W)							\
+typedef uint64_t sum_vu##W __attribute__((vector_size(W)));		\
+ISA_TARGET_W##W ISA_INLINE uint64_t sum_int32_body##W(const int32_t *p,	\
+						      size_t n)		\
+{									\
+	const size_t lanes = (W) / sizeof(int64_t);			\
+	sum_vu##W s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };	\
+	uint64_t s = 0;							\
+	size_t i = 0;							\
+									\
+	for (; n - i >= 4 * lanes; i += 4 * lanes) {			\
+		s0 += (sum_vu##W)vec_widen##W(p + i);			\
+		s1 += (sum_vu##W)vec_widen##W(p + i + lanes);		\
+		s2 += (sum_vu##W)vec_widen##W(p + i + 2 * lanes);	\
+		s3 += (sum_vu##W)vec_widen##W(p + i + 3 * lanes);	\
+	}								\
+	s0 += s1 + s2 + s3;						\
+	for (size_t j = 0; j < lanes; j++)				\
+		s += s0[j];						\
+	for (; i < n; i++)						\
+		s += (uint64_t)(int64_t)p[i];				\
+	return s;							\
 }
 
-ISA_CLONES(uint64_t, sum_int32, (const int32_t *p, size_t n), (p, n))
+SUM_BODY(16)
+#ifdef __x86_64__
+SUM_BODY(32)
+SUM_BODY(64)
+#endif
+
+ISA_CLONES_WIDE(uint64_t, sum_int32, (const int32_t *p, size_t n), (p, n))
 
 static void sum_run(struct kstate *k, void *buf, size_t len)
 {

@@ -4,7 +4,8 @@
  * AVX-512's 64-byte vmovntdq.  They go to the write-combining buffers
  * instead of the caches, so a line stored whole is never read first
  * (no read-for-ownership) and evicts nothing; sfence makes them visible,
- * in order, before any store that follows it.
+ * in order, before any store that follows it.  And AVX2's and AVX-512's
+ * widening load of int32s to int64s, for sum.
  *
  * Included by vec.h only; the 32- and 64-byte stores carry their
  * level's target attribute, so they are inlined into that level's
@@ -30,6 +31,19 @@ ISA_TARGET_W64 ISA_INLINE void vec_stream64(void *p, vec64 v)
 {
 	_mm512_stream_si512((__m512i *)p, (__m512i)v);
 }
+
+/* vpmovsxdq from memory (SSE2 has no widening load: SSE4.1's) */
+ISA_TARGET_W64 ISA_INLINE vec_q64 vec_widen64(const int32_t *p)
+{
+	return (vec_q64)_mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
+}
+
+ISA_TARGET_W32 ISA_INLINE vec_q32 vec_widen32(const int32_t *p)
+{
+	return (vec_q32)_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));
+}
+
+#define vec_widen16 vec_widen_generic16
 
 static inline void vec_stream_fence(void)
 {
