@@ -344,8 +344,8 @@ static const char *stream_variant(const struct kstate *k)
 /* The four differ in name and help only; stream_op_of() tells them apart. */
 #define STREAM_KERNEL(var, kname, khelp)				\
 	const struct kernel_ops var = {					\
-		.name = kname,						\
-		.help = khelp,						\
+		.name = (kname),					\
+		.help = (khelp),					\
 		.impls = stream_impls,					\
 		.flags = KERN_REGION,					\
 		.validate = stream_validate,				\
