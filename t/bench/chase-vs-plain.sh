@@ -22,7 +22,9 @@
 #	      from sysfs) or NxLLC
 #	LAYOUTS ["random page"]
 #	THP_SIZES ["64m"]: sizes also run with hugepage=thp (layout random,
-#	      where the TLB matters); empty for none
+#	      where the TLB matters); empty for none.  Left out where THP is
+#	      off, and with multichase where THP's defrag setting is not one
+#	      multichase -H keeps (it would rewrite it for the whole machine)
 #	ROUNDS [7]: rounds every row gets
 #	MAX_ROUNDS [31]: rounds a row may get, until its interval is
 #	      narrower than PRECISION
@@ -188,6 +190,15 @@ thp_mode=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 case $thp_mode in
 *"[never]"* | "") thp_ok=0 ;;
 esac
+# multichase -H rewrites the machine's THP defrag setting to madvise
+# when it is another, and leaves it so: no thp rows then
+thp_defrag=$(cat /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)
+if [ -n "$MULTICHASE" ] && [ "$thp_ok" = 1 ]; then
+	case $thp_defrag in
+	*"[always]"* | *"[defer+madvise]"* | *"[madvise]"*) ;;
+	*) thp_ok=0 ;;
+	esac
+fi
 
 # The rows: "label bytes layout hugepage".
 : >"$tmp/rows"
@@ -198,7 +209,7 @@ for s in $SIZES; do
 	done
 done
 if [ -n "$THP_SIZES" ] && [ "$thp_ok" = 0 ]; then
-	echo "transparent huge pages are off here: no hugepage=thp rows" >&2
+	echo "no hugepage=thp rows: transparent huge pages are off here, or (multichase) defrag is $thp_defrag, which multichase -H would change for the whole machine" >&2
 elif [ -n "$THP_SIZES" ]; then
 	for s in $THP_SIZES; do
 		b=$(size_bytes "$s") || die "THP_SIZES: '$s' is not a size"
