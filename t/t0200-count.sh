@@ -481,6 +481,8 @@ test_expect_success 'source_info names the store width of nt' '
 	avx512) want="avx512 64-byte streaming stores" ;;
 	avx2) want="avx2 32-byte streaming stores" ;;
 	sse2) want="sse2 16-byte streaming stores" ;;
+	neon) want="neon non-temporal pair stores (STNP)" ;;
+	sve) want="sve non-temporal stores (STNT1)" ;;
 	*) want="plain stores (memjob has no streaming store for this CPU)" ;;
 	esac &&
 	for k in stream_copy triad; do

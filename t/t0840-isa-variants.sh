@@ -82,6 +82,8 @@ nt_name()
 	avx512) echo "avx512 64-byte streaming stores" ;;
 	avx2) echo "avx2 32-byte streaming stores" ;;
 	sse2) echo "sse2 16-byte streaming stores" ;;
+	neon) echo "neon non-temporal pair stores (STNP)" ;;
+	sve) echo "sve non-temporal stores (STNT1)" ;;
 	*) echo "plain stores (memjob has no streaming store for this CPU)" ;;
 	esac
 }
@@ -136,25 +138,59 @@ fi
 # The streaming stores are as wide as each level's registers: the
 # disassembly of each level's fill and STREAM loops (their symbols are
 # the dispatchers' variants, isa.h) stores with movntdq of that width
-# (clang writes the same stores as movntpd or movntps).
-if [ "$(uname -m)" != x86_64 ]; then
+# (clang writes the same stores as movntpd or movntps); on arm64 the
+# NEON level's with STNP, the SVE level's (sve.c) with STNT1.
+# has_stores SYMBOL PATTERN: in the disassembly (dis), SYMBOL's code has
+# an instruction matching the extended regular expression PATTERN.
+has_stores()
+{
+	awk -v sym="<$1" -v pat="$2" '
+		/^[0-9a-f]+ </ { in_f = index($0, sym) > 0 }
+		in_f && $0 ~ pat { n++ }
+		END { exit !(n > 0) }' dis ||
+	{ echo "$1: no store matching $2" >&2; return 1; }
+}
+
+# The binary itself: under an emulator (a cross build's tests), MEMJOB
+# is a wrapper script that runs it.
+dis_bin=$MEMJOB
+[ -n "${TEST_EMULATOR:-}" ] && dis_bin=$SRCDIR/memjob
+case $(memjob_arch) in
+x86-64)	dis_tool=objdump ;;
+arm64)	if [ "$(uname -m)" = aarch64 ]; then
+		dis_tool=objdump
+	else
+		dis_tool=aarch64-linux-gnu-objdump
+	fi ;;
+*)	dis_tool= ;;
+esac
+if [ -z "$dis_tool" ]; then
 	test_skip 'each level streams with stores of its width' \
-		"not an x86-64 build ($(uname -m))"
-elif ! command -v objdump >/dev/null 2>&1; then
+		"memjob knows no streaming store on $(memjob_arch)"
+elif ! command -v "$dis_tool" >/dev/null 2>&1; then
 	test_skip 'each level streams with stores of its width' \
-		"no objdump (binutils) to read the code"
-else
+		"no $dis_tool (binutils) to read the $(memjob_arch) code"
+elif [ "$(memjob_arch)" = x86-64 ]; then
 	test_expect_success 'each level streams with stores of its width' '
-		objdump -d --no-show-raw-insn "$MEMJOB" >dis &&
+		objdump -d --no-show-raw-insn "$dis_bin" >dis &&
 		for f in fill_vec stream_run; do
 			for lw in avx512:zmm avx2:ymm base:xmm; do
-				awk -v sym="<${f}_${lw%:*}" -v reg="%${lw#*:}" "
-					/^[0-9a-f]+ </ { in_f = index(\$0, sym) > 0 }
-					in_f && /movnt(dq|pd|ps) / && index(\$0, reg) { n++ }
-					END { exit !(n > 0) }" dis ||
-				{ echo "${f}_${lw%:*}: no streaming store on $lw" >&2; exit 1; }
+				has_stores "${f}_${lw%:*}" \
+					"movnt(dq|pd|ps) .*%${lw#*:}" || exit 1
 			done
 		done
+	'
+else
+	test_expect_success 'NEON streams with STNP, SVE with STNT1' '
+		'"$dis_tool"' -d --no-show-raw-insn "$dis_bin" >dis &&
+		has_stores fill_vec_base "stnp[[:space:]]+q" &&
+		has_stores stream_run_base "stnp[[:space:]]+q" &&
+		if grep -q "<sve_stream>:" dis; then
+			has_stores sve_fill "stnt1w" &&
+			has_stores sve_stream "stnt1d"
+		else
+			echo "no SVE level in this build (isa.h: ISA_SVE_BUILT)"
+		fi
 	'
 fi
 

@@ -144,9 +144,5 @@ void kernel_run_nothing(struct kstate *k, void *buf, size_t len);
 void kernel_fini_nothing(struct kstate *k);
 /* fini() of a kernel whose state is one allocation in k->priv. */
 void kernel_fini_free(struct kstate *k);
-/* What the non-temporal stores of impl=nt (fill, triad) are on this CPU,
- * for source_info: "sse2 streaming stores", "neon non-temporal pair
- * stores (STNP)", ... */
-const char *kernel_nt_stores(void);
 
 #endif

@@ -258,18 +258,23 @@ static int fill_validate(const struct job_spec *job, struct diag *d)
  * fill_run's).  Streaming stores (vec.h) go around the
  * caches, so a large fill neither evicts the cache's contents nor reads
  * the lines it writes.  objdump -d fill_vec_avx512: vmovdqu64 zmm stores
- * (plain), vmovntdq zmm (nt), four lines a step.
+ * (plain), vmovntdq zmm (nt), four lines a step; fill_vec_base on arm64:
+ * two STNP a line (nt).  The SVE level is sve.c's sve_fill.
  */
 #define FILL_LOOPS(W)							\
 typedef int32_t fill_vi##W __attribute__((vector_size(W)));		\
 ISA_TARGET_W##W ISA_INLINE void fill_line##W(const bool nt, int32_t *p,	\
 					     fill_vi##W v)		\
 {									\
-	for (size_t j = 0; j < VEC_LINE / sizeof(*p); j += (W) / sizeof(*p)) \
+	vec##W r[VEC_LINE / (W)];					\
+									\
+	for (size_t k = 0; k < VEC_LINE / (W); k++)			\
 		if (nt)							\
-			vec_stream##W(p + j, (vec##W)v);		\
+			r[k] = (vec##W)v;				\
 		else							\
-			__builtin_memcpy(p + j, &v, (W));		\
+			__builtin_memcpy((char *)p + k * (W), &v, (W));	\
+	if (nt)								\
+		vec_stream_line##W(p, r);				\
 }									\
 ISA_TARGET_W##W ISA_INLINE void fill_pass##W(const bool nt, int32_t *p,	\
 					     size_t n, int32_t x)	\

@@ -33,10 +33,12 @@
  * The loop is written once in the compiler's generic vectors and built
  * per vector level (isa.h): a scalar head brings a[] to a 64-byte line,
  * whole lines follow, four per step, and a scalar tail ends the range,
- * so no store splits a line and a streaming store always fills one.
- * The products are rounded before the sums (the kernels are built with
- * -ffp-contract=off, no fused multiply-add), so every level gives the
- * same bits as the scalar loop.
+ * so no store splits a line and a streaming store always fills one
+ * (vec.h: x86-64's movntdq at the level's width, arm64's STNP pairs).
+ * The SVE level is sve.c's one loop for every vector length, STNT1 its
+ * streaming store.  The products are rounded before the sums (the
+ * kernels are built with -ffp-contract=off, no fused multiply-add), so
+ * every level gives the same bits as the scalar loop.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -45,12 +47,10 @@
 
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
+#include "kernels/stream_op.h"
+#include "kernels/sve.h"
 #include "kernels/vec.h"
 #include "machine/isa.h"
-
-#define STREAM_Q	3.0	/* STREAM's scalar */
-
-enum stream_op { STREAM_COPY, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD };
 
 enum stream_impl { STREAM_PLAIN, STREAM_NT };
 
@@ -187,8 +187,10 @@ ISA_TARGET_W##W ISA_INLINE void stream_line##W(const enum stream_op op,	\
 	const double *restrict c)					\
 {									\
 	const size_t lanes = (W) / sizeof(double);			\
+	vec##W line[VEC_LINE / (W)];					\
 									\
-	for (size_t j = 0; j < VEC_LINE / sizeof(double); j += lanes) {	\
+	for (size_t k = 0; k < VEC_LINE / (W); k++) {			\
+		const size_t j = k * lanes;				\
 		stream_vd##W x, y, r;					\
 									\
 		__builtin_memcpy(&x, b + j, (W));			\
@@ -209,10 +211,12 @@ ISA_TARGET_W##W ISA_INLINE void stream_line##W(const enum stream_op op,	\
 			break;						\
 		}							\
 		if (nt)							\
-			vec_stream##W(a + j, (vec##W)r);		\
+			line[k] = (vec##W)r;				\
 		else							\
 			__builtin_memcpy(a + j, &r, (W));		\
 	}								\
+	if (nt)								\
+		vec_stream_line##W(a, line);				\
 }									\
 ISA_TARGET_W##W ISA_INLINE void stream_pass##W(const enum stream_op op,	\
 	const bool nt, double *restrict a, const double *restrict b,	\
@@ -265,8 +269,8 @@ STREAM_LOOPS(32)
 STREAM_LOOPS(64)
 #endif
 
-#if ISA_SVE_BUILT	/* for now the baseline's loop at the SVE level */
-#define stream_run_sve(op, nt, a, b, c, n)	stream_run_base(op, nt, a, b, c, n)
+#if ISA_SVE_BUILT	/* the SVE level (isa.h) */
+#define stream_run_sve(op, nt, a, b, c, n)	sve_stream(op, nt, a, b, c, n)
 #endif
 
 /* int: ISA_CLONES returns what the body does */

@@ -1,16 +1,18 @@
 /*
  * vec.h - what the bandwidth kernels (fill, the stream kernels) build
  * their loops from at each vector width W of isa.h's levels (64, 32 and
- * 16 bytes): a vector type of W bytes, a streaming (non-temporal) store
- * of one such vector, the fence that orders those stores before what
- * follows, and the widening load sum adds with.
+ * 16 bytes): a vector type of W bytes, the streaming (non-temporal)
+ * store of one line from such vectors, the fence that orders those
+ * stores before what follows, and the widening load sum adds with.
  *
  * The loops themselves are plain C in the compiler's generic vectors;
  * only the streaming store is the CPU's own instruction, and each
  * architecture's are in a header of its own (vec_x86.h: movntdq at 16,
- * 32 and 64 bytes).  Where memjob knows no streaming store for the CPU,
- * the store is a plain one and vec_nt_name() says so, so that no report
- * claims streaming stores that did not run.
+ * 32 and 64 bytes; vec_arm64.h: STNP, a pair of 16-byte NEON
+ * registers; the SVE level's loops are sve.c's).  Where memjob knows no
+ * streaming store for the CPU, the store is a plain one and
+ * vec_nt_name() says so, so that no report claims streaming stores that
+ * did not run.
  *
  * The line (64 bytes) is the unit of a streaming store's loop: a kernel
  * stores whole aligned lines with them, and what is left at either end
@@ -61,16 +63,25 @@ ISA_TARGET_W##W ISA_INLINE vec_q##W vec_widen_generic##W(const int32_t *p) \
 }
 VEC_WIDEN_GENERIC(16)
 
-#ifdef __x86_64__
+/*
+ * Each architecture's header gives, for each width W its levels have:
+ *   vec_stream_line##W(p, v)  the line at p (on a line boundary) from
+ *                             the VEC_LINE / W vectors v[], streamed
+ *   vec_widen##W(p)           see above
+ * and vec_stream_fence(), vec_nt_name(level).
+ */
+#if defined(__x86_64__)
 #include "kernels/vec_x86.h"
+#elif defined(__aarch64__)
+#include "kernels/vec_arm64.h"
 #else
 
 #define vec_widen16 vec_widen_generic16
 
 /* No streaming store known here: the stores are plain ones. */
-ISA_INLINE void vec_stream16(void *p, vec16 v)
+ISA_INLINE void vec_stream_line16(void *p, const vec16 *v)
 {
-	__builtin_memcpy(p, &v, sizeof(v));
+	__builtin_memcpy(p, v, VEC_LINE);
 }
 
 static inline void vec_stream_fence(void)

@@ -16,20 +16,22 @@
 
 #include <immintrin.h>
 
-/* p: 16-, 32- or 64-byte aligned for the store of that width */
-ISA_INLINE void vec_stream16(void *p, vec16 v)
+/* p: on a line boundary; v: the line's VEC_LINE / W vectors */
+ISA_INLINE void vec_stream_line16(void *p, const vec16 *v)
 {
-	_mm_stream_si128((__m128i *)p, (__m128i)v);
+	for (size_t k = 0; k < VEC_LINE / 16; k++)
+		_mm_stream_si128((__m128i *)p + k, (__m128i)v[k]);
 }
 
-ISA_TARGET_W32 ISA_INLINE void vec_stream32(void *p, vec32 v)
+ISA_TARGET_W32 ISA_INLINE void vec_stream_line32(void *p, const vec32 *v)
 {
-	_mm256_stream_si256((__m256i *)p, (__m256i)v);
+	for (size_t k = 0; k < VEC_LINE / 32; k++)
+		_mm256_stream_si256((__m256i *)p + k, (__m256i)v[k]);
 }
 
-ISA_TARGET_W64 ISA_INLINE void vec_stream64(void *p, vec64 v)
+ISA_TARGET_W64 ISA_INLINE void vec_stream_line64(void *p, const vec64 *v)
 {
-	_mm512_stream_si512((__m512i *)p, (__m512i)v);
+	_mm512_stream_si512(p, (__m512i)v[0]);
 }
 
 /* vpmovsxdq from memory (SSE2 has no widening load: SSE4.1's) */

@@ -688,6 +688,10 @@ static void test_variant(void **state)
 			    isa_level() == ISA_AVX512 ? "avx512 64-byte streaming stores" :
 			    isa_level() == ISA_AVX2 ? "avx2 32-byte streaming stores" :
 			    "sse2 16-byte streaming stores");
+#elif defined(__aarch64__)
+	assert_string_equal(f->variant(&k),
+			    isa_level() == ISA_SVE ? "sve non-temporal stores (STNT1)" :
+			    "neon non-temporal pair stores (STNP)");
 #else
 	assert_string_equal(f->variant(&k),
 			    "plain stores (memjob has no streaming store for this CPU)");
