@@ -49,9 +49,11 @@ TEST_LIB := build/t/libtesthelp.a
 HELPERS := build/t/count_plain build/t/touch_mem build/t/lockdown
 
 # Hot loops: compute kernels are built at -O3 whatever the base level is
-# (sanitizer flags are kept).
+# (sanitizer flags are kept), and without fused multiply-add, so a
+# kernel's floating point gives the same bits at every vector level, the
+# baseline's (which has no FMA on x86-64) included.
 KERNEL_OBJS := $(filter build/engine/kernels/%.o,$(OBJS))
-HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS))
+HOT_CFLAGS = $(patsubst -O%,-O3,$(CFLAGS)) -ffp-contract=off
 
 DEPS := $(OBJS:.o=.d) $(TESTS:=.d) $(HELPERS:=.d) $(TEST_HELPER_OBJS:.o=.d) \
 	build/sqlite-batch.d

@@ -454,29 +454,61 @@ test_expect_success 'kernel=copy with rw=write stores the pattern into the file'
 	test "$("$COUNT_PLAIN" zeros 168430090)" = 262144
 '
 
-test_expect_success 'kernel=triad: both impls, in order and at random' '
-	for impl in plain nt; do
-		for rw in read randread; do
-			"$MEMJOB" --output-format=csv --name=t --size=3m \
-				--bs=100k --rw=$rw --kernel=triad --impl=$impl \
-				--loops=4 >out.csv &&
-			test "$(csv_col out.csv status)" = ok &&
-			test "$(csv_col out.csv impl)" = $impl &&
-			test "$(csv_col out.csv bytes)" = $((4 * 3 * 1048576)) &&
-			test "$(csv_col out.csv ops)" = $((4 * 31)) &&
-			test -z "$(csv_col out.csv result)" &&
-			awk -v g="$(csv_col out.csv gbps)" "BEGIN { exit !(g > 0) }" ||
-			exit 1
+test_expect_success 'STREAM'"'"'s four kernels: both impls, in order and at random' '
+	for k in stream_copy stream_scale stream_add triad; do
+		for impl in plain nt; do
+			for rw in read randread; do
+				"$MEMJOB" --output-format=csv --name=t --size=3m \
+					--bs=100k --rw=$rw --kernel=$k --impl=$impl \
+					--loops=4 >out.csv &&
+				test "$(csv_col out.csv status)" = ok &&
+				test "$(csv_col out.csv kernel)" = $k &&
+				test "$(csv_col out.csv impl)" = $impl &&
+				test "$(csv_col out.csv bytes)" = $((4 * 3 * 1048576)) &&
+				test "$(csv_col out.csv ops)" = $((4 * 31)) &&
+				test -z "$(csv_col out.csv result)" &&
+				awk -v g="$(csv_col out.csv gbps)" "BEGIN { exit !(g > 0) }" ||
+				exit 1
+			done
 		done
 	done
 '
 
-test_expect_success 'kernel=triad needs the job'"'"'s own memory, and room' '
+# What ran: the level, and for nt the streaming stores of that level.
+test_expect_success 'source_info names the store width of nt' '
+	level=$("$MEMJOB" --version | sed -n "s/.* kernels: \([a-z0-9]*\) .*/\1/p") &&
+	case $level in
+	avx512) want="avx512 64-byte streaming stores" ;;
+	avx2) want="avx2 32-byte streaming stores" ;;
+	sse2) want="sse2 16-byte streaming stores" ;;
+	neon) want="neon non-temporal pair stores (STNP)" ;;
+	sve) want="sve non-temporal stores (STNT1)" ;;
+	*) want="plain stores (memjob has no streaming store for this CPU)" ;;
+	esac &&
+	for k in stream_copy triad; do
+		"$MEMJOB" --output-format=csv --name=t --size=1m --kernel=$k \
+			--impl=nt >out.csv &&
+		csv_col out.csv source_info | grep "^$k/nt: $want;" &&
+		"$MEMJOB" --output-format=csv --name=t --size=1m --kernel=$k \
+			>out.csv &&
+		csv_col out.csv source_info | grep "^$k/plain: $level;" || exit 1
+	done &&
+	"$MEMJOB" --output-format=csv --name=t --size=1m --rw=write \
+		--kernel=fill --impl=nt >out.csv &&
+	csv_col out.csv source_info | grep "^fill/nt: $want;"
+'
+
+test_expect_success 'STREAM'"'"'s kernels need the job'"'"'s own memory, and room' '
 	expect_exit 2 "$MEMJOB" --name=t --ioengine=psync --filename=data \
 		--kernel=triad 2>err &&
 	grep "option .kernel.: kernel=triad needs a mapped data source (ioengine=mem): it writes its three arrays into the job.s memory, which ioengine=psync does not map" err &&
 	expect_exit 2 "$MEMJOB" --name=t --size=16 --kernel=triad 2>err &&
-	grep "option .size.: kernel=triad needs room for one element of each of its three arrays of doubles (24 bytes), got 16" err
+	grep "option .size.: kernel=triad needs room for one element of each of its three arrays of doubles (24 bytes), got 16" err &&
+	expect_exit 2 "$MEMJOB" --name=t --ioengine=psync --filename=data \
+		--kernel=stream_copy 2>err &&
+	grep "option .kernel.: kernel=stream_copy needs a mapped data source (ioengine=mem): it writes its two arrays into the job.s memory, which ioengine=psync does not map" err &&
+	expect_exit 2 "$MEMJOB" --name=t --size=8 --kernel=stream_scale 2>err &&
+	grep "option .size.: kernel=stream_scale needs room for one element of each of its two arrays of doubles (16 bytes), got 8" err
 '
 
 test_done

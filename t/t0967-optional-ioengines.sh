@@ -61,7 +61,7 @@ test_expect_success GIT '--cmdhelp=ioengine: libaio only as not in this build' '
 	src/memjob --cmdhelp=ioengine >help &&
 	grep "^    psync  " help &&
 	test "$(grep -c "^    libaio " help)" = 1 &&
-	grep -x "    libaio     not in this build: configure did not find libaio-dev" help
+	grep -x "    libaio       not in this build: configure did not find libaio-dev" help
 '
 
 test_expect_success GIT 'a job naming libaio exits 2 with the package and ./configure' '

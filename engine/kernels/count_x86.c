@@ -11,22 +11,58 @@
 #include "machine/isa.h"
 
 typedef int32_t count_vec32 __attribute__((vector_size(32)));
+typedef int32_t count_vec64 __attribute__((vector_size(64)));
 
-/* 64 elements per step: four compares into masks, one popcount. */
-__attribute__((target("avx512f,avx512bw,popcnt")))
+/* The lanes of a vector of 32-bit counters, added up. */
+__attribute__((target("avx512f")))
+static uint64_t hsum512(__m512i a)
+{
+	uint32_t lane[16];
+	uint64_t s = 0;
+	unsigned j;
+
+	_mm512_storeu_si512(lane, a);
+	for (j = 0; j < 16; j++)
+		s += lane[j];
+	return s;
+}
+
+/*
+ * 64 elements per step, without masks: x ^ v is 0 where x matches, and
+ * its unsigned minimum with 1 is 1 where it does not, so four
+ * accumulators count the misses and a chunk's matches are its elements
+ * less those.  Each load feeds two operations (xor folded into it, min,
+ * add), no mask register: comparing into masks, with a masked subtract or
+ * a popcount of the masks moved to general registers, read 256 MiB 3 to
+ * 9% slower than this loop (alternating, 300 rounds): every uop that
+ * waits on a load in flight holds a scheduler slot that could have sent
+ * a later load.
+ */
+__attribute__((target("avx512f,avx512bw")))
 static uint64_t count_avx512(const int32_t *p, size_t n, int32_t v)
 {
-	const __m512i vv = _mm512_set1_epi32(v);
+	const __m512i vv = _mm512_set1_epi32(v), one = _mm512_set1_epi32(1);
 	uint64_t c = 0;
 	size_t i = 0;
 
-	for (; n - i >= 64; i += 64) {
-		uint64_t m0 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i), vv);
-		uint64_t m1 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 16), vv);
-		uint64_t m2 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 32), vv);
-		uint64_t m3 = _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p + i + 48), vv);
+	while (n - i >= 64) {
+		size_t left = (n - i) / 64 * 64;
+		size_t chunk = left < COUNT_CHUNK ? left : COUNT_CHUNK;
+		size_t stop = i + chunk;
+		/* generic vectors: see count_avx2 */
+		count_vec64 m0 = { 0 }, m1 = { 0 }, m2 = { 0 }, m3 = { 0 };
 
-		c += (uint64_t)__builtin_popcountll(m0 | m1 << 16 | m2 << 32 | m3 << 48);
+		for (; i < stop; i += 64) {
+			m0 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
+				_mm512_loadu_si512(p + i), vv), one);
+			m1 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
+				_mm512_loadu_si512(p + i + 16), vv), one);
+			m2 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
+				_mm512_loadu_si512(p + i + 32), vv), one);
+			m3 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
+				_mm512_loadu_si512(p + i + 48), vv), one);
+		}
+		c += chunk - hsum512((__m512i)(m0 + m1 + m2 + m3));
 	}
 	for (; n - i >= 16; i += 16)
 		c += (uint64_t)__builtin_popcount(

@@ -1,14 +1,14 @@
 /*
  * kernel.c - what several kernels share: the check that a kernel laying
- * its own data over the region has memory of the job's own, the
- * trivial init/run/fini ops, and the name of impl=nt's stores.
+ * its own data over the region has memory of the job's own, whether a
+ * block goes on to a file or device after the kernel, and the trivial
+ * init/run/fini ops.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
-#include "machine/isa.h"
 
 /*
  * A KERN_REGION kernel whose prepare() lays its own data over the region
@@ -30,6 +30,13 @@ int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 		   job->kernel->name, what, e->name, (e->flags & IOE_MAPPED) ?
 		   "maps from a file" : "does not map");
 	return -EINVAL;
+}
+
+bool kernel_block_leaves(const struct kstate *k)
+{
+	const struct ioengine_ops *e = k->job ? k->job->ioengine : NULL;
+
+	return !e || !ioe_own_memory(e);
 }
 
 int kernel_init_result(struct kstate *k)
@@ -55,18 +62,4 @@ void kernel_fini_free(struct kstate *k)
 	free(k->priv);
 	k->priv = NULL;
 	k->priv_len = 0;
-}
-
-/* x86-64: 16-byte streaming stores whatever the CPU has; arm64: STNP, or
- * STNT1 at the SVE level (memops.c's fill_nt says why). */
-const char *kernel_nt_stores(void)
-{
-#if defined(__x86_64__)
-	return "sse2 streaming stores";
-#elif defined(__aarch64__)
-	return isa_level() == ISA_SVE ? "sve non-temporal stores (STNT1)" :
-		"neon non-temporal pair stores (STNP)";
-#else
-	return "plain stores (no non-temporal store known for this CPU)";
-#endif
 }

@@ -128,6 +128,12 @@ const struct kernel_ops *kernel_find(const char *name);
 const struct kernel_ops *kernel_store_default(void);
 int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
 			    const char *what);
+/* Whether the block run() is given goes on after it, written to a file,
+ * a device or persistent memory by the data source (any source but the
+ * job's own memory, or an unknown one): a kernel's streaming stores must
+ * then be fenced before run() returns.  Into the job's own memory they
+ * need fencing only once, by fini(). */
+bool kernel_block_leaves(const struct kstate *k);
 
 /* For kernels with nothing of their own to do there (kernel.c):
  * an init() that only zeroes the result, a run() that computes nothing
@@ -138,9 +144,5 @@ void kernel_run_nothing(struct kstate *k, void *buf, size_t len);
 void kernel_fini_nothing(struct kstate *k);
 /* fini() of a kernel whose state is one allocation in k->priv. */
 void kernel_fini_free(struct kstate *k);
-/* What the non-temporal stores of impl=nt (fill, triad) are on this CPU,
- * for source_info: "sse2 streaming stores", "neon non-temporal pair
- * stores (STNP)", ... */
-const char *kernel_nt_stores(void);
 
 #endif

@@ -17,6 +17,9 @@ extern const struct kernel_ops kernel_count_ops;
 extern const struct kernel_ops kernel_sum_ops;
 extern const struct kernel_ops kernel_copy_ops;
 extern const struct kernel_ops kernel_fill_ops;
+extern const struct kernel_ops kernel_stream_copy_ops;
+extern const struct kernel_ops kernel_stream_scale_ops;
+extern const struct kernel_ops kernel_stream_add_ops;
 extern const struct kernel_ops kernel_triad_ops;
 extern const struct kernel_ops kernel_chase_ops;
 extern const struct kernel_ops kernel_touch_ops;
@@ -29,6 +32,9 @@ const struct kernel_ops *const kernel_registry[] = {
 	&kernel_sum_ops,
 	&kernel_copy_ops,
 	&kernel_fill_ops,
+	&kernel_stream_copy_ops,	/* STREAM's four: stream.c */
+	&kernel_stream_scale_ops,
+	&kernel_stream_add_ops,
 	&kernel_triad_ops,
 	&kernel_chase_ops,
 	&kernel_touch_ops,

@@ -76,21 +76,63 @@ int sve_fill(int32_t *p, size_t n, int32_t v, bool nt)
 	return 0;
 }
 
-int sve_triad(double *restrict a, const double *restrict b,
-	      const double *restrict c, size_t n, double q, bool nt)
+/* One of STREAM's ops, op and nt constants where sve_stream calls it.
+ * svmul then svadd: no fused multiply-add (the kernels are built with
+ * -ffp-contract=off), so every level gives the scalar loop's bits. */
+static inline __attribute__((always_inline))
+void sve_stream_body(const enum stream_op op, const bool nt,
+		     double *restrict a, const double *restrict b,
+		     const double *restrict c, size_t n)
 {
 	const size_t vl = svcntd();
 	size_t i;
 
 	for (i = 0; i < n; i += vl) {
 		svbool_t pg = svwhilelt_b64_u64(i, n);
-		svfloat64_t x = svmla_n_f64_x(pg, svld1_f64(pg, b + i),
-					      svld1_f64(pg, c + i), q);
+		svfloat64_t x = svld1_f64(pg, b + i), r;
 
+		switch (op) {
+		case STREAM_COPY:
+			r = x;
+			break;
+		case STREAM_SCALE:
+			r = svmul_n_f64_x(pg, x, STREAM_Q);
+			break;
+		case STREAM_ADD:
+			r = svadd_f64_x(pg, x, svld1_f64(pg, c + i));
+			break;
+		default:
+			r = svadd_f64_x(pg, x, svmul_n_f64_x(pg,
+				svld1_f64(pg, c + i), STREAM_Q));
+			break;
+		}
 		if (nt)
-			svstnt1_f64(pg, a + i, x);
+			svstnt1_f64(pg, a + i, r);
 		else
-			svst1_f64(pg, a + i, x);
+			svst1_f64(pg, a + i, r);
+	}
+}
+
+#define SVE_STREAM_OP(o)						\
+	(nt ? sve_stream_body(o, true, a, b, c, n) :			\
+	      sve_stream_body(o, false, a, b, c, n))
+
+int sve_stream(enum stream_op op, bool nt, double *restrict a,
+	       const double *restrict b, const double *restrict c, size_t n)
+{
+	switch (op) {
+	case STREAM_COPY:
+		SVE_STREAM_OP(STREAM_COPY);
+		break;
+	case STREAM_SCALE:
+		SVE_STREAM_OP(STREAM_SCALE);
+		break;
+	case STREAM_ADD:
+		SVE_STREAM_OP(STREAM_ADD);
+		break;
+	default:
+		SVE_STREAM_OP(STREAM_TRIAD);
+		break;
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * sve.h - the loops of the bandwidth kernels (sum, copy, fill, triad) at
+ * sve.h - the loops of the bandwidth kernels (sum, copy, fill, STREAM's) at
  * the SVE level (isa.h), in SVE's own intrinsics (sve.c): one loop for
  * every vector length the CPU may have (128 to 2048 bits), the last,
  * partial vector under a WHILELT predicate, so no scalar tail.  Each
@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/stream_op.h"
 #include "machine/isa.h"
 
 #if ISA_SVE_BUILT
@@ -24,9 +25,11 @@ uint64_t sve_sum_int32(const int32_t *p, size_t n);
 int sve_copy(char *restrict d, const char *restrict s, size_t n);
 /* Store v into p[0..n), with non-temporal stores (STNT1) when nt; 0. */
 int sve_fill(int32_t *p, size_t n, int32_t v, bool nt);
-/* a = b + q * c over n doubles, a stored non-temporally when nt; 0. */
-int sve_triad(double *restrict a, const double *restrict b,
-	      const double *restrict c, size_t n, double q, bool nt);
+/* STREAM's op over n doubles (c unread by copy and scale), a stored
+ * non-temporally (STNT1) when nt; the product rounded before the sum, as
+ * at every other level; 0. */
+int sve_stream(enum stream_op op, bool nt, double *restrict a,
+	       const double *restrict b, const double *restrict c, size_t n);
 
 #endif
 

@@ -13,11 +13,14 @@
  *   machine/cacheflush_arm64.c DC CVAC, DC CVAP, DC CIVAC, DSB; the
  *                             flush probe's CNTVCT_EL0
  *   kernels/count_x86.c, count_arm64.c  count's explicit intrinsics
+ *   kernels/vec_x86.h, vec_arm64.h  the streaming stores (and sum's
+ *                             widening loads) of the bandwidth loops
+ *                             that kernels/vec.h gives fill and STREAM's
+ *                             kernels
  *   kernels/sve.c             the SVE loops
- * and, one #if block per architecture beside the portable loop, the
- * non-temporal stores of kernels/memops.c (fill) and triad.c.  Another
- * architecture builds with plain C everywhere (no vector level but the
- * compiler's, no flush instruction) and says so.
+ * Another architecture builds with plain C everywhere (no vector level
+ * but the compiler's, no flush instruction, plain stores for nt) and
+ * says so.
  */
 #ifndef MEMJOB_ARCH_H
 #define MEMJOB_ARCH_H

@@ -49,9 +49,25 @@ void isa_describe(char *buf, size_t len);
 
 #define ISA_INLINE	static inline __attribute__((always_inline))
 
+/*
+ * ISA_TARGET_W64, _W32, _W16: the target attribute of the level whose
+ * registers are that many bytes wide, for an always_inline body that
+ * calls that level's own instructions (a streaming store): the body is
+ * then inlined only into the variant of its width.  Empty where the
+ * compiler's baseline has them (and on other CPUs, where every width is
+ * built for the baseline).
+ */
 #ifdef __x86_64__
 #define ISA_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 #define ISA_TARGET_AVX2	__attribute__((target("avx2,fma")))
+#define ISA_TARGET_W64	ISA_TARGET_AVX512
+#define ISA_TARGET_W32	ISA_TARGET_AVX2
+#else
+#define ISA_TARGET_W64
+#define ISA_TARGET_W32
+#endif
+#define ISA_TARGET_W16
+#ifdef __x86_64__
 
 /* ret name params: the variants of the level's bodies (b512, b256, b128
  * called with args), and a dispatcher of that name over them. */

@@ -162,7 +162,7 @@ static void choice(FILE *f, const char *name, const char *help,
 		fprintf(f, ".RS\n.TP\n.B %s\n", name);
 		roff_text(f, help);
 	} else {
-		fprintf(f, "    %-10s %s", name, help);
+		fprintf(f, "    %-12s %s", name, help);
 	}
 	if (impls) {
 		fputs(help[0] && help[strlen(help) - 1] != '.' ? "." : "", f);

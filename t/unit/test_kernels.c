@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ioengines/filegen.h"
+#include "ioengines/ioengine.h"
 #include "machine/isa.h"
 #include "isa_levels.h"
 #include "kernels/kernel.h"
@@ -641,6 +642,29 @@ static void test_validate(void **state)
 	assert_int_equal(validate_bs("none", 4097, msg, sizeof(msg)), 0);
 }
 
+/* Streaming stores are fenced after each block only where the block goes
+ * on to a file, a device or DAX: never the job's own memory. */
+static void test_block_leaves(void **state)
+{
+	struct job_spec job = { .rw = RW_WRITE, .bs = 4096 };
+	struct kstate k = { .job = &job };
+	static const char *const on[] = { "psync", "mmap", "io_uring", "dax" };
+
+	(void)state;
+	assert_true(kernel_block_leaves(&k));		/* unknown: fence */
+	job.ioengine = ioengine_find("mem");
+	assert_non_null(job.ioengine);
+	assert_false(kernel_block_leaves(&k));
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		job.ioengine = ioengine_find(on[i]);
+		assert_non_null(job.ioengine);
+		if (!kernel_block_leaves(&k))
+			fail_msg("ioengine=%s: its blocks go on, but no fence", on[i]);
+	}
+	k.job = NULL;
+	assert_true(kernel_block_leaves(&k));
+}
+
 /* The report names the variant that runs: the forced level. */
 static void test_variant(void **state)
 {
@@ -657,6 +681,21 @@ static void test_variant(void **state)
 	assert_string_equal(kernel("sum")->variant(&k), level);
 	k.impl = impl_index(f, "plain");
 	assert_string_equal(f->variant(&k), level);
+	/* nt: the streaming stores of the level, as wide as its registers */
+	k.impl = impl_index(f, "nt");
+#ifdef __x86_64__
+	assert_string_equal(f->variant(&k),
+			    isa_level() == ISA_AVX512 ? "avx512 64-byte streaming stores" :
+			    isa_level() == ISA_AVX2 ? "avx2 32-byte streaming stores" :
+			    "sse2 16-byte streaming stores");
+#elif defined(__aarch64__)
+	assert_string_equal(f->variant(&k),
+			    isa_level() == ISA_SVE ? "sve non-temporal stores (STNT1)" :
+			    "neon non-temporal pair stores (STNP)");
+#else
+	assert_string_equal(f->variant(&k),
+			    "plain stores (memjob has no streaming store for this CPU)");
+#endif
 	k.impl = 0;
 	assert_string_equal(kernel("copy")->variant(&k), level);
 #ifdef __x86_64__
@@ -686,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_copy_bad_bs),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_block_leaves),
 		cmocka_unit_test(test_variant),
 	};
 

@@ -1,0 +1,99 @@
+/*
+ * vec.h - what the bandwidth kernels (fill, the stream kernels) build
+ * their loops from at each vector width W of isa.h's levels (64, 32 and
+ * 16 bytes): a vector type of W bytes, the streaming (non-temporal)
+ * store of one line from such vectors, the fence that orders those
+ * stores before what follows, and the widening load sum adds with.
+ *
+ * The loops themselves are plain C in the compiler's generic vectors;
+ * only the streaming store is the CPU's own instruction, and each
+ * architecture's are in a header of its own (vec_x86.h: movntdq at 16,
+ * 32 and 64 bytes; vec_arm64.h: STNP, a pair of 16-byte NEON
+ * registers; the SVE level's loops are sve.c's).  Where memjob knows no
+ * streaming store for the CPU, the store is a plain one and
+ * vec_nt_name() says so, so that no report claims streaming stores that
+ * did not run.
+ *
+ * The line (64 bytes) is the unit of a streaming store's loop: a kernel
+ * stores whole aligned lines with them, and what is left at either end
+ * of its range (less than a line) with plain stores, so no line is
+ * written both ways and none is split between two streaming stores.
+ */
+#ifndef MEMJOB_KERNELS_VEC_H
+#define MEMJOB_KERNELS_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine/isa.h"
+
+#define VEC_LINE	64	/* bytes a streaming loop stores whole */
+
+typedef unsigned char vec64 __attribute__((vector_size(64)));
+typedef unsigned char vec32 __attribute__((vector_size(32)));
+typedef unsigned char vec16 __attribute__((vector_size(16)));
+
+/* W / 8 int64s, and the W / 2 bytes of int32s they widen from. */
+typedef int64_t vec_q64 __attribute__((vector_size(64)));
+typedef int64_t vec_q32 __attribute__((vector_size(32)));
+typedef int64_t vec_q16 __attribute__((vector_size(16)));
+typedef int32_t vec_d64 __attribute__((vector_size(32)));
+typedef int32_t vec_d32 __attribute__((vector_size(16)));
+typedef int32_t vec_d16 __attribute__((vector_size(8)));
+
+/* Bytes from p to the next line boundary (0 when p is on one). */
+static inline size_t vec_to_line(const void *p)
+{
+	return (VEC_LINE - (uintptr_t)p % VEC_LINE) % VEC_LINE;
+}
+
+/*
+ * vec_widen##W(p): the W / 8 int32s at p (any alignment), sign-extended
+ * to int64s: one widening load where the CPU has it.  The generic form
+ * is the compiler's conversion, which GCC 12 builds for AVX-512 as two
+ * 16-byte halves and an insert; vec_x86.h has the one instruction.
+ */
+#define VEC_WIDEN_GENERIC(W)						\
+ISA_TARGET_W##W ISA_INLINE vec_q##W vec_widen_generic##W(const int32_t *p) \
+{									\
+	vec_d##W d;							\
+									\
+	__builtin_memcpy(&d, p, sizeof(d));				\
+	return __builtin_convertvector(d, vec_q##W);			\
+}
+VEC_WIDEN_GENERIC(16)
+
+/*
+ * Each architecture's header gives, for each width W its levels have:
+ *   vec_stream_line##W(p, v)  the line at p (on a line boundary) from
+ *                             the VEC_LINE / W vectors v[], streamed
+ *   vec_widen##W(p)           see above
+ * and vec_stream_fence(), vec_nt_name(level).
+ */
+#if defined(__x86_64__)
+#include "kernels/vec_x86.h"
+#elif defined(__aarch64__)
+#include "kernels/vec_arm64.h"
+#else
+
+#define vec_widen16 vec_widen_generic16
+
+/* No streaming store known here: the stores are plain ones. */
+ISA_INLINE void vec_stream_line16(void *p, const vec16 *v)
+{
+	__builtin_memcpy(p, v, VEC_LINE);
+}
+
+static inline void vec_stream_fence(void)
+{
+}
+
+static inline const char *vec_nt_name(enum isa_level l)
+{
+	(void)l;
+	return "plain stores (memjob has no streaming store for this CPU)";
+}
+
+#endif
+
+#endif
