@@ -22,6 +22,12 @@
  * side that waits for the ball longer than PINGPONG_PATIENCE_NS gives up
  * (the other clone failed to start, or lost its CPU for that long) and
  * says so, rather than spinning for ever.
+ *
+ * A side waiting for the ball spins with the CPU's spin hint
+ * (arch_cpu_relax: pause, yield), as the plain C reference
+ * (t/bench/pingpong_plain.c) does: it tells the core that this is a spin,
+ * so an SMT sibling gets the pipeline and the loop's exit is not
+ * mis-speculated.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -31,6 +37,7 @@
 #include <sys/resource.h>
 
 #include "kernels/kernel.h"
+#include "machine/arch.h"
 #include "util/clock.h"
 
 #define PINGPONG_END		UINT64_MAX
@@ -39,22 +46,6 @@
 #define PINGPONG_CHECK_MOVES	1024
 #define PINGPONG_CHECK_SPINS	4096
 #define PINGPONG_PATIENCE_NS	(2 * 1000000000ull)
-
-/*
- * What a spinning core does between two loads of the line: x86's pause
- * (it tells the core that this is a spin, so an SMT sibling gets the
- * pipeline and the core does not mis-speculate the loop's exit), arm64's
- * yield, nothing elsewhere.  The plain C reference (t/bench/pingpong_plain.c)
- * spins the same way.
- */
-static inline void pingpong_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 struct pingpong_line {
 	_Alignas(64) _Atomic uint64_t ball;
@@ -123,7 +114,7 @@ static enum wait_end wait_turn(_Atomic uint64_t *ball, uint64_t want,
 		*moves = seen;
 		if (seen == want)
 			return WAIT_TURN;
-		pingpong_relax();
+		arch_cpu_relax();
 		if (++spins < PINGPONG_CHECK_SPINS)
 			continue;
 		spins = 0;

@@ -204,8 +204,18 @@ RWMIX_BODY(16, STREAM16, )
 RWMIX_BODY(32, STREAM32, ISA_TARGET_AVX2)
 RWMIX_BODY(64, STREAM64, ISA_TARGET_AVX512)
 #else
+/* no streaming store known here: impl=nt stores plainly, and says so
+ * (rwmix_variant) */
 #define STREAM_PLAIN16(dst, v)	__builtin_memcpy((dst), &(v), 16)
 RWMIX_BODY(16, STREAM_PLAIN16, )
+#if ISA_SVE_BUILT
+/* no SVE loop of its own: the NEON body at the SVE level too */
+static uint64_t rwmix_vec_sve(char *p, size_t lines, unsigned r, unsigned w,
+			      int nt)
+{
+	return rwmix_vec_body16(p, lines, r, w, nt);
+}
+#endif
 #endif
 
 ISA_CLONES_WIDE(uint64_t, rwmix_vec, (char *p, size_t lines, unsigned r,
@@ -239,8 +249,14 @@ static void rwmix_run(struct kstate *k, void *buf, size_t len)
 
 static const char *rwmix_variant(const struct kstate *k)
 {
+#ifdef __x86_64__
 	return k->impl == RWMIX_NT ? "streaming stores" :
 	       isa_name(isa_level());
+#else
+	return k->impl == RWMIX_NT ?
+	       "plain stores (no streaming store known for this CPU)" :
+	       isa_name(isa_level());
+#endif
 }
 
 #define F(field)	offsetof(struct rwmix_opts, field)
