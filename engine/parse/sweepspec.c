@@ -246,9 +246,9 @@ int sweep_parse(const struct opt_space *sp, const char *spec,
 		if (sweep_word_in(s->values[i], &at) != SWEEP_WORD_NONE &&
 		    strstr(at + 1, "@") &&
 		    sweep_word_in(strchr(at + 1, '@'), &at) != SWEEP_WORD_NONE) {
-			snprintf(buf, buflen, "value '%s' for %s: one word of "
-				 "the machine's parts (@cpu-nodes, @mem-nodes, "
-				 "@cpu-pairs) a value", s->values[i], o->name);
+			snprintf(buf, buflen, "value '%s' for %s: a value holds at "
+				 "most one word of the machine's parts "
+				 "(@cpu-nodes, @mem-nodes, @cpu-pairs)", s->values[i], o->name);
 			*why = buf;
 			goto fail;
 		}
