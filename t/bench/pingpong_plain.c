@@ -1,5 +1,5 @@
 /*
- * pingpong_plain.c - the reference for t/bench/pingpong-vs-plain.sh: a
+ * pingpong_plain.c - the reference for t/bench/c2c-vs-plain.sh: a
  * cache-line ping-pong between two CPUs written the way one writes it by
  * hand (the c2c tests of multichase and of the core-to-core latency
  * tools), sharing no code with memjob.
