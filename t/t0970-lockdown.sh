@@ -23,6 +23,7 @@
 quick_env()
 {
 	case $1 in
+	c2c)		echo "TIME=20ms REPEAT=1" ;;
 	cache-loop)	echo "SIZES=4k,64k REPEAT=1 RUNTIME=20ms" ;;
 	cache-sweep)	echo "SIZES=4k,64k LAYOUTS=random REPEAT=1 RUNTIME=20ms" ;;
 	count10)	echo "SIZE=8m DEPTH=8 IOWORKERS=1" ;;
@@ -31,8 +32,11 @@ quick_env()
 	icache-sqlite)	echo "ROUNDS=1 REPEAT=1" ;;
 	iozone-pagecache) echo "THREADS=2 SIZE=64k" ;;
 	iozone-seq)	echo "SIZE=1m" ;;
+	loaded-latency)	echo "REPEAT=1 VICTIM_TIME=20ms VICTIM_SIZE=1m AGGRESSOR_SIZE=1m" ;;
 	llc-noisy)	echo "REPEAT=1 PRECISION=off VICTIM_TIME=20ms WRITE_SIZE=1m" ;;
+	numa-matrix)	echo "REPEAT=1 TIME=20ms SIZE=1m BW_SIZE=1m" ;;
 	pagecache-read-twice) echo "SIZE=4m" ;;
+	peak-bandwidth)	echo "REPEAT=1 TIME=20ms SIZE=1m" ;;
 	smt-siblings)	echo "TIME=20ms" ;;
 	write-direct-vs-buffered) echo "SIZE=4m" ;;
 	*)		return 1 ;;
