@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
 #include "run/calibrate.h"
 #include "run/threads.h"
 
@@ -100,8 +99,7 @@ static int calibrate_segment(struct calibration *x,
 	tr = calloc(n, sizeof(*tr));
 	w = calloc(n, sizeof(*w));
 	tids = calloc(n, sizeof(*tids));
-	sh.sync = calloc(p->njobs, sizeof(*sh.sync));
-	if (!tr || !w || !tids || !sh.sync)
+	if (!tr || !w || !tids || threads_sync_alloc(&sh, p, sg))
 		goto out_free;
 	sh.root = x->root ? x->root : "";
 	sh.files = x->files;
@@ -109,11 +107,6 @@ static int calibrate_segment(struct calibration *x,
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
 		const struct job_spec *j = p->jobs[i].spec;
 
-		sh.sync[i].remaining = j->numjobs;
-		if (j->kernel->shared_len &&
-		    !(sh.sync[i].kernel_shared =
-		      kernel_shared_alloc(j->kernel->shared_len)))
-			goto out_free;
 		for (unsigned c = 0; c < j->numjobs; c++, t++)
 			w[t] = (struct worker){ .pj = &p->jobs[i], .clone = c,
 						.out = &tr[t], .sh = &sh,
@@ -133,9 +126,7 @@ static int calibrate_segment(struct calibration *x,
 	for (unsigned k = 0; k < n; k++)
 		free(tr[k].lat);
 out_free:
-	for (unsigned i = sg->first; sh.sync && i < sg->first + sg->count; i++)
-		free(sh.sync[i].kernel_shared);
-	free(sh.sync);
+	threads_sync_free(&sh, sg);
 	free(tids);
 	free(w);
 	free(tr);

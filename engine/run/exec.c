@@ -27,7 +27,6 @@
 #include "run/threads.h"
 #include "run/uncorerun.h"
 #include "run/worker.h"
-#include "kernels/kernel.h"
 #include "util/value.h"
 #include "util/clock.h"
 #include "util/version.h"
@@ -120,8 +119,8 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		nthreads += p->jobs[i].spec->numjobs;
 	w = calloc(nthreads, sizeof(*w));
 	tids = calloc(nthreads, sizeof(*tids));
-	sh.sync = calloc(p->njobs, sizeof(*sh.sync));
-	if (!w || !tids || !sh.sync) {
+	sh.sync = NULL;
+	if (!w || !tids || threads_sync_alloc(&sh, p, sg)) {
 		ret = -1;
 		goto out_free;
 	}
@@ -136,15 +135,6 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
 			atomic_fetch_add(&sh.victims_left, j->numjobs);
 
-		sh.sync[i].remaining = p->jobs[i].spec->numjobs;
-		if (j->kernel->shared_len) {
-			sh.sync[i].kernel_shared = kernel_shared_alloc(
-							j->kernel->shared_len);
-			if (!sh.sync[i].kernel_shared) {
-				ret = -1;
-				goto out_free;
-			}
-		}
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
 			w[t].pj = &p->jobs[i];
 			w[t].clone = c;
@@ -236,9 +226,7 @@ out_sync:
 	pthread_cond_destroy(&sh.done);
 	pthread_mutex_destroy(&sh.lock);
 out_free:
-	for (unsigned i = sg->first; sh.sync && i < sg->first + sg->count; i++)
-		free(sh.sync[i].kernel_shared);
-	free(sh.sync);
+	threads_sync_free(&sh, sg);
 	free(tids);
 	free(w);
 	return ret;

@@ -7,9 +7,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "kernels/kernel.h"
 #include "run/threads.h"
 
 /*
@@ -99,4 +101,31 @@ unsigned threads_start(struct worker *w, pthread_t *tids, unsigned n)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return started;
+}
+
+int threads_sync_alloc(struct exec_shared *sh, const struct plan *p,
+		       const struct segment *sg)
+{
+	sh->sync = calloc(p->njobs, sizeof(*sh->sync));
+	if (!sh->sync)
+		return -1;
+	for (unsigned i = sg->first; i < sg->first + sg->count; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+
+		sh->sync[i].remaining = j->numjobs;
+		if (j->kernel->shared_len &&
+		    !(sh->sync[i].kernel_shared =
+		      kernel_shared_alloc(j->kernel->shared_len)))
+			return -1;
+	}
+	return 0;
+}
+
+void threads_sync_free(struct exec_shared *sh, const struct segment *sg)
+{
+	for (unsigned i = sg->first; sh->sync && i < sg->first + sg->count;
+	     i++)
+		free(sh->sync[i].kernel_shared);
+	free(sh->sync);
+	sh->sync = NULL;
 }

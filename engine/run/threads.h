@@ -24,5 +24,12 @@ void threads_wait_ready(struct exec_shared *sh, const pthread_t *tids,
 /* Join them all, kicking those still running once stop is set. */
 void threads_join_all(atomic_int *stop, const pthread_t *tids,
 		      unsigned nthreads);
+/* sh->sync for plan p's jobs, each of segment sg's with its count of
+ * clones and its kernel's shared block (kernel_ops.shared_len, zeroed);
+ * -1 out of memory (threads_sync_free frees what was made). */
+int threads_sync_alloc(struct exec_shared *sh, const struct plan *p,
+		       const struct segment *sg);
+/* What threads_sync_alloc made (sh->sync may be NULL). */
+void threads_sync_free(struct exec_shared *sh, const struct segment *sg);
 
 #endif
