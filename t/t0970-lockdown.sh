@@ -144,8 +144,10 @@ every_shipped_under()
 
 # What a refusal may give as its reason under each restriction: a CPU set
 # the machine cannot give (a 1-CPU cpuset, or a host of one CPU), and
-# io_uring where the host itself has none (an emulator, a container).
+# io_uring where the host itself has none (an emulator, a container),
+# and NUMA binding where libnuma finds no NUMA (qemu-user: numa-matrix).
 CPUS_WHY="cpus_allowed|left out: cpus_allowed"
+test_have_prereq NUMA || CPUS_WHY="$CPUS_WHY|NUMA is not available on this machine"
 URING_WHY="io_uring is unavailable here|$CPUS_WHY"
 test_have_prereq URING || CPUS_WHY=$URING_WHY
 
