@@ -114,6 +114,7 @@ bool pair_matrix(FILE *f, const struct results *r, const unsigned *idx,
 	unsigned a, b, runs_lo = ~0u, runs_hi = 0;
 	struct metric met = { .name = NULL };
 	double *v = NULL;
+	size_t cells;
 
 	for (unsigned i = 0; i < n; i++)
 		if (!pair_job(p->jobs[idx[i]].spec) ||
@@ -125,14 +126,17 @@ bool pair_matrix(FILE *f, const struct results *r, const unsigned *idx,
 		add_cpu(&m, a);
 		add_cpu(&m, b);
 	}
+	cells = (size_t)m.n * m.n;
+	if (!cells)
+		return false;
 	qsort(m.cpus, m.n, sizeof(*m.cpus), cmp_uint);
 	for (unsigned c = 0; c < m.n; c++)
 		m.row[m.cpus[c]] = (int)c;
-	m.cell = malloc(m.n * m.n * sizeof(*m.cell));
-	m.own = calloc(m.n * m.n, sizeof(*m.own));
+	m.cell = malloc(cells * sizeof(*m.cell));
+	m.own = calloc(cells, sizeof(*m.own));
 	if (!m.cell || !m.own)
 		goto out;
-	for (unsigned k = 0; k < m.n * m.n; k++)
+	for (size_t k = 0; k < cells; k++)
 		m.cell[k] = -1;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned reps = results_repeats(r, idx[i]), got;
