@@ -23,16 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __x86_64__
-#include <immintrin.h>
-#endif
-
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "kernels/rwmix.h"
+#include "kernels/vec.h"
 #include "machine/isa.h"
 
-#define LINE		64
+#define LINE		VEC_LINE
 #define RWMIX_MAX	64	/* lines read or written a group, at most */
 
 enum rwmix_impl { RWMIX_PLAIN, RWMIX_NT };
@@ -128,19 +125,22 @@ static int rwmix_init(struct kstate *k)
  * One body per vector width W: a line is LINE / W vectors.  The loads
  * are folded into two accumulators (no chain longer than half the
  * loads), returned so that no load can be dropped; the stores write a
- * constant.  nt takes the streaming store of the width (x86-64), else a
- * plain one.
+ * constant line, plainly or with the CPU's streaming stores (vec.h:
+ * plain ones where memjob knows none, and the variant says so).
  */
-#define RWMIX_BODY(W, STREAM, TARGET)					\
+#define RWMIX_BODY(W)							\
 typedef uint64_t rwmix_v##W __attribute__((vector_size(W)));		\
-TARGET ISA_INLINE uint64_t rwmix_vec_body##W(char *p, size_t lines, unsigned r,	\
-				  unsigned w, int nt)			\
+ISA_TARGET_W##W ISA_INLINE uint64_t rwmix_vec_body##W(char *p, size_t lines, \
+				  unsigned r, unsigned w, int nt)	\
 {									\
-	rwmix_v##W acc0 = { 0 }, acc1 = { 0 }, val = { 0 }, x;	\
+	rwmix_v##W acc0 = { 0 }, acc1 = { 0 }, val = { 0 }, x;		\
+	vec##W line[LINE / (W)];					\
 	uint64_t sum = 0;						\
 	size_t i = 0;							\
 									\
 	val += 0x5a5a5a5a5a5a5a5aull;					\
+	for (size_t k = 0; k < LINE / (W); k++)				\
+		line[k] = (vec##W)val;					\
 	if (!w) {		/* all reads: a plain load loop */	\
 		rwmix_v##W acc2 = { 0 }, acc3 = { 0 };			\
 		const char *l = p, *end = p + lines * LINE;		\
@@ -176,14 +176,10 @@ TARGET ISA_INLINE uint64_t rwmix_vec_body##W(char *p, size_t lines, unsigned r,	
 			}						\
 		}							\
 		for (unsigned k = 0; k < w && i < lines; k++, i++) {	\
-			char *l = p + i * LINE;				\
-									\
-			for (unsigned v = 0; v < LINE / (W); v++) {	\
-				if (nt)					\
-					STREAM(l + v * (W), val);	\
-				else					\
-					__builtin_memcpy(l + v * (W), &val, (W)); \
-			}						\
+			if (nt)						\
+				vec_stream_line##W(p + i * LINE, line);	\
+			else						\
+				__builtin_memcpy(p + i * LINE, line, LINE); \
 		}							\
 	}								\
 	acc0 ^= acc1;							\
@@ -192,22 +188,11 @@ TARGET ISA_INLINE uint64_t rwmix_vec_body##W(char *p, size_t lines, unsigned r,	
 	return sum;							\
 }
 
+RWMIX_BODY(16)
 #ifdef __x86_64__
-#define STREAM16(dst, v)	_mm_stream_si128((__m128i *)(void *)(dst), \
-						 (__m128i)(v))
-#define STREAM32(dst, v)	_mm256_stream_si256((__m256i *)(void *)(dst), \
-						    (__m256i)(v))
-#define STREAM64(dst, v)	_mm512_stream_si512((__m512i *)(void *)(dst), \
-						    (__m512i)(v))
-/* the intrinsics of a level only inline into code of that level */
-RWMIX_BODY(16, STREAM16, )
-RWMIX_BODY(32, STREAM32, ISA_TARGET_AVX2)
-RWMIX_BODY(64, STREAM64, ISA_TARGET_AVX512)
-#else
-/* no streaming store known here: impl=nt stores plainly, and says so
- * (rwmix_variant) */
-#define STREAM_PLAIN16(dst, v)	__builtin_memcpy((dst), &(v), 16)
-RWMIX_BODY(16, STREAM_PLAIN16, )
+RWMIX_BODY(32)
+RWMIX_BODY(64)
+#endif
 #if ISA_SVE_BUILT
 /* no SVE loop of its own: the NEON body at the SVE level too */
 static uint64_t rwmix_vec_sve(char *p, size_t lines, unsigned r, unsigned w,
@@ -216,20 +201,10 @@ static uint64_t rwmix_vec_sve(char *p, size_t lines, unsigned r, unsigned w,
 	return rwmix_vec_body16(p, lines, r, w, nt);
 }
 #endif
-#endif
 
 ISA_CLONES_WIDE(uint64_t, rwmix_vec, (char *p, size_t lines, unsigned r,
 				       unsigned w, int nt),
 		(p, lines, r, w, nt))
-
-static void rwmix_fence(void)
-{
-#ifdef __x86_64__
-	_mm_sfence();
-#else
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
-}
 
 /* A block: whole lines (validate: bs % 64 == 0; a short last block's
  * partial line is left alone); each block starts a new group. */
@@ -244,19 +219,13 @@ static void rwmix_run(struct kstate *k, void *buf, size_t len)
 	k->stored += (full * m->writes +
 		      (rest > m->reads ? rest - m->reads : 0)) * LINE;
 	if (nt && m->writes)
-		rwmix_fence();
+		vec_stream_fence();
 }
 
 static const char *rwmix_variant(const struct kstate *k)
 {
-#ifdef __x86_64__
-	return k->impl == RWMIX_NT ? "streaming stores" :
+	return k->impl == RWMIX_NT ? vec_nt_name(isa_level()) :
 	       isa_name(isa_level());
-#else
-	return k->impl == RWMIX_NT ?
-	       "plain stores (no streaming store known for this CPU)" :
-	       isa_name(isa_level());
-#endif
 }
 
 #define F(field)	offsetof(struct rwmix_opts, field)
