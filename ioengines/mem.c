@@ -35,6 +35,8 @@
 struct mem_state {
 	struct mapfile m;		/* first: mapfile_get() reads it */
 	int fd;				/* the file until fill(), or -1 */
+	bool hugetlb;			/* hugepage=auto got hugetlb pages */
+	char no_hugetlb[96];		/* hugepage=auto: why it did not */
 };
 
 /*
@@ -44,9 +46,8 @@ struct mem_state {
  * first touch (plan.c has checked the pool before any job started, but
  * another program may have taken pages since).
  */
-static int mem_map_hugetlb(struct ioe *e, struct mapfile *m)
+static int mem_map_hugetlb(struct ioe *e, struct mapfile *m, uint64_t page)
 {
-	uint64_t page = hugepage_bytes(e->job->hugepage);
 	int shift = __builtin_ctzll(page);
 	size_t len = (m->size + page - 1) / page * page;
 	unsigned char *p;
@@ -75,16 +76,57 @@ static int mem_map_hugetlb(struct ioe *e, struct mapfile *m)
 	return 0;
 }
 
-static int mem_map(struct ioe *e, struct mapfile *m)
+/* Whether the buffer is (to be) transparent huge pages: thp, or auto
+ * that got no hugetlb pages. */
+static bool mem_thp(const struct ioe *e, const struct mem_state *st)
 {
-	bool thp = e->job->hugepage == HUGEPAGE_THP;
-	size_t align = thp ? HUGE_2M : 1;
-	size_t len = (m->size + align - 1) / align * align;
-	size_t extra = thp ? HUGE_2M : 0;
+	return e->job->hugepage == HUGEPAGE_THP ||
+	       (e->job->hugepage == HUGEPAGE_AUTO && !st->hugetlb);
+}
+
+/* hugepage=auto: 2 MiB hugetlb pages when the pool has room for them
+ * now (0), else why not in st->no_hugetlb (-1: transparent huge pages
+ * then). */
+static int mem_auto_hugetlb(struct ioe *e, struct mem_state *st)
+{
+	char path[128], free_now[32] = "?";
+	size_t pages = (st->m.size + HUGE_2M - 1) / HUGE_2M;
+	static const char tag[] = "hugepage=auto: ";
+
+	if (!mem_map_hugetlb(e, &st->m, HUGE_2M)) {
+		size_t n = strlen(e->info);
+
+		st->hugetlb = true;
+		if (n + sizeof(tag) > sizeof(e->info))
+			n = sizeof(e->info) - sizeof(tag);
+		memmove(e->info + sizeof(tag) - 1, e->info, n + 1);
+		e->info[sizeof(e->info) - 1] = '\0';
+		memcpy(e->info, tag, sizeof(tag) - 1);
+		return 0;
+	}
+	e->err[0] = '\0';
+	sysfile_hugepages(path, sizeof(path), "", HUGE_2M, "free_hugepages");
+	sysfile_text(path, free_now, sizeof(free_now));
+	snprintf(st->no_hugetlb, sizeof(st->no_hugetlb), "the 2 MiB hugetlb "
+		 "pool had %s free, %zu needed", free_now, pages);
+	return -1;
+}
+
+static int mem_map(struct ioe *e, struct mem_state *st)
+{
+	struct mapfile *m = &st->m;
+	bool thp;
+	size_t align, len, extra;
 	unsigned char *p, *start;
 
 	if (hugepage_bytes(e->job->hugepage))
-		return mem_map_hugetlb(e, m);
+		return mem_map_hugetlb(e, m, hugepage_bytes(e->job->hugepage));
+	if (e->job->hugepage == HUGEPAGE_AUTO && !mem_auto_hugetlb(e, st))
+		return 0;
+	thp = mem_thp(e, st);
+	align = thp ? HUGE_2M : 1;
+	len = (m->size + align - 1) / align * align;
+	extra = thp ? HUGE_2M : 0;
 	p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
@@ -126,8 +168,9 @@ static int mem_map(struct ioe *e, struct mapfile *m)
  * AnonHugePages of the VMA that is exactly the buffer (when it merged
  * with a neighbour's, the figure would not be this job's alone: none).
  */
-static void mem_tell_thp(struct ioe *e, const struct mapfile *m)
+static void mem_tell_thp(struct ioe *e, const struct mem_state *st)
 {
+	const struct mapfile *m = &st->m;
 	FILE *f = fopen("/proc/self/smaps", "re");
 	char line[512];
 	bool ours = false;
@@ -145,7 +188,9 @@ static void mem_tell_thp(struct ioe *e, const struct mapfile *m)
 		}
 		if (ours && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
 			snprintf(e->info, sizeof(e->info),
-				 "%lu of %zu KiB in transparent huge pages (%.0f%%)",
+				 "%s%s%s%lu of %zu KiB in transparent huge pages (%.0f%%)",
+				 st->no_hugetlb[0] ? "hugepage=auto: " : "",
+				 st->no_hugetlb, st->no_hugetlb[0] ? "; " : "",
 				 kb, m->maplen >> 10,
 				 100.0 * (double)kb * 1024 / (double)m->maplen);
 			break;
@@ -243,7 +288,7 @@ static int mem_setup(struct ioe *e)
 		ioe_error(e, "ioengine=mem without a file needs size");
 		goto out;
 	}
-	ret = mem_map(e, m);
+	ret = mem_map(e, st);
 	if (ret)
 		goto out;
 	e->region = m->buf;
@@ -272,8 +317,8 @@ static int mem_fill(struct ioe *e)
 		pattern_fill(&e->job->pattern, e->job->pattern_seed, m->base,
 			     m->buf, m->size);
 	}
-	if (e->job->hugepage == HUGEPAGE_THP)
-		mem_tell_thp(e, m);
+	if (mem_thp(e, st))
+		mem_tell_thp(e, st);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 quick_env()
 {
 	case $1 in
+	c2c)		echo "TIME=20ms REPEAT=1" ;;
 	cache-loop)	echo "SIZES=4k,64k REPEAT=1 RUNTIME=20ms" ;;
 	cache-sweep)	echo "SIZES=4k,64k LAYOUTS=random REPEAT=1 RUNTIME=20ms" ;;
 	count10)	echo "SIZE=8m DEPTH=8 IOWORKERS=1" ;;
@@ -31,8 +32,11 @@ quick_env()
 	icache-sqlite)	echo "ROUNDS=1 REPEAT=1" ;;
 	iozone-pagecache) echo "THREADS=2 SIZE=64k" ;;
 	iozone-seq)	echo "SIZE=1m" ;;
+	loaded-latency)	echo "REPEAT=1 VICTIM_TIME=20ms VICTIM_SIZE=1m AGGRESSOR_SIZE=1m" ;;
 	llc-noisy)	echo "REPEAT=1 PRECISION=off VICTIM_TIME=20ms WRITE_SIZE=1m" ;;
+	numa-matrix)	echo "REPEAT=1 TIME=20ms SIZE=1m BW_SIZE=1m" ;;
 	pagecache-read-twice) echo "SIZE=4m" ;;
+	peak-bandwidth)	echo "REPEAT=1 TIME=20ms SIZE=1m" ;;
 	smt-siblings)	echo "TIME=20ms" ;;
 	write-direct-vs-buffered) echo "SIZE=4m" ;;
 	*)		return 1 ;;
@@ -140,8 +144,10 @@ every_shipped_under()
 
 # What a refusal may give as its reason under each restriction: a CPU set
 # the machine cannot give (a 1-CPU cpuset, or a host of one CPU), and
-# io_uring where the host itself has none (an emulator, a container).
+# io_uring where the host itself has none (an emulator, a container),
+# and NUMA binding where libnuma finds no NUMA (qemu-user: numa-matrix).
 CPUS_WHY="cpus_allowed|left out: cpus_allowed"
+test_have_prereq NUMA || CPUS_WHY="$CPUS_WHY|NUMA is not available on this machine"
 URING_WHY="io_uring is unavailable here|$CPUS_WHY"
 test_have_prereq URING || CPUS_WHY=$URING_WHY
 

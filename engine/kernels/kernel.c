@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
@@ -62,4 +63,15 @@ void kernel_fini_free(struct kstate *k)
 	free(k->priv);
 	k->priv = NULL;
 	k->priv_len = 0;
+}
+
+void *kernel_shared_alloc(size_t len)
+{
+	size_t round = (len + KERN_SHARED_ALIGN - 1) &
+		       ~(size_t)(KERN_SHARED_ALIGN - 1);
+	void *p = round ? aligned_alloc(KERN_SHARED_ALIGN, round) : NULL;
+
+	if (p)
+		memset(p, 0, round);
+	return p;
 }

@@ -24,8 +24,15 @@ struct kstate {
 	int32_t value;			/* count looks for it, fill stores it */
 	uint64_t result;		/* count: matches; sum: sum of int32s */
 	uint64_t items;			/* KERN_ITEMS: accesses/items done */
+	uint64_t stored;		/* bytes it wrote into blocks it was
+					   given to read (rwmix): the job's
+					   write_bytes */
 	void *priv;			/* e.g. copy's destination buffer */
 	size_t priv_len;
+	unsigned clone;			/* 0..numjobs-1 */
+	/* kernel_ops.shared_len bytes the engine gives every clone of the
+	 * job for one run, zeroed, on a 128-byte boundary; NULL without */
+	void *shared;
 };
 
 /* Flags for kernel_ops.flags */
@@ -91,6 +98,10 @@ struct kernel_ops {
 	/* KERN_STORES: what a write into memory (IOE_MAPPED) runs when the
 	 * job names no kernel; its impl "nt" is what dax's nt=1 runs. */
 	bool store_default;
+	/* Memory the clones of one run of the job share (kstate.shared):
+	 * the engine allocates it before their setup and frees it after
+	 * they are done.  0: none. */
+	size_t shared_len;
 	int (*validate)(const struct job_spec *job, struct diag *d);
 	int (*init)(struct kstate *k);	/* allocate; 0 or -errno */
 	/* KERN_REGION: called once before the group's release with the
@@ -134,6 +145,13 @@ int kernel_check_own_memory(const struct job_spec *job, struct diag *d,
  * then be fenced before run() returns.  Into the job's own memory they
  * need fencing only once, by fini(). */
 bool kernel_block_leaves(const struct kstate *k);
+
+/* kstate.shared for a kernel's shared_len: zeroed, on a boundary of
+ * KERN_SHARED_ALIGN (two cache lines, so that a line the clones hand
+ * over has no neighbour the adjacent-line prefetcher pairs it with);
+ * free() it.  NULL when out of memory. */
+#define KERN_SHARED_ALIGN	128
+void *kernel_shared_alloc(size_t len);
 
 /* For kernels with nothing of their own to do there (kernel.c):
  * an init() that only zeroes the result, a run() that computes nothing

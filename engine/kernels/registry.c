@@ -21,9 +21,11 @@ extern const struct kernel_ops kernel_stream_copy_ops;
 extern const struct kernel_ops kernel_stream_scale_ops;
 extern const struct kernel_ops kernel_stream_add_ops;
 extern const struct kernel_ops kernel_triad_ops;
+extern const struct kernel_ops kernel_rwmix_ops;
 extern const struct kernel_ops kernel_chase_ops;
 extern const struct kernel_ops kernel_touch_ops;
 extern const struct kernel_ops kernel_codewalk_ops;
+extern const struct kernel_ops kernel_pingpong_ops;
 extern const struct kernel_ops kernel_exec_ops;
 
 const struct kernel_ops *const kernel_registry[] = {
@@ -36,9 +38,11 @@ const struct kernel_ops *const kernel_registry[] = {
 	&kernel_stream_scale_ops,
 	&kernel_stream_add_ops,
 	&kernel_triad_ops,
+	&kernel_rwmix_ops,
 	&kernel_chase_ops,
 	&kernel_touch_ops,
 	&kernel_codewalk_ops,
+	&kernel_pingpong_ops,
 	&kernel_exec_ops,
 	NULL,
 };

@@ -1,5 +1,5 @@
 /*
- * vec.h - what the bandwidth kernels (fill, the stream kernels) build
+ * vec.h - what the bandwidth kernels (fill, the stream kernels, rwmix) build
  * their loops from at each vector width W of isa.h's levels (64, 32 and
  * 16 bytes): a vector type of W bytes, the streaming (non-temporal)
  * store of one line from such vectors, the fence that orders those

@@ -26,7 +26,8 @@
 #define LIST_LEN	8192	/* "0,2,...,1022" */
 
 enum arg_kind { ARG_NONE, ARG_CPU, ARG_NODE };
-enum word_id { W_ALL, W_LLC, W_SIBLINGS, W_CORE, W_PACKAGE, W_NODE };
+enum word_id { W_ALL, W_LLC, W_SIBLINGS, W_CORE, W_PACKAGE, W_NODE,
+	       W_NODE_OF };
 
 struct word {
 	const char *name;
@@ -41,6 +42,7 @@ static const struct word words[] = {
 	{ "core-of", W_CORE, ARG_CPU },
 	{ "package-of", W_PACKAGE, ARG_CPU },
 	{ "node", W_NODE, ARG_NODE },
+	{ "node-of", W_NODE_OF, ARG_CPU },
 };
 
 #define NWORDS (sizeof(words) / sizeof(words[0]))
@@ -204,7 +206,8 @@ static int unknown_word(const struct ctx *x, const char *name, size_t len)
 		snprintf(hint, sizeof(hint), " (did you mean '%s'?)",
 			 words[pick].name);
 	return bad(x, "unknown word '%s'%s; expected CPU numbers, all, "
-		   "llc-of:C, siblings-of:C, core-of:C, package-of:C or node:N",
+		   "llc-of:C, siblings-of:C, core-of:C, package-of:C, "
+		   "node-of:C or node:N",
 		   word, hint);
 }
 
@@ -293,6 +296,19 @@ static int node_set(const struct ctx *x, unsigned long node, uint64_t *set)
 	return 0;
 }
 
+/* node-of:C: the CPUs of C's NUMA node. */
+static int node_of_set(const struct ctx *x, unsigned cpu, uint64_t *set)
+{
+	int node = x->t->cpus[cpu].node;
+
+	if (node < 0) {
+		*x->soft = true;
+		return bad(x, "the NUMA node of CPU %u is unknown (the "
+			   "topology does not say)", cpu);
+	}
+	return node_set(x, (unsigned long)node, set);
+}
+
 /* A word's CPUs, less those this process may not use (noted). */
 static int allowed_only(const struct ctx *x, int ret, uint64_t *set)
 {
@@ -345,6 +361,8 @@ static int word_set(const struct ctx *x, const char *s, const char *end,
 		return allowed_only(x, package_set(x, (unsigned)arg, set), set);
 	case W_NODE:
 		return allowed_only(x, node_set(x, arg, set), set);
+	case W_NODE_OF:
+		return allowed_only(x, node_of_set(x, (unsigned)arg, set), set);
 	}
 	return bad(x, "internal error: word '%s' has no meaning", w->name);
 }

@@ -75,7 +75,8 @@ static bool sweeps_numjobs(const struct job_spec *j)
 static unsigned cpus_wanted(const struct job_spec *j, const char *opt)
 {
 	return !strcmp(opt, "cpus_allowed") && j->cpus_policy == CPUS_SPLIT &&
-	       j->numjobs && !sweeps_numjobs(j) ? j->numjobs : 1;
+	       j->numjobs && !j->numjobs_cpus && !sweeps_numjobs(j) ?
+	       j->numjobs : 1;
 }
 
 int job_cpus_of(const struct job_spec *j, const struct topo *t,
@@ -180,6 +181,52 @@ static void check_cpus(struct job_spec *j, struct job_cpus *jc,
 					  first_cpu(j, jc, t), &j->size, err,
 					  sizeof(err)))
 		diag_error(d, job_loc(j, "size"), "size", "%s", err);
+}
+
+/*
+ * numjobs=cpus: the CPUs of the job's set (cpus_allowed as resolved, else
+ * every CPU this process may use), within numa_cpu_nodes, counted as the
+ * plan and the worker bind them (planlist.c, prepare.c).
+ */
+static void count_numjobs(struct job_spec *j, const struct job_cpus *jc,
+			  const struct topo *t, struct diag *d)
+{
+	uint64_t set[BITMAP_WORDS(MEMJOB_MAX_CPUS)] = { 0 };
+	unsigned n = 0;
+
+	if (j->cpus_allowed) {
+		memcpy(set, jc->cpus, sizeof(set));
+	} else if (t) {
+		memcpy(set, t->allowed, sizeof(set) < sizeof(t->allowed) ?
+		       sizeof(set) : sizeof(t->allowed));
+	} else {
+		cpu_set_t aff;
+
+		CPU_ZERO(&aff);
+		if (!sched_getaffinity(0, sizeof(aff), &aff))
+			for (unsigned c = 0; c < MEMJOB_MAX_CPUS &&
+			     c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &aff))
+					set[c / 64] |= 1ULL << (c % 64);
+	}
+	for (unsigned c = 0; c < MEMJOB_MAX_CPUS; c++) {
+		int node;
+
+		if (!(set[c / 64] >> (c % 64) & 1))
+			continue;
+		node = t && c < t->ncpus ? t->cpus[c].node : -1;
+		if (j->numa_cpu_nodes && t && (node < 0 ||
+		    !(j->cpu_nodes[node / 64] >> (node % 64) & 1)))
+			continue;
+		n++;
+	}
+	if (!n) {
+		diag_error(d, job_loc(j, "numjobs"), "numjobs", "cpus: the "
+			   "job's CPU set has no CPU on this machine%s",
+			   j->numa_cpu_nodes ? " within numa_cpu_nodes" : "");
+		n = 1;
+	}
+	j->numjobs = n > 4096 ? 4096 : n;
 }
 
 static void check_nodes(const struct job_spec *j, const uint64_t *nodes,
@@ -421,6 +468,8 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 
 	/* first: the sizes below may be relative to these CPUs' caches */
 	check_cpus(j, jc, t, d);
+	if (j->numjobs_cpus)
+		count_numjobs(j, jc, t, d);
 	if (RW_IS_WRITE(j->rw) && (e->flags & IOE_MAPPED) &&
 	    !(j->kernel->flags & KERN_STORES)) {
 		if (job_isset(j, "kernel"))
@@ -436,6 +485,13 @@ static void check_one(struct job_spec *j, struct job_cpus *jc,
 		e->resolve(j, d);
 	set_impl(j, d);
 	if (j->kernel->flags & KERN_PROGRAM) {
+		if (j->rate || j->rate_pct > 0 || j->rate_iops) {
+			const char *o = j->rate_iops ? "rate_iops" : "rate";
+
+			diag_error(d, job_loc(j, o), o, "kernel=%s runs a "
+				   "program, which moves no blocks for a rate "
+				   "to pace", j->kernel->name);
+		}
 		if (!job_isset(j, "ioengine"))
 			j->ioengine = e =
 				ioengine_default_for(IOE_DEFAULT_PROGRAMS);
@@ -587,7 +643,7 @@ unsigned jobs_expand(const struct jobset *in, struct jobset *out,
 	struct sweep_expander x;
 	unsigned b;
 
-	sweep_begin(&x, in, out, notes, d);
+	sweep_begin(&x, in, out, notes, t, d);
 	for (unsigned a = 0; a < in->njobs; a = b) {
 		int bad = sweep_segment(&x, a, &b) || expand_segment(&x, t);
 

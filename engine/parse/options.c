@@ -24,10 +24,14 @@ static const char *const rw_words[] = {
 };
 static const char *const policy_words[] = { "shared", "split", NULL };
 static const char *const hugepage_words[] = {
-	"none", "thp", "2m", "1g", NULL
+	"none", "thp", "2m", "1g", "auto", NULL
 };
 static const char *const touch_words[] = {
 	"auto", "untimed", "timed", "phase", NULL
+};
+static const char *const rate_wait_words[] = { "sleep", "spin", NULL };
+static const char *const summary_words[] = {
+	"auto", "list", "matrix", NULL
 };
 static const char *const order_words[] = {
 	"interleaved", "grouped", NULL
@@ -63,12 +67,19 @@ const struct opt_def opt_core[] = {
 		  "new job and the options after it belong to that job." },
 
 	/* Threads and placement */
-	{ .name = "numjobs", .type = OPT_UINT, .cat = CAT_PLACEMENT,
-	  .off = F(numjobs), .width = W(numjobs), .def = "1",
-	  .min = 1, .max = 4096, .arg = "INT",
+	{ .name = "numjobs", .type = OPT_CUSTOM, .cat = CAT_PLACEMENT,
+	  .off = F(numjobs), .def = "1", .min = 1, .max = 4096,
+	  .arg = "INT|cpus",
+	  .parse = optv_parse_numjobs, .format = optv_format_numjobs,
 	  .help = "Run this many clones of the job, each in its own thread. "
 		  "Clones share the job's options; each does the whole job "
-		  "(bytes, counts and CPU time are summed over clones)." },
+		  "(bytes, counts and CPU time are summed over clones).  cpus: "
+		  "one clone per CPU of the job's CPU set on this machine (or "
+		  "the topology file): cpus_allowed, or every CPU this process "
+		  "may use, within numa_cpu_nodes when that is set; with "
+		  "cpus_allowed_policy=split each clone has a CPU of its own "
+		  "(all of a node's CPUs streaming: numa_cpu_nodes=0 "
+		  "numjobs=cpus cpus_allowed_policy=split)." },
 	{ .name = "cpus_allowed", .type = OPT_CPUS, .cat = CAT_PLACEMENT,
 	  .off = F(cpus_allowed), .arg = "LIST",
 	  .help = "CPUs the job's threads may run on: a list with ranges "
@@ -76,8 +87,8 @@ const struct opt_def opt_core[] = {
 		  "words resolved from the topology hwloc reads (see "
 		  "--topology): all, llc-of:C (the CPUs sharing C's "
 		  "last-level cache), siblings-of:C and core-of:C (C and its "
-		  "SMT siblings), package-of:C, node:N; items are joined with "
-		  ", and an item prefixed with ! removes its CPUs "
+		  "SMT siblings), package-of:C, node:N, node-of:C (the CPUs "
+		  "of C's NUMA node); items are joined with , and an item prefixed with ! removes its CPUs "
 		  "(llc-of:2,!core-of:2).  Only the CPUs this process may use "
 		  "count (taskset, a cgroup cpuset): a CPU named by number "
 		  "outside them is an error, and words and all leave them "
@@ -254,7 +265,7 @@ const struct opt_def opt_core[] = {
 		  "getting the data to the device." },
 	{ .name = "hugepage", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(hugepage), .def = "none", .words = hugepage_words,
-	  .arg = "none|thp|2m|1g",
+	  .arg = "none|thp|2m|1g|auto",
 	  .help = "ioengine=mem: thp asks for transparent huge pages "
 		  "(MADV_HUGEPAGE on a 2 MiB-aligned buffer); none forbids "
 		  "them (MADV_NOHUGEPAGE).  2m and 1g map hugetlb pages of "
@@ -263,7 +274,12 @@ const struct opt_def opt_core[] = {
 		  "(/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages, "
 		  "or hugepages-1048576kB), and memjob checks before any job "
 		  "starts that enough of them are free for the jobs that run "
-		  "at once (size rounded up to whole pages, times numjobs)." },
+		  "at once (size rounded up to whole pages, times numjobs).  "
+		  "auto takes 2 MiB hugetlb pages where the pool has room for "
+		  "the buffer when the job sets up, else transparent huge "
+		  "pages.  The report says what each run got (the source's "
+		  "info: hugetlb pages, or how much of the buffer the kernel "
+		  "made transparent huge pages, from /proc/self/smaps)." },
 	{ .name = "invalidate", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(invalidate), .def = "0", .arg = "BOOL",
 	  .help = "Drop the file's cached pages (POSIX_FADV_DONTNEED) before "
@@ -546,6 +562,20 @@ const struct opt_def opt_core[] = {
 		  "repeats.  A job's first run that is markedly slower than "
 		  "its others is flagged as a warm-up outlier (see "
 		  "repeat_order)." },
+	{ .name = "summary", .type = OPT_ENUM, .cat = CAT_RUN,
+	  .off = F(summary), .def = "auto", .words = summary_words,
+	  .arg = "auto|list|matrix",
+	  .help = "How the results table shows the points of the job's "
+		  "sweeps: list gives a row per point; matrix gives one table "
+		  "of medians, the last swept option's values down and the "
+		  "other swept values across (numa_mem_policy across and "
+		  "numa_cpu_nodes down: a node-to-node matrix), or, for a "
+		  "two-clone job with cpus_allowed_policy=split swept over "
+		  "cpus_allowed alone, a CPU-to-CPU matrix, clone 0's CPU "
+		  "down and clone 1's across (kernel=pingpong: core-to-core "
+		  "latency; both halves filled, the diagonal '-'); auto is a "
+		  "list up to 16 points and a matrix of more, where every "
+		  "point has two or more swept options." },
 	{ .name = "repeat_order", .type = OPT_ENUM, .cat = CAT_RUN,
 	  .off = F(repeat_order), .def = "interleaved", .words = order_words,
 	  .arg = "interleaved|grouped",
@@ -620,19 +650,53 @@ const struct opt_def opt_core[] = {
 		  "A..B:+S adds S.  OPTION:* takes every word of an option "
 		  "that takes one of a list, but none, that this build offers "
 		  "(flush:* is the flush instructions of this CPU's "
-		  "architecture).  The option may be given several times: the "
+		  "architecture).  A value may hold one word that stands for "
+		  "the machine's parts, one value per part, from its "
+		  "topology (or --topology-file's): @cpu-nodes each NUMA "
+		  "node with CPUs this process may use, @mem-nodes each "
+		  "node, @cpu-pairs each pair of those CPUs as A,B "
+		  "(numa_mem_policy:bind:@mem-nodes is bind:0, bind:1, ...; "
+		  "cpus_allowed:@cpu-pairs is 0,1, 0,2, ...); where it "
+		  "stands for one part only a note says so.  "
+		  "The option may be given several times: the "
 		  "sweeps of a segment's jobs form a grid, run point by point, "
 		  "and each point's values appear in CSV in columns named "
 		  "sweep_OPTION.  A numjobs value larger than the CPUs of "
 		  "cpus_allowed with cpus_allowed_policy=split is left out, "
 		  "and the report says so." },
-	{ .name = "rate", .type = OPT_SIZE, .cat = CAT_RUN, .off = F(rate),
-	  .def = "0", .min = 0, .max = UINT64_MAX, .arg = "SIZE",
+	{ .name = "rate", .type = OPT_CUSTOM, .cat = CAT_RUN, .off = F(rate),
+	  .def = "0", .arg = "SIZE|PCT%",
+	  .parse = optv_parse_rate, .format = optv_format_rate,
 	  .help = "Limit each clone to this many bytes per second (0: no "
 		  "limit), so that an aggressor's pressure can be dialled "
 		  "and swept, as MLC's injected delay does for loaded "
 		  "latency.  The clone sleeps whenever it is ahead of the "
-		  "rate." },
+		  "rate.  A percentage (rate=80%, above 0 and at most 100) is "
+		  "of the clone's own rate without a limit, which memjob "
+		  "measures first: before the first run of the job's block "
+		  "(a victim's alone and loaded runs), the jobs that start "
+		  "with it (its victims too) run once with no rate, for 100 "
+		  "ms untimed and then 400 ms timed, and each clone is paced "
+		  "to the percentage of the clones' mean rate then; the "
+		  "report prints that rate.  Points of a sweep that differ "
+		  "only in rate share one measurement, so a sweep of "
+		  "percentages (sweep=rate:10%,50%,90%,0) spreads the points "
+		  "over the machine's range whatever its bandwidth.  "
+		  "Not for kernels that run a program (exec, codewalk, "
+		  "pingpong): they move no blocks to pace." },
+	{ .name = "rate_wait", .type = OPT_ENUM, .cat = CAT_RUN,
+	  .off = F(rate_wait), .def = "sleep", .words = rate_wait_words,
+	  .arg = "sleep|spin",
+	  .help = "How a clone ahead of rate= or rate_iops= waits: sleep "
+		  "(the default) sleeps until it is due, 20 us or more at a "
+		  "time, so its traffic comes in bursts at full speed "
+		  "between sleeps; spin looks at the clock until the next "
+		  "block is due, so the blocks come evenly spread at the rate "
+		  "(as MLC's injection delay spreads its accesses) at the "
+		  "cost of the clone's CPU.  A victim measured against a "
+		  "paced aggressor sees the mean of the bursts and the "
+		  "quiet with sleep, and the load of the rate itself with "
+		  "spin and a small bs (loaded latency)." },
 	{ .name = "rate_iops", .type = OPT_UINT, .cat = CAT_RUN,
 	  .off = F(rate_iops), .width = W(rate_iops), .def = "0", .min = 0,
 	  .max = NOLIMIT, .arg = "INT",

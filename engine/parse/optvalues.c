@@ -48,6 +48,88 @@ int optv_parse_cpu_nodes(const struct opt_def *o, struct job_spec *j,
 	return 0;
 }
 
+int optv_parse_numjobs(const struct opt_def *o, struct job_spec *j,
+		       const char *val, const char **why, char *buf,
+		       size_t buflen)
+{
+	uint64_t n;
+
+	if (!strcmp(val, "cpus")) {
+		j->numjobs_cpus = true;
+		j->numjobs = 1;		/* until the check counts them */
+		return 0;
+	}
+	if (value_uint(val, &n, why)) {
+		snprintf(buf, buflen, "expected a whole number from %llu to "
+			 "%llu, or cpus (one clone per CPU), got '%s'",
+			 (unsigned long long)o->min,
+			 (unsigned long long)o->max, val);
+		*why = buf;
+		return -1;
+	}
+	if (n < o->min || n > o->max) {
+		snprintf(buf, buflen, "must be between %llu and %llu, or cpus "
+			 "(one clone per CPU), got %s",
+			 (unsigned long long)o->min,
+			 (unsigned long long)o->max, val);
+		*why = buf;
+		return -1;
+	}
+	j->numjobs = (unsigned)n;
+	j->numjobs_cpus = false;
+	return 0;
+}
+
+void optv_format_numjobs(const struct opt_def *o, const struct job_spec *j,
+			 char *buf, size_t len)
+{
+	(void)o;
+	if (j->numjobs_cpus)
+		snprintf(buf, len, "cpus");
+	else
+		snprintf(buf, len, "%u", j->numjobs);
+}
+
+int optv_parse_rate(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen)
+{
+	const char *pct = strchr(val, '%');
+	uint64_t bytes;
+
+	(void)o;
+	if (pct) {
+		char *end;
+		double v = strtod(val, &end);
+
+		if (end == val || end != pct || pct[1] || !(v > 0 && v <= 100)) {
+			snprintf(buf, buflen, "expected bytes per second (such "
+				 "as 4g) or a percentage of the unlimited rate "
+				 "above 0%% and at most 100%%; got %s", val);
+			*why = buf;
+			return -1;
+		}
+		j->rate_pct = v;
+		j->rate = 0;
+		return 0;
+	}
+	if (value_size(val, &bytes, why))
+		return -1;
+	j->rate = bytes;
+	j->rate_pct = 0;
+	return 0;
+}
+
+void optv_format_rate(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len)
+{
+	(void)o;
+	if (j->rate_pct > 0)
+		snprintf(buf, len, "%g%%", j->rate_pct);
+	else
+		value_format_size(j->rate, buf, len);
+}
+
 static const char *const mempol_words[] = {
 	[MEMPOL_DEFAULT] = "default", [MEMPOL_LOCAL] = "local",
 	[MEMPOL_BIND] = "bind", [MEMPOL_INTERLEAVE] = "interleave",

@@ -35,6 +35,20 @@ int optv_parse_perf(const struct opt_def *o, struct job_spec *j,
 void optv_format_perf(const struct opt_def *o, const struct job_spec *j,
 		      char *buf, size_t len);
 /* precision=: a half-width in % (1%, 0.5), or off. */
+/* numjobs: a count (the table entry's min..max), or "cpus" (numjobs_cpus;
+ * the check counts the CPUs). */
+int optv_parse_numjobs(const struct opt_def *o, struct job_spec *j,
+		       const char *val, const char **why, char *buf,
+		       size_t buflen);
+void optv_format_numjobs(const struct opt_def *o, const struct job_spec *j,
+			 char *buf, size_t len);
+/* rate: bytes per second (a size), or "N%" of the unlimited rate
+ * (rate_pct, 0 < N <= 100). */
+int optv_parse_rate(const struct opt_def *o, struct job_spec *j,
+		    const char *val, const char **why, char *buf,
+		    size_t buflen);
+void optv_format_rate(const struct opt_def *o, const struct job_spec *j,
+		      char *buf, size_t len);
 int optv_parse_precision(const struct opt_def *o, struct job_spec *j,
 			 const char *val, const char **why, char *buf,
 			 size_t buflen);

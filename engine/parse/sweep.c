@@ -10,6 +10,7 @@
 #include "spec/options.h"
 #include "parse/optspace.h"
 #include "parse/sweep.h"
+#include "parse/sweepspec.h"
 #include "util/value.h"
 
 #define MAX_DIMS	SWEEP_MAX_DIMS
@@ -229,16 +230,139 @@ static void link_baselines(struct sweep_expander *x, unsigned loaded_first,
 }
 
 void sweep_begin(struct sweep_expander *x, const struct jobset *in,
-		 struct jobset *out, struct sweep_notes *notes, struct diag *d)
+		 struct jobset *out, struct sweep_notes *notes,
+		 const struct topo *t, struct diag *d)
 {
 	memset(x, 0, sizeof(*x));
 	x->in = in;
+	x->topo = t;
 	x->out = out;
 	x->notes = notes;
 	x->d = d;
 	x->errors = d->errors;
 	out->jobs = NULL;
 	out->njobs = 0;
+}
+
+/* One value of an expanded sweep: value with its word (at, len) replaced
+ * by text.  -1 out of memory or room. */
+static int add_expanded(struct sweep *s, const char *value, const char *at,
+			size_t len, const char *text)
+{
+	char **n;
+	char *v;
+
+	if (s->nvalues >= SWEEP_MAX_VALUES)
+		return -1;
+	if (asprintf(&v, "%.*s%s%s", (int)(at - value), value, text,
+		     at + len) < 0)
+		return -1;
+	n = realloc(s->values, (s->nvalues + 1) * sizeof(*n));
+	if (!n) {
+		free(v);
+		return -1;
+	}
+	s->values = n;
+	s->values[s->nvalues++] = v;
+	return 0;
+}
+
+/* The parts a word stands for on t, as values, into out. */
+static int expand_word(const struct topo *t, const char *value,
+		       const char *at, enum sweep_word w, struct sweep *out)
+{
+	size_t len = strlen(sweep_word_name(w));
+	char text[64];
+
+	if (w == SWEEP_CPU_PAIRS) {
+		for (unsigned a = 0; a < t->ncpus; a++)
+			for (unsigned b = a + 1; b < t->ncpus; b++) {
+				if (!topo_cpu_allowed(t, a) ||
+				    !topo_cpu_allowed(t, b))
+					continue;
+				snprintf(text, sizeof(text), "%u,%u", a, b);
+				if (add_expanded(out, value, at, len, text))
+					return -1;
+			}
+		return 0;
+	}
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		bool cpus = false;
+
+		if (!topo_has_node(t, n))
+			continue;
+		for (unsigned c = 0; c < t->ncpus && !cpus; c++)
+			cpus = t->node_cpus[n][c / 64] >> (c % 64) & 1 &&
+			       topo_cpu_allowed(t, c);
+		if (w == SWEEP_CPU_NODES && !cpus)
+			continue;
+		snprintf(text, sizeof(text), "%u", n);
+		if (add_expanded(out, value, at, len, text))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * sw as it runs here: itself when no value holds a word of the machine's
+ * parts (@cpu-nodes...), else a copy (owned by the segment) with each
+ * such value replaced by one value per part, and a note where a word
+ * gives one part only (a one-node machine: a 1x1 matrix) or none.
+ * NULL after an error.
+ */
+static const struct sweep *machine_values(struct sweep_expander *x,
+					  const struct job_spec *j,
+					  const struct sweep *sw)
+{
+	const char *opt = opt_table[sw->opt].name, *at;
+	struct sweep *out;
+	bool any = false;
+
+	for (unsigned i = 0; i < sw->nvalues; i++)
+		any |= sweep_word_in(sw->values[i], &at) != SWEEP_WORD_NONE;
+	if (!any)
+		return sw;
+	if (!x->topo) {
+		diag_error(x->d, &sw->loc, "sweep", "%s: the machine's "
+			   "topology could not be read, so @cpu-nodes, "
+			   "@mem-nodes and @cpu-pairs mean nothing here; "
+			   "name the values, or give --topology-file", opt);
+		return NULL;
+	}
+	out = &x->owned[x->nowned];
+	memset(out, 0, sizeof(*out));
+	out->opt = sw->opt;
+	out->loc = sw->loc;
+	x->nowned++;
+	for (unsigned i = 0; i < sw->nvalues; i++) {
+		enum sweep_word w = sweep_word_in(sw->values[i], &at);
+		unsigned before = out->nvalues;
+
+		if (w == SWEEP_WORD_NONE ?
+		    add_expanded(out, sw->values[i], sw->values[i], 0, "") :
+		    expand_word(x->topo, sw->values[i], at, w, out)) {
+			diag_error(x->d, &sw->loc, "sweep", "%s: more than %d "
+				   "values, or out of memory", opt,
+				   SWEEP_MAX_VALUES);
+			return NULL;
+		}
+		if (w == SWEEP_WORD_NONE || out->nvalues - before > 1)
+			continue;
+		if (out->nvalues == before) {
+			diag_error(x->d, &sw->loc, "sweep", "%s:%s: %s has "
+				   "none on %s", opt, sw->values[i],
+				   sweep_word_name(w), x->topo->from_file ?
+				   "the topology file" : "this machine");
+			return NULL;
+		}
+		add_note(x->notes, "job '%s': sweep=%s:%s: %s is %s on %s, "
+			 "so it has one point there", j->name, opt,
+			 sw->values[i], sweep_word_name(w),
+			 w == SWEEP_CPU_PAIRS ? "one pair of CPUs" :
+			 "one NUMA node", x->topo->from_file ?
+			 "the topology file" : "this machine");
+	}
+	return out;
 }
 
 int sweep_segment(struct sweep_expander *x, unsigned a, unsigned *end)
@@ -269,8 +393,11 @@ int sweep_segment(struct sweep_expander *x, unsigned a, unsigned *end)
 				return -1;
 			}
 			x->dims[x->ndims].job = k - a;
-			x->dims[x->ndims].sw = &j->sweeps[s];
-			x->npoints *= j->sweeps[s].nvalues;
+			x->dims[x->ndims].sw = machine_values(x, j,
+							       &j->sweeps[s]);
+			if (!x->dims[x->ndims].sw)
+				return -1;
+			x->npoints *= x->dims[x->ndims].sw->nvalues;
 			x->ndims++;
 			if (x->npoints > SWEEP_MAX_POINTS) {
 				diag_error(x->d, &j->sweeps[s].loc, "sweep",
@@ -372,6 +499,9 @@ int sweep_emit(struct sweep_expander *x, const struct job_cpus *cpus)
 
 void sweep_segment_done(struct sweep_expander *x)
 {
+	for (unsigned i = 0; i < x->nowned; i++)
+		sweep_free(&x->owned[i]);
+	x->nowned = 0;
 	for (unsigned i = 0; i < x->nbases; i++)
 		free(x->bases[i].key);
 	free(x->bases);

@@ -35,7 +35,7 @@ struct sweep_notes {
  * caller (check.c) checks each point's jobs between sweep_point() and
  * sweep_emit(), so that expansion never calls the check back:
  *
- *	sweep_begin(&x, in, out, notes, d);
+ *	sweep_begin(&x, in, out, notes, topo, d);
  *	for (a = 0; a < in->njobs; a = b) {
  *		if (sweep_segment(&x, a, &b)) break;
  *		for (p = 0; p < x.npoints; p++) {
@@ -60,6 +60,7 @@ struct sweep_baseline;
 
 struct sweep_expander {
 	const struct jobset *in;
+	const struct topo *topo;	/* expands @cpu-nodes... (may be NULL) */
 	struct jobset *out;
 	size_t cap;
 	struct sweep_notes *notes;
@@ -69,6 +70,10 @@ struct sweep_expander {
 	unsigned a, count;
 	struct sweep_dim dims[SWEEP_MAX_DIMS];
 	unsigned ndims;
+	/* the segment's sweeps whose words were expanded (dims point at
+	 * them): freed with the segment */
+	struct sweep owned[SWEEP_MAX_DIMS];
+	unsigned nowned;
 	uint64_t npoints;
 	bool interference;		/* victims and aggressors */
 	struct sweep_baseline *bases;
@@ -81,7 +86,7 @@ struct sweep_expander {
 
 void sweep_begin(struct sweep_expander *x, const struct jobset *in,
 		 struct jobset *out, struct sweep_notes *notes,
-		 struct diag *d);
+		 const struct topo *t, struct diag *d);
 /* The segment starting at job a (up to the next stonewall, *end). */
 int sweep_segment(struct sweep_expander *x, unsigned a, unsigned *end);
 /* Point p's jobs, materialized in x->mats. */

@@ -16,6 +16,48 @@ static const char *const not_sweepable[] = {
 	"repeat", "precision", "precision_budget", NULL
 };
 
+static const char *const word_names[] = {
+	[SWEEP_CPU_NODES] = "@cpu-nodes", [SWEEP_MEM_NODES] = "@mem-nodes",
+	[SWEEP_CPU_PAIRS] = "@cpu-pairs",
+};
+/* What a word is checked as at parse time. */
+static const char *const word_samples[] = {
+	[SWEEP_CPU_NODES] = "0", [SWEEP_MEM_NODES] = "0",
+	[SWEEP_CPU_PAIRS] = "0,1",
+};
+
+enum sweep_word sweep_word_in(const char *value, const char **at)
+{
+	for (int w = SWEEP_CPU_NODES; w <= SWEEP_CPU_PAIRS; w++) {
+		const char *p = strstr(value, word_names[w]);
+
+		if (p) {
+			*at = p;
+			return (enum sweep_word)w;
+		}
+	}
+	*at = NULL;
+	return SWEEP_WORD_NONE;
+}
+
+const char *sweep_word_name(enum sweep_word w)
+{
+	return w == SWEEP_WORD_NONE ? "" : word_names[w];
+}
+
+/* value with its word (if any) replaced by the word's sample. */
+static void sample_of(const char *value, char *buf, size_t len)
+{
+	const char *at;
+	enum sweep_word w = sweep_word_in(value, &at);
+
+	if (w == SWEEP_WORD_NONE)
+		snprintf(buf, len, "%s", value);
+	else
+		snprintf(buf, len, "%.*s%s%s", (int)(at - value), value,
+			 word_samples[w], at + strlen(word_names[w]));
+}
+
 static int add_value(struct sweep *s, const char *text, size_t len)
 {
 	char **n;
@@ -193,19 +235,29 @@ int sweep_parse(const struct opt_space *sp, const char *spec,
 			p = end + 1;
 		}
 	}
-	/* Every value must be one the option accepts. */
+	/* Every value must be one the option accepts (a word of the
+	 * machine's parts checked as its sample). */
 	for (unsigned i = 0; i < s->nvalues; i++) {
 		struct job_spec scratch;
-		const char *vwhy;
-		char vbuf[256];
+		const char *vwhy, *at;
+		char vbuf[256], sample[512];
 		int bad;
 
+		if (sweep_word_in(s->values[i], &at) != SWEEP_WORD_NONE &&
+		    strstr(at + 1, "@") &&
+		    sweep_word_in(strchr(at + 1, '@'), &at) != SWEEP_WORD_NONE) {
+			snprintf(buf, buflen, "value '%s' for %s: a value holds at "
+				 "most one word of the machine's parts "
+				 "(@cpu-nodes, @mem-nodes, @cpu-pairs)", s->values[i], o->name);
+			*why = buf;
+			goto fail;
+		}
 		if (job_init_space(&scratch, sp)) {
 			*why = "out of memory";
 			goto fail;
 		}
-		bad = opt_set(o, &scratch, s->values[i], &vwhy, vbuf,
-			      sizeof(vbuf));
+		sample_of(s->values[i], sample, sizeof(sample));
+		bad = opt_set(o, &scratch, sample, &vwhy, vbuf, sizeof(vbuf));
 		job_free(&scratch);
 		if (bad) {
 			snprintf(buf, buflen, "value '%s' for %s: %s",

@@ -13,6 +13,24 @@
 
 #define SWEEP_MAX_VALUES	10000
 
+/*
+ * Words a sweep's value may hold that stand for the machine's parts, one
+ * value per part (sweep.c expands them with the topology: this machine's,
+ * or a topology file's):
+ *	@cpu-nodes	each NUMA node with CPUs this process may use
+ *	@mem-nodes	each NUMA node
+ *	@cpu-pairs	each pair of CPUs this process may use, "A,B" (A < B)
+ * A value holds at most one; the rest of it is kept (bind:@mem-nodes ->
+ * bind:0, bind:1).  At parse time a value is checked with the word as
+ * its first part (node 0, CPUs 0,1).
+ */
+enum sweep_word { SWEEP_WORD_NONE, SWEEP_CPU_NODES, SWEEP_MEM_NODES,
+		  SWEEP_CPU_PAIRS };
+/* The word value holds (*at: where), or SWEEP_WORD_NONE. */
+enum sweep_word sweep_word_in(const char *value, const char **at);
+/* Its text ("@cpu-nodes"). */
+const char *sweep_word_name(enum sweep_word w);
+
 /* "OPTION:v1,v2" / "OPTION:A..B:*F" / "OPTION:A..B:+S" into s, the option
  * one of space sp's, every value checked against it.  On error *why
  * (maybe in buf). */

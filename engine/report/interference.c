@@ -11,6 +11,12 @@
 #include "util/stats.h"
 
 
+/* What print_line() prints to, and of. */
+struct interference_print {
+	FILE *f;
+	const struct results *r;
+};
+
 /* The half-width a point asked for (precision=), 0 when it asked none:
  * the host noise warning weighs the noise against it (noisereport.h). */
 static double prec_target(const struct interference_line *l)
@@ -112,9 +118,10 @@ void slowdown_verdict(const struct interval *iv, char *buf, size_t len)
 	interval_verdict(iv, "slower", "faster", "no effect found", buf, len);
 }
 
-/* GB/s of the aggressors that ran with loaded victim idx: median over
- * repeats of their summed throughput. */
-static double aggressor_gbps(const struct results *r, unsigned idx)
+/* GB/s of the aggressors that ran with loaded victim idx: their summed
+ * throughput, over the repeats. */
+static struct stat_summary aggressor_gbps(const struct results *r,
+					  unsigned idx)
 {
 	const struct plan *p = r->plan;
 	unsigned seg = p->jobs[idx].segment;
@@ -131,7 +138,10 @@ static double aggressor_gbps(const struct results *r, unsigned idx)
 				sum += results_get(r, i, k)->gbps;
 		v[n++] = sum;
 	}
-	return fig_sig(stat_summarise(v, n).median, METRIC_DIGITS);
+	struct stat_summary s = stat_summarise(v, n);
+
+	s.median = fig_sig(s.median, METRIC_DIGITS);
+	return s;
 }
 
 /* The aggressors' threads that ran with loaded victim idx; *rate: whether
@@ -225,6 +235,9 @@ static void victim_lines(const struct results *r, const char *name,
 		l.alone.median = fig_sig(l.alone.median, METRIC_DIGITS);
 		l.loaded = stat_summarise(loaded, nl);
 		l.loaded.median = fig_sig(l.loaded.median, METRIC_DIGITS);
+		/* sorted now */
+		l.alone_ci = interval_median(alone, na);
+		l.loaded_ci = interval_median(loaded, nl);
 		for (unsigned k = 0; k < nl; k++)
 			slow[k] = slowdown_pct(l.alone.median, loaded[k],
 					       l.m.lower_is_better);
@@ -236,8 +249,10 @@ static void victim_lines(const struct results *r, const char *name,
 						      l.m.lower_is_better);
 		l.aggressor_threads = aggressor_threads(r, i,
 							&l.aggressor_rate);
-		if (l.aggressor_rate)
-			l.aggressor_gbps = aggressor_gbps(r, i);
+		if (l.aggressor_rate) {
+			l.aggressors = aggressor_gbps(r, i);
+			l.aggressor_gbps = l.aggressors.median;
+		}
 		l.emulated = point_emulated(r, i);
 		l.noise = noise_of_point(r, i, (unsigned)j->baseline);
 		l.loaded_wait = noise_loaded_wait(r, i);
@@ -276,10 +291,62 @@ void interference_each(const struct results *r,
 	}
 }
 
+/* Whether label's items all set an aggressor's rate ("rate=50%", or
+ * "aggr.rate=50%" where several jobs sweep it). */
+static bool only_rate(const struct plan *p, const char *label)
+{
+	while (label && *label) {
+		size_t item = strcspn(label, " "), name = strcspn(label, "=");
+		const char *dot = memchr(label, '.', name < item ? name : item);
+		const char *opt = dot ? dot + 1 : label;
+		bool aggressor = !dot;
+
+		if (name > item || (size_t)(label + name - opt) != 4 ||
+		    strncmp(opt, "rate", 4))
+			return false;
+		for (unsigned i = 0; dot && i < p->njobs; i++)
+			if (p->jobs[i].spec->role == ROLE_AGGRESSOR &&
+			    strlen(p->jobs[i].spec->name) ==
+			    (size_t)(dot - label) &&
+			    !strncmp(p->jobs[i].spec->name, label,
+				     (size_t)(dot - label)))
+				aggressor = true;
+		if (!aggressor)
+			return false;
+		label += item;
+		label += *label == ' ';
+	}
+	return true;
+}
+
+bool interference_rate_curve(const struct results *r, const char *victim)
+{
+	const struct plan *p = r->plan;
+	unsigned points = 0;
+
+	for (unsigned i = 0; i < p->njobs; i++) {
+		const struct job_spec *j = p->jobs[i].spec;
+
+		if (j->phase != PHASE_LOADED || j->role != ROLE_VICTIM ||
+		    strcmp(j->name, victim) || j->baseline < 0)
+			continue;
+		if (!(j->kernel->flags & KERN_ITEMS) ||
+		    (j->kernel->flags & KERN_PROGRAM) || !j->point_label ||
+		    !only_rate(p, j->point_label))
+			return false;
+		points++;
+	}
+	return points > 1;
+}
+
 static void print_line(void *user, const struct interference_line *l)
 {
-	FILE *f = user;
+	struct interference_print *ip = user;
+	FILE *f = ip->f;
 	char ab[64], lb[64], sb[64], verdict[96];
+
+	if (interference_rate_curve(ip->r, l->victim))
+		return;
 
 	if (l->first) {
 		fprintf(f, "\ninterference: victim '%s', %s (%s is better); "
@@ -335,9 +402,10 @@ static void note_emulated(void *user, const struct interference_line *l)
 
 void interference_table(FILE *f, const struct results *r)
 {
+	struct interference_print ip = { f, r };
 	bool any = false;
 
-	interference_each(r, print_line, f);
+	interference_each(r, print_line, &ip);
 	interference_each(r, note_emulated, &any);
 	if (any)
 		fputs("  EMULATED: the writes of that point went to ordinary "

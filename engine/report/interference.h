@@ -84,6 +84,10 @@ struct interference_line {
 					   (kernel_measures_rate()) */
 	double aggressor_gbps;		/* median of their summed GB/s,
 					   where aggressor_rate */
+	struct stat_summary aggressors;	/* their summed GB/s over the
+					   repeats, where aggressor_rate */
+	/* the intervals of the medians alone and loaded (interval_median) */
+	struct interval alone_ci, loaded_ci;
 	bool emulated;			/* a job of the point (or of its
 					   baseline) ran in emulation */
 	struct hostnoise noise;		/* noisereport.h: noise_of_point */
@@ -103,7 +107,13 @@ void interference_each(const struct results *r,
 		       void (*fn)(void *user,
 				  const struct interference_line *l),
 		       void *user);
-/* The table per victim: point, alone, loaded, slowdown, aggressors. */
+/* Whether victim's loaded points differ only in their aggressors'
+ * rate= (sweep=rate:... in the aggressors' sections), and the victim's
+ * figure is a latency (ns per item): a loaded-latency curve, which
+ * report/loadedlat.c prints instead of the interference table. */
+bool interference_rate_curve(const struct results *r, const char *victim);
+/* The table per victim: point, alone, loaded, slowdown, aggressors
+ * (victims that are a rate curve are left to loadedlat.c). */
 void interference_table(FILE *f, const struct results *r);
 /* A line as a row (for JSON): its figures as numbers, absent when a run
  * failed. */

@@ -15,6 +15,7 @@
 #include "machine/memcg.h"
 #include "report/footprint.h"
 #include "report/interference.h"
+#include "report/loadedlat.h"
 #include "report/kneereport.h"
 #include "report/noisereport.h"
 #include "report/series.h"
@@ -591,6 +592,7 @@ int report_results(const struct report_ctx *rc, const struct results *r)
 		/* the answer first: the experiment's tables, then a line
 		 * per job; each run on request */
 		interference_table(rc->out, r);
+		loadedlat_report(rc->out, r);
 		knee_report(rc->out, r, rc->topo);
 		footprint_report(rc->out, r, rc->topo);
 		summary_report(rc->out, r);

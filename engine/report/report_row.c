@@ -28,6 +28,7 @@
 #include "spec/options.h"
 #include "parse/optspace.h"
 #include "report/report_int.h"
+#include "run/calibrate.h"
 
 #define FIXED_COLUMNS(X)						\
 	X(host) X(job) X(group) X(repeat) X(clones) X(ioengine) X(rw) X(bs)	\
@@ -53,7 +54,7 @@
 	X(precision_status) X(precision_half_width_pct) X(precision_pairs)	\
 	X(touch_fresh) X(repeat_order) X(warmup_outlier) X(cpu_slowdown_pct) \
 	X(short_clones) X(io_threads_cpu_ns) X(cut_short) X(warm_bytes)	\
-	X(warm_ms)
+	X(warm_ms) X(rate_gbps) X(rate_base_gbps)
 
 enum fixed_column {
 #define AS_ENUM(name) COL_##name,
@@ -435,6 +436,21 @@ static void fill_series(struct cell *c, const struct results *r,
 		C(warmup_outlier) = cell_u64(w.outlier && jr->repeat == 0);
 }
 
+/* rate=: the rate each clone was paced to; rate=N%: and what N% was of
+ * (calibrate.h). */
+static void fill_rate(struct cell *c, const struct results *r,
+		      const struct job_result *jr)
+{
+	unsigned idx = (unsigned)(jr->pj - r->plan->jobs);
+	const struct job_spec *j = jr->pj->spec;
+	uint64_t rate = calibrate_clone_rate(r, idx);
+
+	if (j->rate_pct > 0 && r->rate_base[idx] > 0)
+		C(rate_base_gbps) = cell_fixed(r->rate_base[idx] / 1e9, 6);
+	if (rate && (!(j->rate_pct > 0) || r->rate_base[idx] > 0))
+		C(rate_gbps) = cell_fixed((double)rate / 1e9, 6);
+}
+
 static void fill_fixed(struct cell *c, const char *host,
 		       const struct results *r, const struct job_result *jr)
 {
@@ -523,6 +539,7 @@ static void fill_fixed(struct cell *c, const char *host,
 		C(io_threads_cpu_ns) = cell_u64(jr->io_cpu_ns);
 	if (jr->status != RUN_NOT_RUN)
 		C(cut_short) = cell_u64(jr->cut_short);
+	fill_rate(c, r, jr);
 }
 
 static void report_row(struct row_emitter *e, const struct report_cols *c,

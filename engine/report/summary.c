@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernels/kernel.h"
+#include "report/pairmatrix.h"
 #include "report/report_int.h"
 #include "report/series.h"
 #include "report/summary.h"
@@ -271,14 +272,19 @@ static unsigned series_members(const struct plan *p, unsigned first,
 	return n;
 }
 
-/* Whether a series can be one table: more than SUMMARY_LIST_MAX points,
- * each of two or more items with the same names. */
+/* Whether a series can be one table: summary=matrix, or more than
+ * SUMMARY_LIST_MAX points with summary=auto, each of two or more items
+ * with the same names. */
 static bool pivotable(const struct plan *p, const unsigned *idx, unsigned n)
 {
 	char first[512], names[512];
 	const char *l0 = p->jobs[idx[0]].spec->point_label;
 
-	if (n <= SUMMARY_LIST_MAX || !l0 || !strchr(l0, ' '))
+	enum summary_mode mode = p->jobs[idx[0]].spec->summary;
+
+	if (mode == SUMMARY_LIST || (mode == SUMMARY_AUTO &&
+				     n <= SUMMARY_LIST_MAX) ||
+	    !l0 || !strchr(l0, ' '))
 		return false;
 	item_names(l0, first, sizeof(first));
 	for (unsigned i = 1; i < n; i++) {
@@ -497,6 +503,8 @@ void summary_report(FILE *f, const struct results *r)
 			pivot_series(f, r, idx, n);
 			continue;
 		}
+		if (pair_matrix(f, r, idx, n))
+			continue;
 		for (unsigned k = 0; k < n; k++) {
 			struct job_fold jf;
 			char label[512];

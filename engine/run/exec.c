@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "run/busguard.h"
+#include "run/calibrate.h"
 #include "run/exec.h"
 #include "machine/memcg.h"
 #include "run/isolate.h"
@@ -23,73 +24,12 @@
 #include "run/progress.h"
 #include "run/rounds.h"
 #include "run/samples.h"
+#include "run/threads.h"
 #include "run/uncorerun.h"
 #include "run/worker.h"
 #include "util/value.h"
 #include "util/clock.h"
 #include "util/version.h"
-
-/*
- * A stop must reach a thread wherever it blocks (open() of a FIFO nobody
- * writes, a read of a device that never answers).  Once the stop flag is
- * set, the main thread sends the threads still running EXEC_SIGWAKE every
- * KICK_MS; its handler does nothing and is installed without SA_RESTART,
- * so the blocked call returns EINTR and the thread sees the flag.  (Sent
- * again and again: a signal that comes just before the call blocks is
- * otherwise lost.)
- */
-#define KICK_MS		100
-
-static void on_wake(int sig)
-{
-	(void)sig;
-}
-
-static void install_wake(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_wake;
-	sigemptyset(&sa.sa_mask);
-	sigaction(EXEC_SIGWAKE, &sa, NULL);
-}
-
-static void kick(atomic_int *stop, const pthread_t *tids, unsigned from,
-		 unsigned to)
-{
-	if (!atomic_load(stop))
-		return;
-	for (unsigned t = from; t < to; t++)
-		pthread_kill(tids[t], EXEC_SIGWAKE);
-}
-
-/* Until every thread has set up (and waits at the gate). */
-static void wait_ready(struct exec_shared *sh, const pthread_t *tids,
-		       unsigned nthreads)
-{
-	pthread_mutex_lock(&sh->lock);
-	while (sh->ready < nthreads) {
-		struct timespec ts = realtime_in(KICK_MS);
-
-		pthread_cond_timedwait(&sh->done, &sh->lock, &ts);
-		kick(sh->stop, tids, 0, nthreads);
-	}
-	pthread_mutex_unlock(&sh->lock);
-}
-
-static void join_all(atomic_int *stop, const pthread_t *tids,
-		     unsigned nthreads)
-{
-	for (unsigned t = 0; t < nthreads; t++)
-		for (;;) {
-			struct timespec ts = realtime_in(KICK_MS);
-
-			if (pthread_timedjoin_np(tids[t], NULL, &ts) != ETIMEDOUT)
-				break;
-			kick(stop, tids, t, nthreads);
-		}
-}
 
 void exec_cleanup(struct exec_ctx *x)
 {
@@ -162,6 +102,7 @@ static int limit_memory(struct exec_ctx *x, const struct segment *sg)
 	return -1;
 }
 
+
 static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		       unsigned repeat, bool isolated,
 		       const struct isolate_wait *iw)
@@ -172,15 +113,14 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	struct worker *w;
 	pthread_t *tids;
 	unsigned nthreads = 0, t = 0, started = 0;
-	sigset_t block, old;
 	int ret = 0;
 
 	for (unsigned i = sg->first; i < sg->first + sg->count; i++)
 		nthreads += p->jobs[i].spec->numjobs;
 	w = calloc(nthreads, sizeof(*w));
 	tids = calloc(nthreads, sizeof(*tids));
-	sh.sync = calloc(p->njobs, sizeof(*sh.sync));
-	if (!w || !tids || !sh.sync) {
+	sh.sync = NULL;
+	if (!w || !tids || threads_sync_alloc(&sh, p, sg)) {
 		ret = -1;
 		goto out_free;
 	}
@@ -195,12 +135,12 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		if (j->phase == PHASE_LOADED && j->role == ROLE_VICTIM)
 			atomic_fetch_add(&sh.victims_left, j->numjobs);
 
-		sh.sync[i].remaining = p->jobs[i].spec->numjobs;
 		for (unsigned c = 0; c < p->jobs[i].spec->numjobs; c++) {
 			w[t].pj = &p->jobs[i];
 			w[t].clone = c;
 			w[t].out = &jr->threads[c];
 			w[t].sh = &sh;
+			w[t].rate = calibrate_clone_rate(x->res, i);
 			t++;
 		}
 	}
@@ -225,21 +165,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 	}
 	/* last before the threads: they allocate what it warmed */
 	warm = isolate_warm_memory(p, sg, x->quirks);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (t = 0; t < nthreads; t++) {
-		int err = pthread_create(&tids[t], NULL, worker_main, &w[t]);
-
-		if (err) {
-			fprintf(stderr, "memjob: cannot start thread %u of "
-				"%u: %s\n", t + 1, nthreads, strerror(err));
-			break;
-		}
-		started++;
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	started = threads_start(w, tids, nthreads);
 	for (t = started; t < nthreads; t++) {
 		w[t].out->status = RUN_FAILED;
 		snprintf(w[t].out->err, sizeof(w[t].out->err),
@@ -265,7 +191,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		/* The system's counters count from the release: what the
 		 * threads did to set up (a file loaded into memory, preread,
 		 * a pattern written) is not the jobs' doing. */
-		wait_ready(&sh, tids, started);
+		threads_wait_ready(&sh, tids, started);
 		uncore_seg_open(&us, p, sg, x->root);
 		lv = dirty_level_now();
 		have = x->ss && !sysstat_snap(x->ss, &before);
@@ -280,7 +206,7 @@ static int run_segment(struct exec_ctx *x, const struct segment *sg,
 		uncore_seg_start(&us);
 		shared_release(&sh);
 		pg = progress_start(x->progress, p, sg, x->res, &where);
-		join_all(x->stop, tids, started);
+		threads_join_all(x->stop, tids, started);
 		uncore_seg_end(&us, x->res, sg, repeat);
 		progress_stop(pg);
 		isolate_note(x->res, &x->files, sg, repeat, &lv, isolated, iw,
@@ -300,7 +226,7 @@ out_sync:
 	pthread_cond_destroy(&sh.done);
 	pthread_mutex_destroy(&sh.lock);
 out_free:
-	free(sh.sync);
+	threads_sync_free(&sh, sg);
 	free(tids);
 	free(w);
 	return ret;
@@ -381,7 +307,7 @@ int exec_run(struct exec_ctx *x)
 	unsigned n = 0;
 	int ret = 0;
 
-	install_wake();
+	threads_install_wake();
 	busguard_install();
 	x->res->epoch_ns = mono_ns();
 	find_devices(x);
@@ -392,6 +318,8 @@ int exec_run(struct exec_ctx *x)
 	if (!order || open_memcg(x) || files_create_all(&x->files, x->stop) ||
 	    !(x->samples = samples_open(p)))
 		ret = 1;
+	struct calibration cal = { p, x->res, x->stop, x->root, &x->files };
+
 	for (unsigned s = 0, e; order && s < p->nsegments && !ret; s = e) {
 		struct rounds b;
 
@@ -400,6 +328,10 @@ int exec_run(struct exec_ctx *x)
 		 * its block */
 		for (e = s; e < p->nsegments && p->segments[e].block == s; e++)
 			;
+		if (calibrate_block(&cal, s, e)) {
+			ret = 1;
+			break;
+		}
 		rounds_begin(&b, x->res, s, e);
 		for (unsigned r = 0; rounds_next(&b, r, atomic_load(x->stop));
 		     r++) {

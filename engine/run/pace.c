@@ -27,21 +27,42 @@ void pace_nap(atomic_int *stop, atomic_uint *until_zero, uint64_t us)
 	}
 }
 
+/* rate_wait=spin: look at the clock until due (CLOCK_MONOTONIC ns),
+ * and at the flags every 256 looks. */
+static void pace_spin(atomic_int *stop, atomic_uint *until_zero,
+		      uint64_t due)
+{
+	for (unsigned n = 1; mono_ns() < due; n++) {
+		if (n % 256)
+			continue;
+		if (atomic_load_explicit(stop, memory_order_relaxed) ||
+		    (until_zero && !atomic_load_explicit(until_zero,
+						memory_order_relaxed)))
+			return;
+	}
+}
+
 /* rate=, rate_iops=: sleep while this clone is ahead of its budget, but
  * not past until (the deadline, or the ramp's end: the loop looks at the
  * clock then).  Returns whether it slept. */
-bool pace_keep_rate(const struct job_spec *j, uint64_t t0, uint64_t bytes,
-		    uint64_t ops, uint64_t until, atomic_int *stop,
-		    atomic_uint *until_zero)
+bool pace_keep_rate(const struct job_spec *j, uint64_t rate, uint64_t t0,
+		    uint64_t bytes, uint64_t ops, uint64_t until,
+		    atomic_int *stop, atomic_uint *until_zero)
 {
-	uint64_t due = t0 + (j->rate ? (uint64_t)((double)bytes * 1e9 /
-						  (double)j->rate)
-				     : (uint64_t)((double)ops * 1e9 /
-						  (double)j->rate_iops));
+	uint64_t due = t0 + (rate ? (uint64_t)((double)bytes * 1e9 /
+					       (double)rate)
+				  : (uint64_t)((double)ops * 1e9 /
+					       (double)j->rate_iops));
 	uint64_t t = mono_ns();
 
 	if (due > until)
 		due = until;
+	if (j->rate_wait == RATE_SPIN) {
+		if (due <= t)
+			return false;
+		pace_spin(stop, until_zero, due);
+		return true;
+	}
 	if (due <= t + 20000)	/* below 20 us, sleeping costs more */
 		return false;
 	pace_nap(stop, until_zero, (due - t) / 1000);

@@ -49,7 +49,9 @@ int results_init(struct results *r, const struct plan *p)
 	r->prec = calloc(p->njobs ? p->njobs : 1, sizeof(*r->prec));
 	r->devidx = calloc(p->njobs ? p->njobs : 1, sizeof(*r->devidx));
 	r->where = calloc(p->njobs ? p->njobs : 1, sizeof(*r->where));
-	if (!r->runs || !r->repeats || !r->prec || !r->devidx || !r->where)
+	r->rate_base = calloc(p->njobs ? p->njobs : 1, sizeof(*r->rate_base));
+	if (!r->runs || !r->repeats || !r->prec || !r->devidx || !r->where ||
+	    !r->rate_base)
 		return -1;
 	for (unsigned s = 0; s < p->nsegments; s++)
 		r->repeats[s] = p->segments[s].repeat;
@@ -369,6 +371,8 @@ void results_free(struct results *r)
 		free(r->where[j]);
 	free(r->where);
 	free(r->devidx);
+	free(r->rate_base);
 	r->where = NULL;
 	r->devidx = NULL;
+	r->rate_base = NULL;
 }

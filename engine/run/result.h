@@ -143,6 +143,10 @@ struct results {
 	char **where;			/* per job: "ext4 on /dev/vda (vda) at /" */
 	struct hostnoise noise;		/* over every job run (exec_run) */
 	const struct machine_quirks *quirks;	/* the host's, or NULL */
+	/* Per job with rate=N%: the mean rate of its clones, bytes per
+	 * second, measured alone without a limit before its block (exec.c);
+	 * 0 for the others, or when the measurement failed. */
+	double *rate_base;
 };
 
 /* The figure a job is judged by: its elapsed seconds for programs

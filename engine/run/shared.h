@@ -23,6 +23,8 @@ struct created_files;
 
 struct job_sync {
 	unsigned remaining;		/* clones still running */
+	void *kernel_shared;		/* the kernel's shared_len bytes for
+					   the job's clones, or NULL */
 };
 
 struct exec_shared {

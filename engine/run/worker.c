@@ -100,7 +100,7 @@ struct meter {
 	struct ioe *io;			/* its I/O threads' CPU time, or NULL */
 	uint64_t (*io_cpu)(struct ioe *io);
 	uint64_t io_cpu0;
-	uint64_t bytes0, ops0, items0;
+	uint64_t bytes0, ops0, items0, stored0;
 	const struct kstate *ks;
 	struct counters *ctr;		/* perf counters, or NULL */
 };
@@ -131,6 +131,7 @@ static void meter_start(struct meter *m, uint64_t bytes, uint64_t ops,
 	m->bytes0 = bytes;
 	m->ops0 = ops;
 	m->items0 = m->ks->items;
+	m->stored0 = m->ks->stored;
 	if (out->lat)		/* the ramp's latencies are left out too */
 		hist_init(out->lat);
 	if (m->ctr)		/* last: inside the getrusage window */
@@ -189,22 +190,29 @@ static void set_deadline(struct ioe *io, struct deadline *dl, uint64_t ns)
 /* The measured loop.  Returns 0, or -1 after recording a failure.
  * An aggressor running with victims ignores its loops and runtime: it
  * runs until the last victim is done (victims_left reaches 0). */
-static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
+static int run_passes(const struct worker *w, const struct ioengine_ops *e,
 		      struct ioe *io, struct kstate *ks, atomic_int *stop,
 		      atomic_uint *victims_left, struct counters *ctr,
 		      struct thread_result *out)
 {
+	const struct job_spec *j = w->pj->spec;
 	const struct kernel_ops *k = j->kernel;
-	const bool until_victims = j->phase == PHASE_LOADED &&
+	/* a calibration of rate=N%: alone, unlimited, for its own time */
+	const bool cal = w->calibrate_ns > 0;
+	const bool until_victims = !cal && j->phase == PHASE_LOADED &&
 				   j->role == ROLE_AGGRESSOR;
-	const bool timed = j->runtime_us || j->ramp_us || until_victims;
-	const bool endless = j->time_based || until_victims;
+	const uint64_t ramp_us = cal ? w->ramp_ns / 1000 : j->ramp_us;
+	const uint64_t runtime_us = cal ? w->calibrate_ns / 1000 :
+				    j->runtime_us;
+	const bool paced = !cal && (w->rate || j->rate_iops);
+	const bool timed = runtime_us || ramp_us || until_victims;
+	const bool endless = cal || j->time_based || until_victims;
 	uint64_t rate_t0 = mono_ns();
 	uint64_t every = j->bs >= CHECK_BYTES ? 1 : CHECK_BYTES / j->bs;
 	uint64_t bytes = 0, ops = 0, countdown = every, wbytes = 0;
 	uint64_t ramp_end = 0, deadline = UINT64_MAX;
 	uint64_t win_t0 = rate_t0, win_bytes = 0;	/* ratemin's second */
-	bool ramping = j->ramp_us > 0;
+	bool ramping = ramp_us > 0;
 	struct meter m = { .ks = ks, .ctr = ctr,
 			   .io = e->io_threads_cpu_ns ? io : NULL,
 			   .io_cpu = e->io_threads_cpu_ns };
@@ -214,9 +222,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 
 	meter_start(&m, 0, 0, out);
 	if (ramping)
-		ramp_end = m.t0 + j->ramp_us * 1000;
-	else if (j->runtime_us)
-		set_deadline(io, &dl, deadline = m.t0 + j->runtime_us * 1000);
+		ramp_end = m.t0 + ramp_us * 1000;
+	else if (runtime_us)
+		set_deadline(io, &dl, deadline = m.t0 + runtime_us * 1000);
 
 	for (uint64_t pass = 0; endless || pass < j->loops; pass++) {
 		uint64_t pass_bytes = bytes;
@@ -272,8 +280,8 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				goto stopped;
 			/* a nap up to the deadline or the ramp's end: the
 			 * clock is looked at right after it */
-			if ((j->rate || j->rate_iops) &&
-			    pace_keep_rate(j, rate_t0, bytes, ops,
+			if (paced &&
+			    pace_keep_rate(j, w->rate, rate_t0, bytes, ops,
 					   ramping ? ramp_end : deadline, stop,
 					   until_victims ? victims_left : NULL))
 				countdown = 1;
@@ -287,7 +295,7 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 			countdown = every;
 			atomic_store_explicit(&out->live_bytes, bytes,
 					      memory_order_relaxed);
-			if (j->ratemin && !ramping) {
+			if (j->ratemin && !ramping && !cal) {
 				uint64_t now = mono_ns();
 
 				if (now - win_t0 >= 1000000000ull) {
@@ -310,9 +318,9 @@ static int run_passes(const struct job_spec *j, const struct ioengine_ops *e,
 				meter_start(&m, bytes, ops, out);
 				win_t0 = t;
 				win_bytes = bytes;
-				if (j->runtime_us)
+				if (runtime_us)
 					set_deadline(io, &dl, deadline = m.t0 +
-						     j->runtime_us * 1000);
+						     runtime_us * 1000);
 			} else if (t >= deadline) {
 				goto early;
 			}
@@ -342,10 +350,12 @@ out:
 	meter_stop(&m, bytes, ops, out);
 	out->write_bytes = RW_IS_WRITE(j->rw) ? out->bytes :
 			   RW_IS_MIXED(j->rw) ? wbytes : 0;
+	/* what a kernel wrote into blocks it was given to read (rwmix) */
+	out->write_bytes += ks->stored - m.stored0;
 	if (ramping && out->status == RUN_OK) {
 		/* Stopped before the ramp ended: nothing was measured. */
 		out->bytes = out->ops = out->items = 0;
-	} else if (out->status == RUN_OK && !until_victims &&
+	} else if (out->status == RUN_OK && !until_victims && !cal &&
 		   pace_below_ratemin(j, out->bytes,
 				      out->end_ns - out->start_ns, out)) {
 		ret = -1;
@@ -446,6 +456,8 @@ void *worker_main(void *arg)
 	ks.job = j;
 	ks.impl = pj->impl;
 	ks.value = j->value;
+	ks.clone = w->clone;
+	ks.shared = w->sh->sync[j->index].kernel_shared;
 	if (j->latency) {
 		out->lat = malloc(sizeof(*out->lat));
 		if (!out->lat) {
@@ -537,7 +549,7 @@ setup_done:
 		goto out;
 	job_sync_wait(w->sh, pj->wait_for);
 	/* an aggressor's startdelay ends with its victims, as it would */
-	if (j->startdelay_us)
+	if (j->startdelay_us && !w->calibrate_ns)
 		pace_nap(stop, j->phase == PHASE_LOADED &&
 			 j->role == ROLE_AGGRESSOR ?
 			 shared_victims_left(w->sh) : NULL, j->startdelay_us);
@@ -551,7 +563,7 @@ setup_done:
 		run_program(j, &ks, stop, shared_victims_left(w->sh), ctr,
 			    &ev, out);
 	else
-		run_passes(j, e, &io, &ks, stop, shared_victims_left(w->sh),
+		run_passes(w, e, &io, &ks, stop, shared_victims_left(w->sh),
 			   ctr, out);
 	wait_end(w->sh->root, out);
 	out->result = ks.result;

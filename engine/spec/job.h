@@ -34,7 +34,8 @@ enum rw_mode {
 #define RW_IS_RANDOM(m)	((m) == RW_RANDREAD || (m) == RW_RANDWRITE || \
 			 (m) == RW_RANDRW)
 
-enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP, HUGEPAGE_2M, HUGEPAGE_1G };
+enum hugepage_mode { HUGEPAGE_NONE, HUGEPAGE_THP, HUGEPAGE_2M, HUGEPAGE_1G,
+		     HUGEPAGE_AUTO };
 
 /* The page size of a hugetlb mode (2m, 1g), 0 for none and thp. */
 static inline uint64_t hugepage_bytes(enum hugepage_mode h)
@@ -52,6 +53,8 @@ enum first_touch_mode { TOUCH_AUTO, TOUCH_UNTIMED, TOUCH_TIMED, TOUCH_PHASE };
 /* repeat_order=: a job's repeats taking turns with the other segments'
  * (round by round), or all of them back to back */
 enum repeat_order { ORDER_INTERLEAVED, ORDER_GROUPED };
+/* summary=: how the results table shows a job's points. */
+enum summary_mode { SUMMARY_AUTO, SUMMARY_LIST, SUMMARY_MATRIX };
 enum job_role { ROLE_NONE, ROLE_VICTIM, ROLE_AGGRESSOR };
 /* Set by the sweep expansion, not by options: what this run of a job is. */
 enum job_phase {
@@ -99,7 +102,9 @@ struct job_spec {
 					   (fio's defaults apply, fiocompat.c) */
 
 	/* Threads and placement */
-	unsigned numjobs;
+	unsigned numjobs;		/* with numjobs_cpus, the check's count */
+	bool numjobs_cpus;		/* numjobs=cpus: one clone per CPU of
+					   the job's CPU set */
 	char *cpus_allowed;		/* as written; NULL = no binding (the
 					   CPUs: the plan's planned_job) */
 	enum cpus_policy cpus_policy;
@@ -150,6 +155,9 @@ struct job_spec {
 	struct sweep *sweeps;
 	unsigned nsweeps;
 	uint64_t rate;			/* bytes per second; 0 = unlimited */
+	double rate_pct;		/* rate=N%: N, of the clone's rate
+					   unlimited, measured first; 0 = the
+					   rate is in bytes */
 
 	/* Filled by the sweep expansion (sweep.c); NULL/0 otherwise. */
 	enum job_phase phase;
@@ -172,6 +180,7 @@ struct job_spec {
 	char *wait_for;
 	unsigned repeat;
 	enum repeat_order repeat_order;
+	enum summary_mode summary;
 	double precision_pct;		/* precision=: target half-width of a
 					   slowdown's 95% interval; 0 = off */
 	uint64_t precision_budget_us;	/* for the victim's block of runs */
@@ -197,6 +206,7 @@ struct job_spec {
 	unsigned rwmixwrite;		/* 100 - rwmixread */
 	bool buffered;			/* 0: direct=1 */
 	uint64_t rate_iops;		/* I/Os per second per clone; 0 = none */
+	enum rate_wait { RATE_SLEEP, RATE_SPIN } rate_wait;
 	uint64_t ratemin;		/* bytes per second; the job fails below */
 	bool norandommap;		/* random blocks drawn with repeats */
 	bool randrepeat;		/* 0: a new random order every run */

@@ -33,6 +33,7 @@ tiny_env()
 	local d=$2
 
 	case $1 in
+	c2c) echo "REPEAT=2 TIME=50ms" ;;
 	cache-loop) echo "REPEAT=2 RUNTIME=20ms SIZES=4k..64k:*4" ;;
 	cache-sweep) echo "REPEAT=2 RUNTIME=10ms SIZES=4k,16k,64k,256k,1m" ;;
 	count10) echo "SIZE=16m DIR=$d" ;;
@@ -41,8 +42,11 @@ tiny_env()
 	icache-sqlite) echo "REPEAT=2 ROUNDS=1" ;;
 	iozone-pagecache) echo "DIR=$d THREADS=4 SIZE=1m" ;;
 	iozone-seq) echo "DIR=$d SIZE=4m" ;;
+	loaded-latency) echo "REPEAT=2 VICTIM_TIME=30ms VICTIM_SIZE=4m AGGRESSOR_SIZE=4m HUGEPAGE=thp" ;;
 	llc-noisy) echo "REPEAT=2 PRECISION=off VICTIM_TIME=50ms WRITE_SIZE=8m PMEM=$d" ;;
+	numa-matrix) echo "REPEAT=2 TIME=30ms SIZE=4m BW_SIZE=4m" ;;
 	pagecache-read-twice) echo "SIZE=16m DIR=$d" ;;
+	peak-bandwidth) echo "REPEAT=2 TIME=30ms SIZE=4m" ;;
 	smt-siblings) echo "TIME=50ms" ;;
 	write-direct-vs-buffered) echo "SIZE=16m DIR=$d" ;;
 	*) echo "" ;;
