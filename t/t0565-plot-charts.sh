@@ -98,6 +98,16 @@ test_expect_success 'without intervals: the median of the runs and their range, 
 	grep -x "1.2 40.5 40 41" <(block few.gp p0c1)
 '
 
+test_expect_success TWO_CPUS,GNUPLOT 'a % in a swept value (rate=5%) is a tic label, not a gnuplot format' '
+	REPEAT=1 VICTIM_TIME=20ms VICTIM_SIZE=1m AGGRESSOR_SIZE=1m \
+		"$MEMJOB" --output-format=csv --output=ll.csv \
+		"$SRCDIR/jobs/loaded-latency.ini" 2>ll.err &&
+	"$MEMJOB" plot --script=ll.gp --output=ll.png ll.csv &&
+	grep "^set xtics (.rate=5%%. 0, .rate=15%%. 1, " ll.gp &&
+	"$MEMJOB" plot --output=ll.png ll.csv &&
+	png_ok ll.png
+'
+
 test_expect_success 'setup: count10 shrunk' '
 	DIR=$TEST_TMP SIZE=8m "$MEMJOB" --output-format=csv \
 		"$SRCDIR/jobs/count10.ini" >count10.csv 2>/dev/null &&

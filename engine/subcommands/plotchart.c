@@ -39,18 +39,27 @@ const char *plot_kind_name(enum plot_kind k)
 	return names[k];
 }
 
-void plot_put_quoted(FILE *f, const char *s)
+/* s in single quotes; tic: a tic label, which gnuplot reads as a format
+ * for the tic's value, so a '%' in it (rate=5%) is doubled */
+static void put_quoted(FILE *f, const char *s, bool tic)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputs("''", f);
+		else if (tic && *s == '%')
+			fputs("%%", f);
 		else if ((unsigned char)*s < ' ')
 			fputc(' ', f);
 		else
 			fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+void plot_put_quoted(FILE *f, const char *s)
+{
+	put_quoted(f, s, false);
 }
 
 const char *plot_cell(const struct csv_table *t, unsigned r,
@@ -302,7 +311,7 @@ static void put_bars(FILE *f, const struct bar_chart *bc, unsigned panel)
 	fputs("set xtics (", f);
 	for (unsigned c = 0; c < bc->ncats; c++) {
 		fputs(c ? ", " : "", f);
-		plot_put_quoted(f, bc->cats[c]);
+		put_quoted(f, bc->cats[c], true);
 		fprintf(f, " %u", c);
 	}
 	fputs(")", f);
