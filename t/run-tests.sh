@@ -491,14 +491,24 @@ if [ -s "$work/skips" ]; then
 	echo "skipped, $(wc -l <"$work/skips") cases:"
 	sed 's/^/  /' "$work/skips"
 	echo "skipped, by reason:"
-	# the reason: what a missing prerequisite says, or the last (...)
+	# the reason: what a missing prerequisite says, or the last (...),
+	# which may hold parentheses of its own
 	awk '{
 		r = $0
 		if ((i = index(r, " (missing ")) > 0)
 			r = substr(r, i + 2)
-		else if (match(r, / \([^()]*\)$/))
-			r = substr(r, RSTART + 2)
-		else
+		else if (r ~ /\)$/) {
+			d = 0
+			for (i = length(r); i > 0; i--) {
+				c = substr(r, i, 1)
+				if (c == ")")
+					d++
+				else if (c == "(" && --d == 0)
+					break
+			}
+			r = i > 1 && substr(r, i - 1, 1) == " " ? \
+				substr(r, i + 1) : "no reason given)"
+		} else
 			r = "no reason given)"
 		sub(/\)$/, "", r)
 		gsub(/[0-9]+/, "N", r)

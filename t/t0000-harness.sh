@@ -240,6 +240,7 @@ test_expect_success 'setup: a fake test tree' '
 	. t/lib.sh
 	test_expect_success "fine" "true"
 	test_skip "later" "not here"
+	test_skip "nested" "a pool (2 of 128 pages) too small"
 	test_done
 	EOF
 	write_file fake/scripts/t0002-early.sh <<-\EOF
@@ -253,14 +254,15 @@ test_expect_success 'run-tests.sh tallies cmocka and TAP; closes with one line' 
 	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
 		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" >out 2>&1 &&
 	tail -n 1 out >last &&
-	echo "5 passed, 4 failed, 2 skipped" >expected &&
+	echo "5 passed, 4 failed, 3 skipped" >expected &&
 	test_cmp expected last &&
 	grep "^total time: [0-9.]* s$" out &&
 	grep "test_crash (killed by signal 6" out &&
 	grep "t0002-early.sh (stopped before test_done" out &&
 	grep "test_fake (exit status 1)" out &&
 	grep "^  test_fake: d (no widget \[a tool\] here)$" out &&
-	grep -E "^ +1  no widget \[a tool\] here$" out
+	grep -E "^ +1  no widget \[a tool\] here$" out &&
+	grep -E "^ +1  a pool \(N of N pages\) too small$" out
 '
 
 test_expect_success 'a test that hangs is cut off, leaving its stacks in the log' '
@@ -285,7 +287,7 @@ test_expect_success 'a test that hangs is cut off, leaving its stacks in the log
 test_expect_success 'run-tests.sh runs only the tests named' '
 	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
 		expect_exit 0 bash "$SRCDIR/t/run-tests.sh" t0001 >out 2>&1 &&
-	test "$(tail -n 1 out)" = "1 passed, 0 failed, 1 skipped" &&
+	test "$(tail -n 1 out)" = "1 passed, 0 failed, 2 skipped" &&
 	! grep test_fake out &&
 	RUN_TESTS_UNIT_DIR="$PWD/fake/unit" RUN_TESTS_SCRIPT_DIR="$PWD/fake/scripts" \
 		expect_exit 1 bash "$SRCDIR/t/run-tests.sh" nosuch >out 2>&1 &&
