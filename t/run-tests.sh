@@ -315,7 +315,8 @@ unit_skips()
 	awk -v name="$1" '
 	/^\[ RUN      \] / { why = "" }
 	/^skipped: / { why = substr($0, 10) }
-	/^\[  SKIPPED \] [^0-9]/ {
+	/^\[  SKIPPED \] [0-9]+ test/ { summary = 1 }	# the names again
+	!summary && /^\[  SKIPPED \] [^0-9]/ {
 		t = substr($0, 14)
 		if (why == "")
 			why = "it printed no reason"

@@ -217,10 +217,11 @@ test_expect_success 'setup: a fake test tree' '
 	echo "[==========] Running 4 test(s)."
 	echo "[       OK ] a"
 	echo "[       OK ] b"
-	echo "[  FAILED  ] c"
 	echo "[ RUN      ] d"
 	echo "skipped: no widget (a tool) here"
 	echo "[  SKIPPED ] d"
+	echo "[ RUN      ] c"
+	echo "[  FAILED  ] c"
 	echo "[==========] 4 test(s) run."
 	echo "[  PASSED  ] 2 test(s)."
 	echo "[  SKIPPED ] 1 test(s), listed below:"
@@ -261,6 +262,7 @@ test_expect_success 'run-tests.sh tallies cmocka and TAP; closes with one line' 
 	grep "t0002-early.sh (stopped before test_done" out &&
 	grep "test_fake (exit status 1)" out &&
 	grep "^  test_fake: d (no widget \[a tool\] here)$" out &&
+	test "$(grep -c "^  test_fake: d " out)" = 1 &&
 	grep -E "^ +1  no widget \[a tool\] here$" out &&
 	grep -E "^ +1  a pool \(N of N pages\) too small$" out
 '
