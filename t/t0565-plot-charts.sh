@@ -130,16 +130,23 @@ chart_levels()
 	awk '{ gsub(/"/, "", $5); print $5, $1, $2, $3, $4 }'
 }
 
-# same_levels A B: the same levels, each figure within the table's
-# rounding (2 decimals: 0.005) and the CSV's own digits
+# near_fig TABLE CHART: within the table's rounding (2 decimals: 0.005)
+# and what the CSV's own digits (6 significant at most) can add to it
+near_fig()
+{
+	near "$1" "$2" "$(awk -v v="$2" "BEGIN {
+		print 0.0051 + (v < 0 ? -v : v) * 0.00001 }")"
+}
+
+# same_levels A B: the same levels, each figure as near_fig says
 same_levels()
 {
 	sort "$1" >"$1.s" && sort "$2" >"$2.s" &&
 	test "$(cut -d" " -f1 "$1.s")" = "$(cut -d" " -f1 "$2.s")" &&
 	paste -d" " "$1.s" "$2.s" | while read -r l x y lo hi l2 x2 y2 lo2 hi2; do
 		echo "$l: table $x $y $lo..$hi, chart $x2 $y2 $lo2..$hi2" &&
-		near "$x" "$x2" 0.006 && near "$y" "$y2" 0.006 &&
-		near "$lo" "$lo2" 0.006 && near "$hi" "$hi2" 0.006 || return 1
+		near_fig "$x" "$x2" && near_fig "$y" "$y2" &&
+		near_fig "$lo" "$lo2" && near_fig "$hi" "$hi2" || return 1
 	done
 }
 

@@ -196,10 +196,9 @@ static int level_bandwidth(const struct csv_table *t, const char *group,
 		    strcmp(plot_cell(t, r, "group"), group) ||
 		    !cell_count(t, r, "repeat", &rep) || !rep || rep > repeats)
 			continue;
-		if (!plot_number(plot_cell(t, r, "gbps"), &g) &&
-		    !plot_usable(t, r))
-			continue;	/* failed, and no figure */
 		if (!plot_number(plot_cell(t, r, "gbps"), &g)) {
+			if (!plot_usable(t, r))
+				continue;	/* failed, and no figure */
 			snprintf(err, errlen, "%s, line %u: aggressor '%s' at "
 				 "%s has no gbps (its bandwidth, the chart's "
 				 "x): a loaded-latency chart needs every "
