@@ -102,10 +102,174 @@ test_expect_success TWO_CPUS,GNUPLOT 'a % in a swept value (rate=5%) is a tic la
 	REPEAT=1 VICTIM_TIME=20ms VICTIM_SIZE=1m AGGRESSOR_SIZE=1m \
 		"$MEMJOB" --output-format=csv --output=ll.csv \
 		"$SRCDIR/jobs/loaded-latency.ini" 2>ll.err &&
-	"$MEMJOB" plot --script=ll.gp --output=ll.png ll.csv &&
+	"$MEMJOB" plot --chart=slowdown --script=ll.gp --output=ll.png ll.csv &&
+	test "$(kind ll.gp)" = slowdown &&
 	grep "^set xtics (.rate=5%%. 0, .rate=15%%. 1, " ll.gp &&
-	"$MEMJOB" plot --output=ll.png ll.csv &&
+	"$MEMJOB" plot --chart=slowdown --output=ll.png ll.csv &&
 	png_ok ll.png
+'
+
+# table_levels OUT: the loaded-latency table of a run's text output as
+# "level x y lo hi" (the aggressors' GB/s, the victim's median, its 95%
+# interval, else its range), level "idle" or the point.
+table_levels()
+{
+	sed -n "/^  injection /,/^  (waited/p" "$1" | sed '1d;$d' |
+	awk '{
+		if ($1 == "idle") { lv = "idle"; x = $3; i = 4 }
+		else { lv = $1; x = $2; i = ($4 == "unlimited") ? 5 : 4 }
+		ci = ($(i + 1) == "-") ? $(i + 2) : $(i + 1)
+		split(ci, b, /\.\./)
+		print lv, x, $i, b[1], b[2] }'
+}
+
+# chart_levels GP: the loaded-latency chart's points in the same form.
+chart_levels()
+{
+	block "$1" ll0 | sed 's/ (unlimited)//' |
+	awk '{ gsub(/"/, "", $5); print $5, $1, $2, $3, $4 }'
+}
+
+# near_fig TABLE CHART: within the table's rounding (2 decimals: 0.005)
+# and what the CSV's own digits (6 significant at most) can add to it
+near_fig()
+{
+	near "$1" "$2" "$(awk -v v="$2" "BEGIN {
+		print 0.0051 + (v < 0 ? -v : v) * 0.00001 }")"
+}
+
+# same_levels A B: the same levels, each figure as near_fig says
+same_levels()
+{
+	sort "$1" >"$1.s" && sort "$2" >"$2.s" &&
+	test "$(cut -d" " -f1 "$1.s")" = "$(cut -d" " -f1 "$2.s")" &&
+	paste -d" " "$1.s" "$2.s" | while read -r l x y lo hi l2 x2 y2 lo2 hi2; do
+		echo "$l: table $x $y $lo..$hi, chart $x2 $y2 $lo2..$hi2" &&
+		near_fig "$x" "$x2" && near_fig "$y" "$y2" &&
+		near_fig "$lo" "$lo2" && near_fig "$hi" "$hi2" || return 1
+	done
+}
+
+# A loaded-latency run small enough for seconds: the victim and its
+# aggressor share CPU 0 (so it runs on any host; the figures mean nothing
+# but that they are the table's), REPEAT rounds of three levels; one run
+# prints the table, the CSV and the JSON (split into llN.out, .csv, .json).
+test_expect_success 'setup: a tiny loaded-latency run, 6 and 2 rounds' '
+	write_file tiny-ll.ini <<-\EOF &&
+	[global]
+	repeat=${REPEAT}
+
+	[victim]
+	role=victim
+	cpus_allowed=0
+	ioengine=mem
+	size=1m
+	hugepage=auto
+	kernel=chase
+	chase_layout=random
+	runtime=20ms
+	time_based=1
+
+	[aggressors]
+	role=aggressor
+	cpus_allowed=0
+	ioengine=mem
+	size=1m
+	bs=64k
+	kernel=rwmix
+	rate_wait=spin
+	sweep=rate:20%,60%,0
+	EOF
+	for n in 6 2; do
+		REPEAT=$n "$MEMJOB" --output-format=normal,csv,json \
+			tiny-ll.ini >ll$n.both 2>ll$n.err &&
+		sed "/^host,/,\$d" ll$n.both >ll$n.out &&
+		sed -n "/^host,/,/^\$/p" ll$n.both | sed "/^\$/d" >ll$n.csv &&
+		sed -n "/^{\$/,\$p" ll$n.both >ll$n.json &&
+		test "$(csv_rows ll$n.csv)" = $((7 * n)) || return 1
+	done
+'
+
+test_expect_success 'a loaded-latency run: latency against bandwidth, the table'"'"'s figures' '
+	for n in 6 2; do
+		"$MEMJOB" plot --script=ll$n.gp --output=ll$n.png ll$n.csv &&
+		test "$(kind ll$n.gp)" = "loaded latency" &&
+		table_levels ll$n.out >table$n && chart_levels ll$n.gp >chart$n &&
+		cat table$n chart$n &&
+		test "$(wc -l <table$n)" = 4 &&
+		same_levels table$n chart$n &&
+		# idle first, then in order of bandwidth: the line joins them so
+		block ll$n.gp ll0 >pts$n &&
+		head -n 1 pts$n | grep -x "0 [0-9.e+]* [0-9.e+]* [0-9.e+]* \"idle\"" &&
+		awk "NR > 1 && \$1 < x { exit 1 } { x = \$1 }" pts$n || return 1
+	done &&
+	grep -x "set xlabel .aggressors.. bandwidth, GB/s (all clones, measured; median of the runs)." ll6.gp &&
+	grep -x "set ylabel .victim chase latency, ns per access (median, 95% interval)." ll6.gp &&
+	grep -x "set ylabel .victim chase latency, ns per access (median, 95% interval, or min..max where too few runs)." ll2.gp &&
+	grep "^set title .memjob [^ ]* on $(hostname) .*loaded latency of victim ..victim..." ll6.gp &&
+	grep "^set title .*victim..s memory: hugepage=auto: " ll6.gp &&
+	grep "^plot \$ll0 using 1:2 with lines .* title .victim.," ll6.gp &&
+	grep "\$ll0 using 1:2:3:4 with yerrorbars " ll6.gp &&
+	grep -x "[0-9.e+]* [0-9.e+]* [0-9.e+]* [0-9.e+]* \"rate=0 (unlimited)\"" pts6 &&
+	# the JSON of the same run draws the same chart
+	"$MEMJOB" plot --script=llj.gp --output=ll6.png ll6.json &&
+	diff <(sed 1d ll6.gp) <(sed 1d llj.gp)
+'
+
+test_expect_success 'a loaded-latency run: the slowdown bars by --chart, a bad --chart refused' '
+	"$MEMJOB" plot --chart=slowdown --script=sd.gp --output=sd.png ll6.csv &&
+	test "$(kind sd.gp)" = slowdown &&
+	"$MEMJOB" plot --chart=auto --script=au.gp --output=au.png ll6.csv &&
+	test "$(kind au.gp)" = "loaded latency" &&
+	"$MEMJOB" plot --chart=bars --script=ba.gp --output=ba.png ll6.csv &&
+	test "$(kind ba.gp)" = bars &&
+	expect_exit 2 "$MEMJOB" plot --chart=hockey --script=x.gp ll6.csv 2>err &&
+	grep -x "memjob plot: --chart: expected auto, loaded-latency, slowdown, lines, bars or series, got .hockey." err &&
+	expect_exit 2 "$MEMJOB" plot --chart= --script=x.gp ll6.csv 2>err &&
+	grep "a value is missing in option .--chart=." err &&
+	expect_exit 2 "$MEMJOB" plot --chart=slowdown --x=size --script=x.gp ll6.csv 2>err &&
+	grep "chart=slowdown draws no line chart" err &&
+	expect_exit 2 "$MEMJOB" plot --chart=series --script=x.gp ll6.csv 2>err &&
+	grep "has no columns t_s and job_mbps" err &&
+	# a sweep of another option is no loaded-latency run
+	sed "s/,rate=/,size=/" ll6.csv >sized.csv &&
+	"$MEMJOB" plot --script=sz.gp --output=sz.png sized.csv &&
+	test "$(kind sz.gp)" = slowdown &&
+	expect_exit 2 "$MEMJOB" plot --chart=loaded-latency --script=x.gp sized.csv 2>err &&
+	grep "no victim whose loaded points differ only in their aggressors. rate=" err &&
+	test_path_is_missing x.gp
+'
+
+test_expect_success 'a loaded-latency CSV without what the chart needs: exit 2, never a made-up 0' '
+	# the aggressors gbps emptied
+	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
+		NR > 1 && \$c[\"role\"] == \"aggressor\" { \$c[\"gbps\"] = \"\" }
+		{ print }" ll6.csv >nogbps.csv &&
+	expect_exit 2 "$MEMJOB" plot --script=x.gp nogbps.csv 2>err &&
+	cat err &&
+	grep "nogbps.csv, line [0-9]*: aggressor .aggressors. at rate=20% has no gbps" err &&
+	# their rows left out
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
+		NR == 1 || \$c[\"role\"] != \"aggressor\"" ll6.csv >noaggr.csv &&
+	expect_exit 2 "$MEMJOB" plot --script=x.gp noaggr.csv 2>err &&
+	grep "no aggressor.s row (role aggressor, status ok) ran with the victim at rate=20%" err &&
+	# the victim alone left out
+	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
+		NR == 1 || \$c[\"phase\"] != \"alone\"" ll6.csv >noidle.csv &&
+	expect_exit 2 "$MEMJOB" plot --script=x.gp noidle.csv 2>err &&
+	grep "victim .victim. has no run alone" err &&
+	# no group column
+	cut -d, -f3 --complement ll6.csv >nogroup.csv &&
+	expect_exit 2 "$MEMJOB" plot --chart=loaded-latency --script=x.gp nogroup.csv 2>err &&
+	grep "has no column .group.: a loaded-latency chart needs" err &&
+	test_path_is_missing x.gp
+'
+
+test_expect_success GNUPLOT 'a loaded-latency chart draws' '
+	"$MEMJOB" plot --output=ll6.png ll6.csv &&
+	png_ok ll6.png &&
+	"$MEMJOB" plot --output=ll6.svg ll6.csv &&
+	grep -q "rate=0 (unlimited)" ll6.svg
 '
 
 test_expect_success 'setup: count10 shrunk' '

@@ -118,30 +118,52 @@ void slowdown_verdict(const struct interval *iv, char *buf, size_t len)
 	interval_verdict(iv, "slower", "faster", "no effect found", buf, len);
 }
 
+void aggressor_sum_add(struct aggressor_sum *a, unsigned repeat,
+		       double gbps)
+{
+	if (repeat >= PRECISION_MAX_ROUNDS)
+		return;
+	while (a->n <= repeat)
+		a->gbps[a->n++] = 0;
+	a->gbps[repeat] += gbps;
+}
+
+struct stat_summary aggressor_sum_summary(struct aggressor_sum *a)
+{
+	struct stat_summary s = stat_summarise(a->gbps, a->n);
+
+	s.median = fig_sig(s.median, METRIC_DIGITS);
+	return s;
+}
+
+void point_figures(double *v, unsigned n, struct stat_summary *s,
+		   struct interval *ci)
+{
+	/* the metrics are figures: so are their min and max, and the
+	 * median is made one as metric_median's is */
+	*s = stat_summarise(v, n);
+	s->median = fig_sig(s->median, METRIC_DIGITS);
+	*ci = interval_median(v, n);	/* sorted now */
+}
+
 /* GB/s of the aggressors that ran with loaded victim idx: their summed
- * throughput, over the repeats. */
+ * throughput, over the repeats (each repeat counts, with or without an
+ * aggressor in it). */
 static struct stat_summary aggressor_gbps(const struct results *r,
 					  unsigned idx)
 {
 	const struct plan *p = r->plan;
-	unsigned seg = p->jobs[idx].segment;
-	const struct segment *sg = &p->segments[seg];
-	double v[PRECISION_MAX_ROUNDS];
-	unsigned n = 0;
+	const struct segment *sg = &p->segments[p->jobs[idx].segment];
+	struct aggressor_sum a = { .n = 0 };
 
-	for (unsigned k = 0; k < results_repeats(r, idx) &&
-	     n < PRECISION_MAX_ROUNDS; k++) {
-		double sum = 0;
-
+	for (unsigned k = 0; k < results_repeats(r, idx); k++) {
+		aggressor_sum_add(&a, k, 0);
 		for (unsigned i = sg->first; i < sg->first + sg->count; i++)
 			if (p->jobs[i].spec->role == ROLE_AGGRESSOR)
-				sum += results_get(r, i, k)->gbps;
-		v[n++] = sum;
+				aggressor_sum_add(&a, k,
+						  results_get(r, i, k)->gbps);
 	}
-	struct stat_summary s = stat_summarise(v, n);
-
-	s.median = fig_sig(s.median, METRIC_DIGITS);
-	return s;
+	return aggressor_sum_summary(&a);
 }
 
 /* The aggressors' threads that ran with loaded victim idx; *rate: whether
@@ -229,15 +251,8 @@ static void victim_lines(const struct results *r, const char *name,
 					   PRECISION_MAX_ROUNDS);
 		results_point_interval(r, i, &l.ci);
 		l.prec = r->prec[i];
-		/* the metrics are figures: so are their min and max, and
-		 * the medians are made figures as metric_median's are */
-		l.alone = stat_summarise(alone, na);
-		l.alone.median = fig_sig(l.alone.median, METRIC_DIGITS);
-		l.loaded = stat_summarise(loaded, nl);
-		l.loaded.median = fig_sig(l.loaded.median, METRIC_DIGITS);
-		/* sorted now */
-		l.alone_ci = interval_median(alone, na);
-		l.loaded_ci = interval_median(loaded, nl);
+		point_figures(alone, na, &l.alone, &l.alone_ci);
+		point_figures(loaded, nl, &l.loaded, &l.loaded_ci);
 		for (unsigned k = 0; k < nl; k++)
 			slow[k] = slowdown_pct(l.alone.median, loaded[k],
 					       l.m.lower_is_better);

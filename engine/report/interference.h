@@ -66,6 +66,26 @@ void interval_cells(struct row_emitter *e, const struct interval *iv,
 /* precision='s cells (precision_pct, precision_status,
  * precision_half_width_pct, precision_pairs), absent when it is off. */
 void precision_cells(struct row_emitter *e, const struct precision_point *pt);
+/* The aggressors' GB/s at one loaded point, repeat by repeat: every
+ * aggressor job's run (all its clones, as its row's gbps) adds to its
+ * repeat's sum.  The loaded-latency table (a run's results) and memjob
+ * plot's chart of it (a CSV's rows) both sum them here. */
+struct aggressor_sum {
+	double gbps[PRECISION_MAX_ROUNDS];
+	unsigned n;			/* repeats 0..n-1 */
+};
+/* Add an aggressor's gbps to repeat (from 0); a repeat past the last
+ * seen makes the ones between count, as 0 until added to. */
+void aggressor_sum_add(struct aggressor_sum *a, unsigned repeat,
+		       double gbps);
+/* The sums over the repeats (a->gbps sorted in place), the median a
+ * figure (METRIC_DIGITS): the table's "aggressors GB/s". */
+struct stat_summary aggressor_sum_summary(struct aggressor_sum *a);
+/* A point's figures over its repeats, v[0..n) (sorted in place): min,
+ * max and the median, made a figure as metric_median's is, and the 95%
+ * interval of that median (interval_median), as the tables print them. */
+void point_figures(double *v, unsigned n, struct stat_summary *s,
+		   struct interval *ci);
 /* One line of the table: a loaded victim at one point, its metric alone
  * and loaded over the repeats, the slowdown, and its aggressors. */
 struct interference_line {

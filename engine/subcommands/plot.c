@@ -29,6 +29,7 @@
 #include "subcommands/plotchart.h"
 #include "subcommands/plotdata.h"
 #include "subcommands/plotlines.h"
+#include "subcommands/plotloaded.h"
 #include "subcommands/plotseries.h"
 
 enum { PLOT_OK = 0, PLOT_TOOL = 1, PLOT_USAGE = 2 };
@@ -39,23 +40,30 @@ struct plot_args {
 	const char *output;	/* "-": standard output */
 	const char *script;	/* write the script here, run nothing */
 	const char *format;	/* "png" or "svg" */
+	enum plot_kind chart;	/* --chart, where chart_given */
 	bool force, help;
-	bool x_given, y_given;
+	bool x_given, y_given, chart_given;
 };
+
 
 static void plot_usage(FILE *f)
 {
-	fputs("usage: memjob plot [--x=COLUMN] [--y=COLUMN] [--output=FILE|-] "
-	      "[--format=png|svg]\n"
-	      "                   [--script=FILE.gp] [--force] [CSV|JSON|-]\n"
+	fputs("usage: memjob plot [--chart=KIND] [--x=COLUMN] [--y=COLUMN] "
+	      "[--output=FILE|-]\n"
+	      "                   [--format=png|svg] [--script=FILE.gp] "
+	      "[--force] [CSV|JSON|-]\n"
 	      "\n"
 	      "Draws memjob's results (a CSV or JSON report, or a sample_log;\n"
 	      "- or nothing: standard input) with gnuplot, in the chart that\n"
-	      "fits what the run varied: lines for a sweep over numbers or\n"
-	      "sizes, the victim's slowdown with its 95% interval for an\n"
-	      "interference run, bars per job for phases, lines over time for\n"
-	      "a time series.\n"
+	      "fits what the run varied: the victim's latency against its\n"
+	      "aggressors' bandwidth for a loaded-latency run (a sweep of their\n"
+	      "rate=), lines for a sweep over numbers or sizes, the victim's\n"
+	      "slowdown with its 95% interval for an interference run, bars\n"
+	      "per job for phases, lines over time for a time series.\n"
 	      "\n"
+	      "  --chart=KIND   this chart instead of the one that fits:\n"
+	      "                 loaded-latency, slowdown, lines, bars, series,\n"
+	      "                 or auto (the default)\n"
 	      "  --x=COLUMN     a line chart with this x axis (default: what\n"
 	      "                 was swept)\n"
 	      "  --y=COLUMN     a line chart of this column (default:\n"
@@ -77,7 +85,8 @@ static void plot_usage(FILE *f)
 static bool needs_value(const char *s)
 {
 	static const char *const valued[] = { "--x", "--y", "--output",
-					      "--script", "--format", NULL };
+					      "--script", "--format", "--chart",
+					      NULL };
 
 	for (unsigned i = 0; valued[i]; i++) {
 		size_t n = strlen(valued[i]);
@@ -108,6 +117,14 @@ static int parse_plot_args(int argc, char **argv, struct plot_args *a)
 					a->format);
 				return -1;
 			}
+		} else if (!strncmp(s, "--chart=", 8) && s[8]) {
+			a->chart_given = strcmp(s + 8, "auto") != 0;
+			if (a->chart_given && plot_kind_parse(s + 8, &a->chart)) {
+				fprintf(stderr, "memjob plot: --chart: expected "
+					"auto, %s, got '%s'\n", PLOT_KIND_WORDS,
+					s + 8);
+				return -1;
+			}
 		} else if (!strncmp(s, "--y=", 4) && s[4]) {
 			a->y = s + 4;
 			a->y_given = true;
@@ -131,6 +148,13 @@ static int parse_plot_args(int argc, char **argv, struct plot_args *a)
 		} else {
 			a->csv = s;
 		}
+	}
+	if (a->chart_given && a->chart != PLOT_LINES &&
+	    (a->x_given || a->y_given)) {
+		fprintf(stderr, "memjob plot: --x and --y choose a line chart's "
+			"columns; --chart=%s draws no line chart (drop one or "
+			"the other)\n", plot_kind_word(a->chart));
+		return -1;
 	}
 	if (!a->csv)
 		a->csv = "-";
@@ -306,8 +330,9 @@ static void put_terminal(FILE *f, bool svg, const char *path)
 	fputc('\n', f);
 }
 
-/* The whole script for the table: the chart a asks for (--x, --y: lines)
- * or the one the rows call for.  0, or -1 with a sentence in err. */
+/* The whole script for the table: the chart a asks for (--chart; --x,
+ * --y: lines) or the one the rows call for, a loaded-latency curve first
+ * (plotloaded.h), else plot_choose's.  0, or -1 with a sentence in err. */
 static int put_script(FILE *f, const struct csv_table *t,
 		      const struct plot_args *a, const char *path, bool svg,
 		      char *err, size_t errlen)
@@ -317,8 +342,21 @@ static int put_script(FILE *f, const struct csv_table *t,
 	struct plot_data pd;
 
 	snprintf(x, sizeof(x), "%s", a->x);
-	if (!a->x_given && !a->y_given)
-		k = plot_choose(t, x, sizeof(x));
+	if (a->chart_given) {
+		k = a->chart;
+		if (k == PLOT_LINES && !a->x_given && !a->y_given)
+			plot_choose(t, x, sizeof(x));	/* its x, if lines */
+		if (k == PLOT_SERIES && (csv_table_col(t, "t_s") < 0 ||
+					 csv_table_col(t, "job_mbps") < 0)) {
+			snprintf(err, errlen, "--chart=series: %s has no "
+				 "columns t_s and job_mbps (a sample_log's)",
+				 t->name);
+			return -1;
+		}
+	} else if (!a->x_given && !a->y_given) {
+		k = plot_loaded_curve(t) ? PLOT_LOADED :
+		    plot_choose(t, x, sizeof(x));
+	}
 	fprintf(f, "# memjob plot: a %s chart of %s\n", plot_kind_name(k),
 		t->name);
 	put_terminal(f, svg, path);
@@ -326,6 +364,8 @@ static int put_script(FILE *f, const struct csv_table *t,
 		return plot_series_script(f, t, err, errlen);
 	if (k == PLOT_SLOWDOWN)
 		return plot_slowdown_script(f, t, err, errlen);
+	if (k == PLOT_LOADED)
+		return plot_loaded_script(f, t, err, errlen);
 	if (k == PLOT_BARS)
 		return plot_bars_script(f, t, err, errlen);
 	if (plot_data_build(&pd, t, x, a->y, !a->y_given, err, errlen))

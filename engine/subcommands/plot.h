@@ -1,10 +1,12 @@
 /*
  * plot.h - memjob plot: a result CSV drawn as a PNG by gnuplot.
  *
- *	memjob plot [--x=COLUMN] [--y=COLUMN] [--output=FILE.png]
- *		    [--script=FILE.gp] [--force] [CSV|-]
+ *	memjob plot [--chart=KIND] [--x=COLUMN] [--y=COLUMN]
+ *		    [--output=FILE.png] [--script=FILE.gp] [--force] [CSV|-]
  *
- * One line per series: rows are grouped by job, phase and sweep point
+ * The chart follows from the rows (plotchart.h, plotloaded.h), or
+ * --chart names it: loaded-latency, slowdown, lines, bars, series, auto.
+ * Of a line chart: one line per series: rows are grouped by job, phase and sweep point
  * (the point column without the x option), so a sweep over size with
  * hugepage=none,thp gives two lines.  Repeats of one x are drawn as their
  * median.  x defaults to size, y to ns_per_item (metric when no row has

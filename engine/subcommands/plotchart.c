@@ -34,9 +34,31 @@ const char *plot_kind_name(enum plot_kind k)
 	static const char *const names[] = {
 		[PLOT_LINES] = "lines", [PLOT_BARS] = "bars",
 		[PLOT_SLOWDOWN] = "slowdown", [PLOT_SERIES] = "time series",
+		[PLOT_LOADED] = "loaded latency",
 	};
 
 	return names[k];
+}
+
+static const char *const kind_words[] = {
+	[PLOT_LINES] = "lines", [PLOT_BARS] = "bars",
+	[PLOT_SLOWDOWN] = "slowdown", [PLOT_SERIES] = "series",
+	[PLOT_LOADED] = "loaded-latency",
+};
+
+int plot_kind_parse(const char *word, enum plot_kind *k)
+{
+	for (unsigned i = 0; i < sizeof(kind_words) / sizeof(*kind_words); i++)
+		if (!strcmp(word, kind_words[i])) {
+			*k = (enum plot_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *plot_kind_word(enum plot_kind k)
+{
+	return kind_words[k];
 }
 
 /* s in single quotes; tic: a tic label, which gnuplot reads as a format
@@ -68,7 +90,7 @@ const char *plot_cell(const struct csv_table *t, unsigned r,
 	return csv_table_cell(t, r, csv_table_col(t, name));
 }
 
-static bool usable(const struct csv_table *t, unsigned r)
+bool plot_usable(const struct csv_table *t, unsigned r)
 {
 	int c = csv_table_col(t, "status");
 
@@ -87,7 +109,7 @@ bool plot_number(const char *s, double *v)
 /* A loaded victim's row, with a slowdown to draw. */
 static bool loaded_victim(const struct csv_table *t, unsigned r)
 {
-	return usable(t, r) && !strcmp(plot_cell(t, r, "role"), "victim") &&
+	return plot_usable(t, r) && !strcmp(plot_cell(t, r, "role"), "victim") &&
 	       !strcmp(plot_cell(t, r, "phase"), "loaded") &&
 	       (*plot_cell(t, r, "slowdown_est_pct") || *plot_cell(t, r, "slowdown_pct"));
 }
@@ -105,7 +127,7 @@ static bool numeric_column(const struct csv_table *t, int c, bool *sized)
 		uint64_t u;
 		double v;
 
-		if (!usable(t, r) || !*s)
+		if (!plot_usable(t, r) || !*s)
 			continue;
 		if (!plot_number(s, &v)) {
 			if (value_size(s, &u, &why))
@@ -129,7 +151,7 @@ static int point_column(const struct csv_table *t)
 	bool sized, pick_sized = false;
 
 	for (unsigned r = 0; r < t->nrows && !*point; r++)
-		if (usable(t, r))
+		if (plot_usable(t, r))
 			point = plot_cell(t, r, "point");
 	while (*point) {
 		size_t item = strcspn(point, " "), k = strcspn(point, "=");
@@ -476,7 +498,7 @@ static void bars_panel(FILE *f, const struct csv_table *t,
 	bool points = false;
 
 	for (unsigned r = 0; r < t->nrows; r++)
-		points |= usable(t, r) && *plot_cell(t, r, "point");
+		points |= plot_usable(t, r) && *plot_cell(t, r, "point");
 	for (unsigned r = 0; r < t->nrows; r++) {
 		const char *name, *job = plot_cell(t, r, "job");
 		const char *phase = plot_cell(t, r, "phase");
@@ -486,7 +508,7 @@ static void bars_panel(FILE *f, const struct csv_table *t,
 		unsigned n = 0;
 		struct stat_summary s;
 
-		if (!usable(t, r) || !row_figure(t, r, &name, &x) ||
+		if (!plot_usable(t, r) || !row_figure(t, r, &name, &x) ||
 		    strcmp(name, metric))
 			continue;
 		snprintf(key, sizeof(key), "%s\n%s\n%s", job, phase, point);
@@ -494,7 +516,7 @@ static void bars_panel(FILE *f, const struct csv_table *t,
 			 &bc.dropped))
 			continue;
 		for (unsigned k = r; k < t->nrows && n < 1024; k++)
-			if (usable(t, k) && !strcmp(plot_cell(t, k, "job"), job) &&
+			if (plot_usable(t, k) && !strcmp(plot_cell(t, k, "job"), job) &&
 			    !strcmp(plot_cell(t, k, "phase"), phase) &&
 			    !strcmp(plot_cell(t, k, "point"), point) &&
 			    row_figure(t, k, &name, &v[n]) &&
@@ -532,7 +554,7 @@ static int bars_chart(FILE *f, const struct csv_table *t, const char *title,
 		const char *name;
 		double v;
 
-		if (usable(t, r) && row_figure(t, r, &name, &v) &&
+		if (plot_usable(t, r) && row_figure(t, r, &name, &v) &&
 		    strlist_intern(metrics, &n, MAX_PANELS, name) < 0)
 			dropped = true;
 	}

@@ -4,6 +4,9 @@
  * from plotdata.h).
  *
  * The rows say what the run varied, and so the chart:
+ *   - a loaded-latency run (a victim's loaded points differ only in its
+ *     aggressors' rate=): its latency against their bandwidth
+ *     (plotloaded.h; plot.c asks plotloaded.h before plot_choose);
  *   - a time series (a sample_log: columns t_s and job_mbps): GB/s over
  *     time, one line per job, point and run, with Dirty and Writeback in
  *     MiB on the second y axis;
@@ -26,10 +29,16 @@
 
 #include "subcommands/csvtable.h"
 
-enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_SLOWDOWN, PLOT_SERIES };
+enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_SLOWDOWN, PLOT_SERIES,
+		 PLOT_LOADED };
 
-/* "lines", "bars", "slowdown", "time series" */
+/* "lines", "bars", "slowdown", "time series", "loaded latency" */
 const char *plot_kind_name(enum plot_kind k);
+/* memjob plot --chart's words for the kinds, and the kind of a word
+ * (0), or -1 for one it does not know; the word of a kind. */
+#define PLOT_KIND_WORDS	"loaded-latency, slowdown, lines, bars or series"
+int plot_kind_parse(const char *word, enum plot_kind *k);
+const char *plot_kind_word(enum plot_kind k);
 /* The chart for the rows of t; for PLOT_LINES, the x column into x. */
 enum plot_kind plot_choose(const struct csv_table *t, char *x, size_t xlen);
 /* The title: "memjob VERSION on HOST (CPU): JOBS", from the columns
@@ -53,6 +62,8 @@ void plot_put_quoted(FILE *f, const char *s);
 /* Row r's cell in the column called name ("" when there is none). */
 const char *plot_cell(const struct csv_table *t, unsigned r,
 		      const char *name);
+/* Whether row r is one to draw: its status ok (or no status column). */
+bool plot_usable(const struct csv_table *t, unsigned r);
 /* Whether s is a whole finite number, into *v. */
 bool plot_number(const char *s, double *v);
 
