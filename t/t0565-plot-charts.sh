@@ -216,6 +216,23 @@ test_expect_success 'a loaded-latency run: latency against bandwidth, the table'
 	diff <(sed 1d ll6.gp) <(sed 1d llj.gp)
 '
 
+# The title's pieces, a line each (they are joined by ."\n".).
+title_pieces() {
+	grep "^set title" "$1" | awk '{ n = split($0, a, /\."\\n"\./)
+		for (i = 1; i <= n; i++) print a[i] }'
+}
+
+test_expect_success 'a loaded-latency chart: a long memory line is broken at its clauses' '
+	long="hugepage=auto: $(printf "clause number %02d is here; " $(seq 12))" &&
+	sed "s/hugepage=auto: /$long/" ll6.csv >long.csv &&
+	"$MEMJOB" plot --script=lo.gp --output=lo.png long.csv &&
+	title_pieces lo.gp >pieces &&
+	cat pieces &&
+	test "$(wc -l <pieces)" -ge 5 &&
+	awk "length > 112 { exit 1 }" pieces &&
+	grep -x ".clause number 0[0-9] is here; .*is here;." pieces
+'
+
 test_expect_success 'a loaded-latency run: the slowdown bars by --chart, a bad --chart refused' '
 	"$MEMJOB" plot --chart=slowdown --script=sd.gp --output=sd.png ll6.csv &&
 	test "$(kind sd.gp)" = slowdown &&

@@ -387,6 +387,39 @@ static void put_axes(FILE *f, const struct curve *c, unsigned ranges)
 	      f);
 }
 
+/*
+ * A title line continued as further lines of at most TITLE_WIDTH
+ * characters, broken after "; " or ", " where it can be (a run's
+ * source_info is a few clauses and easily wider than the chart), else
+ * after TITLE_WIDTH characters.
+ */
+#define TITLE_WIDTH	110
+
+static void put_wrapped(FILE *f, const char *s)
+{
+	char piece[TITLE_WIDTH + 1];
+
+	while (*s) {
+		size_t n = strlen(s), cut = n;
+
+		if (n > TITLE_WIDTH) {
+			cut = TITLE_WIDTH;
+			for (size_t i = TITLE_WIDTH; i > TITLE_WIDTH / 2; i--)
+				if ((s[i - 1] == ';' || s[i - 1] == ',') &&
+				    s[i] == ' ') {
+					cut = i;
+					break;
+				}
+		}
+		memcpy(piece, s, cut);
+		piece[cut] = '\0';
+		fputs(".\"\\n\".", f);
+		plot_put_quoted(f, piece);
+		s += cut;
+		s += strspn(s, " ");
+	}
+}
+
 static void put_title(FILE *f, const struct csv_table *t, char **names,
 		      unsigned n, const struct curve *c)
 {
@@ -404,9 +437,8 @@ static void put_title(FILE *f, const struct csv_table *t, char **names,
 	fputs(".\"\\n\".", f);
 	plot_put_quoted(f, what);
 	if (n == 1 && *c->memory) {
-		fputs(".\"\\n\".", f);
 		snprintf(what, sizeof(what), "victim's memory: %s", c->memory);
-		plot_put_quoted(f, what);
+		put_wrapped(f, what);
 	}
 	fputc('\n', f);
 }
