@@ -15,7 +15,8 @@
  * ownership, the lines go around the caches; a fence at the end of the
  * block orders them).  rwmix_ratio=1:0 is all reads, 0:1 all writes.
  * The figure does not count the read for ownership (like STREAM and MLC,
- * it counts what the program moves).
+ * it counts what the program moves).  At the SVE level the loop is
+ * sve.c's (sve_rwmix, STNT1 for nt), the same reads, bytes and checksum.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include "ioengines/ioengine.h"
 #include "kernels/kernel.h"
 #include "kernels/rwmix.h"
+#include "kernels/sve.h"
 #include "kernels/vec.h"
 #include "machine/isa.h"
 
@@ -193,14 +195,8 @@ RWMIX_BODY(16)
 RWMIX_BODY(32)
 RWMIX_BODY(64)
 #endif
-#if ISA_SVE_BUILT
-/* no SVE loop of its own: the NEON body at the SVE level too */
-static uint64_t rwmix_vec_sve(char *p, size_t lines, unsigned r, unsigned w,
-			      int nt)
-{
-	return rwmix_vec_body16(p, lines, r, w, nt);
-}
-#endif
+/* the SVE level: sve.c's loop, for any vector length */
+#define rwmix_vec_sve(p, lines, r, w, nt)	sve_rwmix(p, lines, r, w, nt)
 
 ISA_CLONES_WIDE(uint64_t, rwmix_vec, (char *p, size_t lines, unsigned r,
 				       unsigned w, int nt),

@@ -6,6 +6,7 @@
  * be kept, which a core may follow or not (sve.h's callers say so).
  */
 #include "kernels/sve.h"
+#include "kernels/vec.h"
 
 #if ISA_SVE_BUILT
 
@@ -135,6 +136,95 @@ int sve_stream(enum stream_op op, bool nt, double *restrict a,
 		break;
 	}
 	return 0;
+}
+
+/*
+ * rwmix: a group's r lines read are one run of bytes, and its w lines
+ * written the next, so each run is streamed in whole vectors and a
+ * predicated rest, whatever the vector length is next to a 64-byte line
+ * (a 2048-bit vector holds four; a 128-bit one a quarter).  The loads
+ * are bytes folded with EOR: byte lanes at the same place in the vector
+ * are the same bytes of 64-bit words (a vector is a whole number of
+ * them), so the XOR of the accumulators' 64-bit lanes is the XOR of
+ * every word read, the checksum of every other level.
+ */
+static inline __attribute__((always_inline))
+svuint8_t sve_rwmix_read(svuint8_t acc, const uint8_t *p, size_t n)
+{
+	const svbool_t all = svptrue_b8();
+	const size_t vl = svcntb();
+	svuint8_t acc1 = svdup_n_u8(0), acc2 = acc1, acc3 = acc1;
+	size_t i = 0;
+
+	for (; n - i >= 4 * vl; i += 4 * vl) {
+		acc = sveor_u8_x(all, acc, svld1_u8(all, p + i));
+		acc1 = sveor_u8_x(all, acc1, svld1_u8(all, p + i + vl));
+		acc2 = sveor_u8_x(all, acc2, svld1_u8(all, p + i + 2 * vl));
+		acc3 = sveor_u8_x(all, acc3, svld1_u8(all, p + i + 3 * vl));
+	}
+	for (; i < n; i += vl) {
+		svbool_t pg = svwhilelt_b8_u64(i, n);
+
+		acc = sveor_u8_m(pg, acc, svld1_u8(pg, p + i));
+	}
+	acc1 = sveor_u8_x(all, acc1, sveor_u8_x(all, acc2, acc3));
+	return sveor_u8_x(all, acc, acc1);
+}
+
+/* The w lines' run: nt constant where sve_rwmix calls it. */
+static inline __attribute__((always_inline))
+void sve_rwmix_write(const bool nt, uint8_t *p, size_t n)
+{
+	const svuint8_t line = svdup_n_u8(0x5a);
+	const size_t vl = svcntb();
+	size_t i;
+
+	for (i = 0; i < n; i += vl) {
+		svbool_t pg = svwhilelt_b8_u64(i, n);
+
+		if (nt)
+			svstnt1_u8(pg, p + i, line);
+		else
+			svst1_u8(pg, p + i, line);
+	}
+}
+
+/* The XOR of the accumulator's 64-bit lanes. */
+static inline __attribute__((always_inline))
+uint64_t sve_rwmix_fold(svuint8_t acc)
+{
+	return sveorv_u64(svptrue_b64(), svreinterpret_u64_u8(acc));
+}
+
+static inline __attribute__((always_inline))
+uint64_t sve_rwmix_body(const bool nt, uint8_t *p, size_t lines, unsigned r,
+			unsigned w)
+{
+	svuint8_t acc = svdup_n_u8(0);
+	size_t i = 0, n;
+
+	while (i < lines) {
+		n = lines - i < r ? lines - i : r;
+		if (n)
+			acc = sve_rwmix_read(acc, p + i * VEC_LINE,
+					     n * VEC_LINE);
+		i += n;
+		n = lines - i < w ? lines - i : w;
+		sve_rwmix_write(nt, p + i * VEC_LINE, n * VEC_LINE);
+		i += n;
+	}
+	return sve_rwmix_fold(acc);
+}
+
+uint64_t sve_rwmix(char *p, size_t lines, unsigned r, unsigned w, bool nt)
+{
+	uint8_t *b = (uint8_t *)p;
+
+	if (!w)		/* all reads: one run over the block */
+		return sve_rwmix_fold(sve_rwmix_read(svdup_n_u8(0), b,
+						     lines * VEC_LINE));
+	return nt ? sve_rwmix_body(true, b, lines, r, w) :
+		    sve_rwmix_body(false, b, lines, r, w);
 }
 
 ISA_SVE_END

@@ -1,8 +1,8 @@
 /*
- * sve.h - the loops of the bandwidth kernels (sum, copy, fill, STREAM's) at
- * the SVE level (isa.h), in SVE's own intrinsics (sve.c): one loop for
- * every vector length the CPU may have (128 to 2048 bits), the last,
- * partial vector under a WHILELT predicate, so no scalar tail.  Each
+ * sve.h - the loops of the bandwidth kernels (sum, copy, fill, STREAM's,
+ * rwmix) at the SVE level (isa.h), in SVE's own intrinsics (sve.c): one
+ * loop for every vector length the CPU may have (128 to 2048 bits), the
+ * last, partial vector under a WHILELT predicate, so no scalar tail.  Each
  * kernel's ISA_CLONES dispatcher calls its NAME_sve, which the kernel
  * maps onto these.  They exist where ISA_SVE_BUILT; the dispatcher runs
  * them only where HWCAP has SVE.
@@ -30,6 +30,10 @@ int sve_fill(int32_t *p, size_t n, int32_t v, bool nt);
  * at every other level; 0. */
 int sve_stream(enum stream_op op, bool nt, double *restrict a,
 	       const double *restrict b, const double *restrict c, size_t n);
+/* kernel=rwmix over lines 64-byte lines from p: of each group of r + w
+ * lines, the r read and the w written with bytes of 0x5a (STNT1 when
+ * nt); the XOR of every 64-bit word read. */
+uint64_t sve_rwmix(char *p, size_t lines, unsigned r, unsigned w, bool nt);
 
 #endif
 
