@@ -214,8 +214,20 @@ static void rwmix_run(struct kstate *k, void *buf, size_t len)
 	k->result ^= rwmix_vec(buf, lines, m->reads, m->writes, nt);
 	k->stored += (full * m->writes +
 		      (rest > m->reads ? rest - m->reads : 0)) * LINE;
-	if (nt && m->writes)
+	if (nt && m->writes && kernel_block_leaves(k))
 		vec_stream_fence();
+}
+
+/* nt: what no block fenced (ioengine=mem: the job's own memory, where a
+ * fence a block would only stall the stores) is fenced before the job
+ * ends, as fill's and STREAM's are. */
+static void rwmix_fini(struct kstate *k)
+{
+	const struct rwmix *m = k->priv;
+
+	if (m && k->impl == RWMIX_NT && m->writes)
+		vec_stream_fence();
+	kernel_fini_free(k);
 }
 
 static const char *rwmix_variant(const struct kstate *k)
@@ -252,5 +264,5 @@ const struct kernel_ops kernel_rwmix_ops = {
 	.init = rwmix_init,
 	.run = rwmix_run,
 	.variant = rwmix_variant,
-	.fini = kernel_fini_free,
+	.fini = rwmix_fini,
 };
