@@ -275,7 +275,7 @@ test_expect_success '--cmdhelp=flush and --cmdhelp=fence list this architecture'
 	! grep -w -e "${OTHER_FLUSHES%% *}" out
 '
 
-test_expect_success 'flush:* sweeps this CPU'"'"'s instructions; llc-noisy.ini does' '
+test_expect_success TWO_CPUS 'flush:* sweeps this CPU'"'"'s instructions; llc-noisy.ini does' '
 	"$MEMJOB" --dump "$SRCDIR/jobs/llc-noisy.ini" >dump &&
 	want=$(for f in $FLUSHES; do cpu_has $f && echo $f; done | sort | paste -sd,) &&
 	got=$(sed -n "s/^sweep=flush://p" dump | tr , "\n" | sort | paste -sd,) &&
