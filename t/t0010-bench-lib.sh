@@ -66,6 +66,18 @@ test_expect_success 'bench_verdict: a band fails on either side' '
 	test "$verdict" = PASS
 '
 
+test_expect_success 'bench_decided: only an interval wholly on one side, at 95%, decides' '
+	printf "%s\n" 1.00 1.01 1.02 0.99 1.03 1.00 >r &&
+	bench_decided r 0.95 inf &&
+	printf "%s\n" 0.90 0.91 0.92 0.89 0.93 0.90 >r &&
+	bench_decided r 0.95 inf &&
+	printf "%s\n" 0.90 1.01 1.02 0.99 1.03 1.00 >r &&
+	! bench_decided r 0.95 inf &&
+	# five rounds are wholly above, but their interval is only 93.8%
+	printf "%s\n" 1.00 1.01 1.02 0.99 1.03 >r &&
+	! bench_decided r 0.95 inf
+'
+
 test_expect_success 'best_ratio compares the fastest round of each' '
 	printf "%s\n" 4.10 3.90 6.00 >a &&
 	printf "%s\n" 7.00 3.80 4.00 >b &&

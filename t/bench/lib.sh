@@ -152,8 +152,13 @@ median_ci() {
 
 # bench_ci_note: the line under a table that says what its interval is.
 bench_ci_note() {
-	echo "interval: where the median of the rounds' ratios lies, ${ci_level}% confidence" \
-		"(order statistics of $ROUNDS rounds; no assumption of normal noise)"
+	if [ "${MAX_ROUNDS:-$ROUNDS}" -gt "$ROUNDS" ]; then
+		echo "interval: where the median of a row's rounds' ratios lies, 95% confidence" \
+			"or more (order statistics of its rounds, N; no assumption of normal noise)"
+	else
+		echo "interval: where the median of the rounds' ratios lies, ${ci_level}% confidence" \
+			"(order statistics of $ROUNDS rounds; no assumption of normal noise)"
+	fi
 }
 
 # bench_ci FILE: sets ci ("LO..HI", median_ci's interval of the median of
@@ -167,6 +172,30 @@ bench_ci() {
 	ci="$1..$2" ci_level=$3
 }
 
+# bench_judge RATIO FILE LOW HIGH: how the interval of the median RATIO of
+# the ratios in FILE lies against [LOW, HIGH] (HIGH "inf" for none), as
+# its status: 0 all in, 1 all out, 2 across a bound with the median in, 3
+# across with it out.  Sets ci and ci_level (bench_ci).
+bench_judge() {
+	bench_ci "$2"
+	set -- "$1" "$2" "$3" "$4" "${ci%..*}" "${ci#*..}"
+	awk -v r="$1" -v lo="$5" -v hi="$6" -v a="$3" -v b="$4" 'BEGIN {
+		inf = (b == "inf")
+		in_r = r >= a && (inf || r <= b)
+		all_in = lo >= a && (inf || hi <= b)
+		all_out = hi < a || (!inf && lo > b)
+		exit all_in ? 0 : all_out ? 1 : in_r ? 2 : 3 }'
+}
+
+# bench_decided FILE LOW HIGH: whether the ratios in FILE already decide
+# their row: the 95% interval of their median lies wholly in [LOW, HIGH]
+# or wholly outside it.  A script that adds rounds to undecided rows
+# stops adding to this one.
+bench_decided() {
+	bench_judge "$(median "$1")" "$1" "$2" "$3"
+	[ $? -le 1 ] && awk -v l="$ci_level" 'BEGIN { exit !(l >= 95) }'
+}
+
 # bench_verdict RATIO FILE LOW HIGH: the verdict on the median RATIO of the
 # per-round ratios in FILE, which should lie in [LOW, HIGH] (HIGH "inf"
 # for none).  Sets verdict, ci (the interval "LO..HI" of median_ci) and
@@ -178,14 +207,7 @@ bench_ci() {
 # comes and goes over seconds, and rounds close in time pair the two
 # programs under the same neighbour.
 bench_verdict() {
-	bench_ci "$2"
-	set -- "$1" "$2" "$3" "$4" "${ci%..*}" "${ci#*..}"
-	awk -v r="$1" -v lo="$5" -v hi="$6" -v a="$3" -v b="$4" 'BEGIN {
-		inf = (b == "inf")
-		in_r = r >= a && (inf || r <= b)
-		all_in = lo >= a && (inf || hi <= b)
-		all_out = hi < a || (!inf && lo > b)
-		exit all_in ? 0 : all_out ? 1 : in_r ? 2 : 3 }'
+	bench_judge "$@"
 	rc=$?
 	if [ "$4" = inf ]; then
 		range=">= $3"
