@@ -92,14 +92,9 @@ static void print_matrix(FILE *f, const struct matrix *m, int decimals)
 		text_table_addf(t, "%u", m->cpus[c]);
 	for (unsigned r = 0; r < m->n; r++) {
 		text_table_addf(t, "%u", m->cpus[r]);
-		for (unsigned c = 0; c < m->n; c++) {
-			double v = m->cell[r * m->n + c];
-
-			if (v < 0)
-				text_table_add(t, "-");
-			else
-				text_table_addf(t, "%.*f", decimals, v);
-		}
+		for (unsigned c = 0; c < m->n; c++)
+			text_table_add_figure(t, m->cell[r * m->n + c],
+					      decimals);
 	}
 	text_table_print(t, f, "  ");
 	text_table_free(t);

@@ -423,14 +423,8 @@ static void pivot_table(struct text_table *t, const struct pivot *pv,
 	}
 	for (unsigned rw = 0; rw < pv->nrows; rw++) {
 		text_table_add(t, pv->rows[rw]);
-		for (unsigned c = 0; c < pv->ncols; c++) {
-			double x = pv->cell[rw * pv->ncols + c];
-
-			if (x < 0)
-				text_table_add(t, "-");
-			else
-				text_table_addf(t, "%.*f", d, x);
-		}
+		for (unsigned c = 0; c < pv->ncols; c++)
+			text_table_add_figure(t, pv->cell[rw * pv->ncols + c], d);
 	}
 }
 

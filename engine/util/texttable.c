@@ -69,6 +69,14 @@ void text_table_addf(struct text_table *t, const char *fmt, ...)
 	text_table_add(t, buf);
 }
 
+void text_table_add_figure(struct text_table *t, double v, int decimals)
+{
+	if (v < 0)
+		text_table_add(t, "-");
+	else
+		text_table_addf(t, "%.*f", decimals, v);
+}
+
 unsigned text_table_rows(const struct text_table *t)
 {
 	return t ? (unsigned)(t->n / t->ncols) : 0;

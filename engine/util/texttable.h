@@ -27,6 +27,9 @@ struct text_table *text_table_new(unsigned ncols, const char *align);
 void text_table_add(struct text_table *t, const char *cell);
 __attribute__((format(printf, 2, 3)))
 void text_table_addf(struct text_table *t, const char *fmt, ...);
+/* A figure to decimals places, or "-" where it is negative: the
+ * matrices' and pivots' mark for a cell nothing measured. */
+void text_table_add_figure(struct text_table *t, double v, int decimals);
 /* Rows added so far, the header's included. */
 unsigned text_table_rows(const struct text_table *t);
 /* Each row on its own line after indent; -1 (and nothing printed) when
