@@ -67,7 +67,8 @@ VEC_WIDEN_GENERIC(16)
  * Each architecture's header gives, for each width W its levels have:
  *   vec_stream_line##W(p, v)  the line at p (on a line boundary) from
  *                             the VEC_LINE / W vectors v[], streamed
- *   vec_widen##W(p)           see above
+ *   vec_widen##W(p)           see above (not at 64 bytes: sum's
+ *                             AVX-512 loop widens nothing)
  * and vec_stream_fence(), vec_nt_name(level).
  */
 #if defined(__x86_64__)

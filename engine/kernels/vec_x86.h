@@ -34,12 +34,11 @@ ISA_TARGET_W64 ISA_INLINE void vec_stream_line64(void *p, const vec64 *v)
 	_mm512_stream_si512(p, (__m512i)v[0]);
 }
 
-/* vpmovsxdq from memory (SSE2 has no widening load: SSE4.1's) */
-ISA_TARGET_W64 ISA_INLINE vec_q64 vec_widen64(const int32_t *p)
-{
-	return (vec_q64)_mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)p));
-}
-
+/*
+ * vpmovsxdq from memory (SSE2 has no widening load: SSE4.1's).  None at
+ * 64 bytes: sum's AVX-512 loop reads whole lines and does not widen
+ * (memops.c says why).
+ */
 ISA_TARGET_W32 ISA_INLINE vec_q32 vec_widen32(const int32_t *p)
 {
 	return (vec_q32)_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));
