@@ -112,9 +112,10 @@ SUM_BODY(32)
  *	H = sum (q' >> 32, arithmetic) = sum h
  * and the total is sum h + sum l = A - (2^32 - 1) * H - lanes * 2^31,
  * exact modulo 2^64 whatever the data.  Three instructions a line beside
- * the load, eight lines a turn; 40.6-41.4 GB/s against likwid-bench's
- * load_avx512 at 42.5-43.7, alternating, 768 MB, one thread (the
- * widening loop 38.1-40.2 in the same rounds).
+ * the load, eight lines a turn (count_x86.c's loop is built the same
+ * way, for the same reason).  memjob sum read 40.0 GB/s with it, 38.0
+ * with the widening loop, likwid-bench's load_avx512 41.1 (medians of
+ * nine alternating rounds, 768 MB, one thread).
  */
 #define SUM_LINES	8
 
