@@ -118,6 +118,8 @@ SUM_BODY(32)
  * nine alternating rounds, 768 MB, one thread).
  */
 #define SUM_LINES	8
+/* the sums wrap, so they are unsigned; the shift must be arithmetic */
+typedef uint64_t sum_vu64 __attribute__((vector_size(64)));
 
 #define SUM_LINE(u)							\
 	do {								\
@@ -125,8 +127,8 @@ SUM_BODY(32)
 									\
 		__builtin_memcpy(&q, p + i + 16 * (u), sizeof(q));	\
 		q ^= bias;						\
-		a[u] += q;						\
-		h[u] += q >> 32;					\
+		a[u] += (sum_vu64)q;					\
+		h[u] += (sum_vu64)(q >> 32);				\
 	} while (0)
 
 ISA_TARGET_W64 ISA_INLINE uint64_t sum_int32_body64(const int32_t *p,
@@ -136,7 +138,7 @@ ISA_TARGET_W64 ISA_INLINE uint64_t sum_int32_body64(const int32_t *p,
 		1LL << 31, 1LL << 31, 1LL << 31, 1LL << 31,
 		1LL << 31, 1LL << 31, 1LL << 31, 1LL << 31,
 	};
-	vec_q64 a[SUM_LINES] = { { 0 } }, h[SUM_LINES] = { { 0 } };
+	sum_vu64 a[SUM_LINES] = { { 0 } }, h[SUM_LINES] = { { 0 } };
 	uint64_t sa = 0, sh = 0, s;
 	size_t i = 0;
 
@@ -155,8 +157,8 @@ ISA_TARGET_W64 ISA_INLINE uint64_t sum_int32_body64(const int32_t *p,
 		h[0] += h[u];
 	}
 	for (size_t j = 0; j < 8; j++) {
-		sa += (uint64_t)a[0][j];
-		sh += (uint64_t)h[0][j];
+		sa += a[0][j];
+		sh += h[0][j];
 	}
 	/* i int32s make i / 2 lanes, each with a low half biased by 2^31 */
 	s = sa - ((1ULL << 32) - 1) * sh - ((uint64_t)i << 30);
