@@ -63,110 +63,90 @@ static int sum_validate(const struct job_spec *job, struct diag *d)
  * Each int32 is sign-extended and added into 64 bits; the total wraps
  * modulo 2^64, so the result is the same whatever the order of addition.
  *
- * At 16 and 32 bytes the loop widens half a register of int32s into a
- * register of int64s (vec.h: vpmovsxdq from memory at AVX2) into four
- * independent accumulators, so no add waits for the one before.  Left to
- * the auto-vectoriser, GCC kept one accumulator and loaded each line
- * twice (a whole register, then half of it again to convert), and read
- * memory 8% slower than this loop (256 MiB, alternating, 300 rounds).
+ * The loop widens nothing.  From memory, one core's read rate follows how
+ * many instructions wait on each line's load (the fewer, the more lines
+ * in flight): on the Zen 5 guest this was measured on, a loop of plain
+ * 64-byte loads read 42-43 GB/s, and a widening loop (vpmovsxdq from
+ * memory, an add) 39-40, at four instructions a line.  This one takes
+ * each 64-bit lane of the data as a pair of int32s, h (the high one) and
+ * l, and flips both sign bits in the load itself (an xor from memory):
+ * q = hv * 2^32 + v, with hv = h + 2^31 and v = l + 2^31, both exactly,
+ * both unsigned.  Two sums, each lane modulo 2^64:
+ *	A = sum q        = 2^32 * sum hv + sum v
+ *	H = sum (q >> 32) = sum hv	(a logical shift: every level has it)
+ * and the total is sum h + sum l = sum hv + sum v - lanes * 2^32
+ *	= A - (2^32 - 1) * H - lanes * 2^32,
+ * exact modulo 2^64 whatever the data.  Three instructions a vector
+ * beside the load, SUM_VECS(W) vectors a turn, each with its own two
+ * sums (eight at AVX-512's 32 registers, four where there are 16);
+ * count_x86.c's loop is built the same way, for the same reason.  memjob
+ * sum read 40.0 GB/s with it at AVX-512, 38.0 with the widening loop,
+ * likwid-bench's load_avx512 41.1 (medians of nine alternating rounds,
+ * 768 MB, one thread).  At the lower levels it replaced widening loops
+ * too (MEMJOB_ISA, seven alternating rounds, the host busier): AVX2 33.6
+ * GB/s against 29.9, SSE2 29.1 against 15.7 (SSE2 has no widening load:
+ * the compiler's conversion took several instructions a vector).
  */
+#define SUM_VECS(W)	((W) == 64 ? 8 : 4)
+#define SUM_BIAS	0x8000000080000000ULL
+
+#define SUM_VEC(W, u)							\
+	do {								\
+		sum_vu##W q;						\
+									\
+		__builtin_memcpy(&q, p + i + (u) * lanes * 2, sizeof(q)); \
+		q ^= bias;						\
+		a##u += q;						\
+		h##u += q >> 32;					\
+	} while (0)
+
 #define SUM_BODY(W)							\
 typedef uint64_t sum_vu##W __attribute__((vector_size(W)));		\
 ISA_TARGET_W##W ISA_INLINE uint64_t sum_int32_body##W(const int32_t *p,	\
 						      size_t n)		\
 {									\
-	const size_t lanes = (W) / sizeof(int64_t);			\
-	sum_vu##W s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };	\
-	uint64_t s = 0;							\
+	const size_t lanes = (W) / sizeof(uint64_t);			\
+	const size_t turn = SUM_VECS(W) * lanes * 2;	/* int32s */	\
+	sum_vu##W bias, a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 },	\
+		a4 = { 0 }, a5 = { 0 }, a6 = { 0 }, a7 = { 0 },		\
+		h0 = { 0 }, h1 = { 0 }, h2 = { 0 }, h3 = { 0 },		\
+		h4 = { 0 }, h5 = { 0 }, h6 = { 0 }, h7 = { 0 };		\
+	uint64_t sa = 0, sh = 0, s;					\
 	size_t i = 0;							\
 									\
-	for (; n - i >= 4 * lanes; i += 4 * lanes) {			\
-		s0 += (sum_vu##W)vec_widen##W(p + i);			\
-		s1 += (sum_vu##W)vec_widen##W(p + i + lanes);		\
-		s2 += (sum_vu##W)vec_widen##W(p + i + 2 * lanes);	\
-		s3 += (sum_vu##W)vec_widen##W(p + i + 3 * lanes);	\
-	}								\
-	s0 += s1 + s2 + s3;						\
 	for (size_t j = 0; j < lanes; j++)				\
-		s += s0[j];						\
+		bias[j] = SUM_BIAS;					\
+	for (; n - i >= turn; i += turn) {				\
+		SUM_VEC(W, 0);						\
+		SUM_VEC(W, 1);						\
+		SUM_VEC(W, 2);						\
+		SUM_VEC(W, 3);						\
+		if (SUM_VECS(W) == 8) {					\
+			SUM_VEC(W, 4);					\
+			SUM_VEC(W, 5);					\
+			SUM_VEC(W, 6);					\
+			SUM_VEC(W, 7);					\
+		}							\
+	}								\
+	a0 += a1 + a2 + a3 + a4 + a5 + a6 + a7;				\
+	h0 += h1 + h2 + h3 + h4 + h5 + h6 + h7;				\
+	for (size_t j = 0; j < lanes; j++) {				\
+		sa += a0[j];						\
+		sh += h0[j];						\
+	}								\
+	/* i int32s make i / 2 lanes, each with two halves biased */	\
+	s = sa - ((1ULL << 32) - 1) * sh - ((uint64_t)i << 31);		\
 	for (; i < n; i++)						\
 		s += (uint64_t)(int64_t)p[i];				\
 	return s;							\
 }
+_Static_assert(SUM_VECS(64) == 8 && SUM_VECS(32) == 4 && SUM_VECS(16) == 4,
+	       "SUM_BODY unrolls SUM_VEC 4 or 8 times");
 
 SUM_BODY(16)
 #ifdef __x86_64__
 SUM_BODY(32)
-
-/*
- * At AVX-512 the loop reads whole lines and widens nothing.  From memory,
- * one core's read rate follows how many instructions wait on each line's
- * load (fewer, and more lines are in flight): on the Zen 5 guest this was
- * measured on, a loop of plain 64-byte loads read 42-43 GB/s, and the
- * widening loop above 39-40, at four instructions a line.  This one takes
- * each 64-bit lane q of a line as a pair of int32s, the high one h (as
- * signed) and the low one l, and flips bit 31 (l's sign) in the load
- * itself (vpxorq from memory): q' = h * 2^32 + v with v = l + 2^31, both
- * exactly, v unsigned.  Two sums, each lane modulo 2^64:
- *	A = sum q' = 2^32 * sum h + sum v
- *	H = sum (q' >> 32, arithmetic) = sum h
- * and the total is sum h + sum l = A - (2^32 - 1) * H - lanes * 2^31,
- * exact modulo 2^64 whatever the data.  Three instructions a line beside
- * the load, eight lines a turn (count_x86.c's loop is built the same
- * way, for the same reason).  memjob sum read 40.0 GB/s with it, 38.0
- * with the widening loop, likwid-bench's load_avx512 41.1 (medians of
- * nine alternating rounds, 768 MB, one thread).
- */
-#define SUM_LINES	8
-/* the sums wrap, so they are unsigned; the shift must be arithmetic */
-typedef uint64_t sum_vu64 __attribute__((vector_size(64)));
-
-#define SUM_LINE(u)							\
-	do {								\
-		vec_q64 q;						\
-									\
-		__builtin_memcpy(&q, p + i + 16 * (u), sizeof(q));	\
-		q ^= bias;						\
-		a[u] += (sum_vu64)q;					\
-		h[u] += (sum_vu64)(q >> 32);				\
-	} while (0)
-
-ISA_TARGET_W64 ISA_INLINE uint64_t sum_int32_body64(const int32_t *p,
-						    size_t n)
-{
-	const vec_q64 bias = {
-		1LL << 31, 1LL << 31, 1LL << 31, 1LL << 31,
-		1LL << 31, 1LL << 31, 1LL << 31, 1LL << 31,
-	};
-	sum_vu64 a[SUM_LINES] = { { 0 } }, h[SUM_LINES] = { { 0 } };
-	uint64_t sa = 0, sh = 0, s;
-	size_t i = 0;
-
-	for (; n - i >= 16 * SUM_LINES; i += 16 * SUM_LINES) {
-		SUM_LINE(0);
-		SUM_LINE(1);
-		SUM_LINE(2);
-		SUM_LINE(3);
-		SUM_LINE(4);
-		SUM_LINE(5);
-		SUM_LINE(6);
-		SUM_LINE(7);
-	}
-	for (size_t u = 1; u < SUM_LINES; u++) {
-		a[0] += a[u];
-		h[0] += h[u];
-	}
-	for (size_t j = 0; j < 8; j++) {
-		sa += a[0][j];
-		sh += h[0][j];
-	}
-	/* i int32s make i / 2 lanes, each with a low half biased by 2^31 */
-	s = sa - ((1ULL << 32) - 1) * sh - ((uint64_t)i << 30);
-	for (; i < n; i++)
-		s += (uint64_t)(int64_t)p[i];
-	return s;
-}
-_Static_assert(SUM_LINES == 8, "sum_int32_body64 unrolls SUM_LINE 8 times");
+SUM_BODY(64)
 #endif
 
 ISA_CLONES_WIDE(uint64_t, sum_int32, (const int32_t *p, size_t n), (p, n))

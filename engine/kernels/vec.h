@@ -3,7 +3,7 @@
  * their loops from at each vector width W of isa.h's levels (64, 32 and
  * 16 bytes): a vector type of W bytes, the streaming (non-temporal)
  * store of one line from such vectors, the fence that orders those
- * stores before what follows, and the widening load sum adds with.
+ * stores before what follows.
  *
  * The loops themselves are plain C in the compiler's generic vectors;
  * only the streaming store is the CPU's own instruction, and each
@@ -33,14 +33,6 @@ typedef unsigned char vec64 __attribute__((vector_size(64)));
 typedef unsigned char vec32 __attribute__((vector_size(32)));
 typedef unsigned char vec16 __attribute__((vector_size(16)));
 
-/* W / 8 int64s, and the W / 2 bytes of int32s they widen from. */
-typedef int64_t vec_q64 __attribute__((vector_size(64)));
-typedef int64_t vec_q32 __attribute__((vector_size(32)));
-typedef int64_t vec_q16 __attribute__((vector_size(16)));
-typedef int32_t vec_d64 __attribute__((vector_size(32)));
-typedef int32_t vec_d32 __attribute__((vector_size(16)));
-typedef int32_t vec_d16 __attribute__((vector_size(8)));
-
 /* Bytes from p to the next line boundary (0 when p is on one). */
 static inline size_t vec_to_line(const void *p)
 {
@@ -48,27 +40,9 @@ static inline size_t vec_to_line(const void *p)
 }
 
 /*
- * vec_widen##W(p): the W / 8 int32s at p (any alignment), sign-extended
- * to int64s: one widening load where the CPU has it.  The generic form
- * is the compiler's conversion, which GCC 12 builds for AVX-512 as two
- * 16-byte halves and an insert; vec_x86.h has the one instruction.
- */
-#define VEC_WIDEN_GENERIC(W)						\
-ISA_TARGET_W##W ISA_INLINE vec_q##W vec_widen_generic##W(const int32_t *p) \
-{									\
-	vec_d##W d;							\
-									\
-	__builtin_memcpy(&d, p, sizeof(d));				\
-	return __builtin_convertvector(d, vec_q##W);			\
-}
-VEC_WIDEN_GENERIC(16)
-
-/*
  * Each architecture's header gives, for each width W its levels have:
  *   vec_stream_line##W(p, v)  the line at p (on a line boundary) from
  *                             the VEC_LINE / W vectors v[], streamed
- *   vec_widen##W(p)           see above (not at 64 bytes: sum's
- *                             AVX-512 loop widens nothing)
  * and vec_stream_fence(), vec_nt_name(level).
  */
 #if defined(__x86_64__)
@@ -76,8 +50,6 @@ VEC_WIDEN_GENERIC(16)
 #elif defined(__aarch64__)
 #include "kernels/vec_arm64.h"
 #else
-
-#define vec_widen16 vec_widen_generic16
 
 /* No streaming store known here: the stores are plain ones. */
 ISA_INLINE void vec_stream_line16(void *p, const vec16 *v)

@@ -22,9 +22,6 @@ ISA_INLINE void vec_stream_line16(void *p, const vec16 *v)
 				"w"(v[3]) : "memory");
 }
 
-/* the compiler's conversion: a load and NEON's SXTL */
-#define vec_widen16 vec_widen_generic16
-
 static inline void vec_stream_fence(void)
 {
 }

@@ -4,8 +4,7 @@
  * AVX-512's 64-byte vmovntdq.  They go to the write-combining buffers
  * instead of the caches, so a line stored whole is never read first
  * (no read-for-ownership) and evicts nothing; sfence makes them visible,
- * in order, before any store that follows it.  And AVX2's and AVX-512's
- * widening load of int32s to int64s, for sum.
+ * in order, before any store that follows it.
  *
  * Included by vec.h only; the 32- and 64-byte stores carry their
  * level's target attribute, so they are inlined into that level's
@@ -33,18 +32,6 @@ ISA_TARGET_W64 ISA_INLINE void vec_stream_line64(void *p, const vec64 *v)
 {
 	_mm512_stream_si512(p, (__m512i)v[0]);
 }
-
-/*
- * vpmovsxdq from memory (SSE2 has no widening load: SSE4.1's).  None at
- * 64 bytes: sum's AVX-512 loop reads whole lines and does not widen
- * (memops.c says why).
- */
-ISA_TARGET_W32 ISA_INLINE vec_q32 vec_widen32(const int32_t *p)
-{
-	return (vec_q32)_mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)p));
-}
-
-#define vec_widen16 vec_widen_generic16
 
 static inline void vec_stream_fence(void)
 {
