@@ -107,15 +107,14 @@ ISA_TARGET_W##W ISA_INLINE uint64_t sum_int32_body##W(const int32_t *p,	\
 {									\
 	const size_t lanes = (W) / sizeof(uint64_t);			\
 	const size_t turn = SUM_VECS(W) * lanes * 2;	/* int32s */	\
-	sum_vu##W bias, a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 },	\
+	const sum_vu##W bias = (sum_vu##W){ 0 } + SUM_BIAS;		\
+	sum_vu##W a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 },	\
 		a4 = { 0 }, a5 = { 0 }, a6 = { 0 }, a7 = { 0 },		\
 		h0 = { 0 }, h1 = { 0 }, h2 = { 0 }, h3 = { 0 },		\
 		h4 = { 0 }, h5 = { 0 }, h6 = { 0 }, h7 = { 0 };		\
 	uint64_t sa = 0, sh = 0, s;					\
 	size_t i = 0;							\
 									\
-	for (size_t j = 0; j < lanes; j++)				\
-		bias[j] = SUM_BIAS;					\
 	for (; n - i >= turn; i += turn) {				\
 		SUM_VEC(W, 0);						\
 		SUM_VEC(W, 1);						\
