@@ -56,6 +56,23 @@ test_expect_success 'every option of the table has an entry in the man page' '
 	done <names
 '
 
+# The command line's own flags and the subcommands' are parsed by hand
+# (not from the option table): each flag their --help lists must be in
+# the page too, as \-\-flag.
+test_expect_success 'every flag memjob, memjob plot and memjob report --help list is in the man page' '
+	for c in "" plot report; do
+		# shellcheck disable=SC2086 # $c is empty or one word
+		"$MEMJOB" $c --help >help.$c 2>&1 || exit 1
+		sed -n "s/^ *\(--[a-z][a-z_-]*\).*/\1/p" help.$c | sort -u >flags.$c
+		test "$(wc -l <flags.$c)" -ge 5 ||
+		{ echo "memjob $c --help lists fewer than 5 flags"; exit 1; }
+		while read -r f; do
+			grep -qF -- "$(printf "%s" "$f" | sed "s/-/\\\\-/g")" "$MAN" ||
+			{ echo "memjob $c: $f is in --help, not in $MAN"; exit 1; }
+		done <flags.$c
+	done
+'
+
 # The column names the man page's CSV section documents, one a line: the
 # argument of ".B name", or the bold words of ".BR a ", " b".
 man_csv_columns()
