@@ -18,29 +18,14 @@
 # shellcheck disable=SC2016,SC2317 # test bodies are single-quoted: eval runs them
 . t/lib.sh
 
-# The shipped jobs, shrunk to a second or less through their own knobs.
-# A job added to jobs/ needs a line here (the first test says so).
+# The shipped jobs, shrunk to a second or less through their own knobs
+# (t/helpers/job-sizes.sh: a job added to jobs/ needs a line there, and
+# the first test says so).
+# shellcheck source=t/helpers/job-sizes.sh
+. "$SRCDIR/t/helpers/job-sizes.sh"
 quick_env()
 {
-	case $1 in
-	c2c)		echo "TIME=20ms REPEAT=1" ;;
-	cache-loop)	echo "SIZES=4k,64k REPEAT=1 RUNTIME=20ms" ;;
-	cache-sweep)	echo "SIZES=4k,64k LAYOUTS=random REPEAT=1 RUNTIME=20ms" ;;
-	count10)	echo "SIZE=8m DEPTH=8 IOWORKERS=1" ;;
-	dirty-cliff)	echo "SIZES=1m|2m SAMPLE_LOG=samples.csv" ;;
-	icache-batch)	echo "RUNTIME=10ms REPEAT=1" ;;
-	icache-sqlite)	echo "ROUNDS=1 REPEAT=1" ;;
-	iozone-pagecache) echo "THREADS=2 SIZE=64k" ;;
-	iozone-seq)	echo "SIZE=1m" ;;
-	loaded-latency)	echo "REPEAT=1 VICTIM_TIME=20ms VICTIM_SIZE=1m AGGRESSOR_SIZE=1m" ;;
-	llc-noisy)	echo "REPEAT=1 PRECISION=off VICTIM_TIME=20ms WRITE_SIZE=1m" ;;
-	numa-matrix)	echo "REPEAT=1 TIME=20ms SIZE=1m BW_SIZE=1m" ;;
-	pagecache-read-twice) echo "SIZE=4m" ;;
-	peak-bandwidth)	echo "REPEAT=1 TIME=20ms SIZE=1m" ;;
-	smt-siblings)	echo "TIME=20ms" ;;
-	write-direct-vs-buffered) echo "SIZE=4m" ;;
-	*)		return 1 ;;
-	esac
+	job_env quick "$1" .
 }
 
 # kernel=exec's program: found in the source tree (PATH below), where
@@ -88,7 +73,7 @@ shipped_under()
 	local job=$1 why=$2 env rc dir
 
 	shift 2
-	env=$(quick_env "$job") || { echo "no quick settings for jobs/$job.ini in $0"; return 1; }
+	env=$(quick_env "$job") || { echo "no quick settings for jobs/$job.ini in t/helpers/job-sizes.sh"; return 1; }
 	dir=$(mktemp -d "$TEST_TMP/$job.XXXXXX") || return 1
 	# shellcheck disable=SC2086 # env is a list of VAR=value
 	(cd "$dir" && env DIR=. PATH="$SRCDIR:$PATH" $env "$LOCKDOWN" "$@" -- \

@@ -27,30 +27,13 @@
 # Sourced (by the test), it only defines tiny_env, golden_run and
 # golden_mask.
 
-# tiny_env JOB DIR: the environment that shrinks JOB, files under DIR.
+# tiny_env JOB DIR: the environment that shrinks JOB, files under DIR
+# (the table is t/helpers/job-sizes.sh's, shared with t0970).
+# shellcheck source=t/helpers/job-sizes.sh
+. "${BASH_SOURCE[0]%/*}/job-sizes.sh"
 tiny_env()
 {
-	local d=$2
-
-	case $1 in
-	c2c) echo "REPEAT=2 TIME=50ms" ;;
-	cache-loop) echo "REPEAT=2 RUNTIME=20ms SIZES=4k..64k:*4" ;;
-	cache-sweep) echo "REPEAT=2 RUNTIME=10ms SIZES=4k,16k,64k,256k,1m" ;;
-	count10) echo "SIZE=16m DIR=$d" ;;
-	dirty-cliff) echo "SIZES=8m|16m DIR=$d SAMPLE_LOG=$d/samples.csv" ;;
-	icache-batch) echo "REPEAT=2 RUNTIME=20ms" ;;
-	icache-sqlite) echo "REPEAT=2 ROUNDS=1" ;;
-	iozone-pagecache) echo "DIR=$d THREADS=4 SIZE=1m" ;;
-	iozone-seq) echo "DIR=$d SIZE=4m" ;;
-	loaded-latency) echo "REPEAT=2 VICTIM_TIME=30ms VICTIM_SIZE=4m AGGRESSOR_SIZE=4m HUGEPAGE=thp" ;;
-	llc-noisy) echo "REPEAT=2 PRECISION=off VICTIM_TIME=50ms WRITE_SIZE=8m PMEM=$d" ;;
-	numa-matrix) echo "REPEAT=2 TIME=30ms SIZE=4m BW_SIZE=4m" ;;
-	pagecache-read-twice) echo "SIZE=16m DIR=$d" ;;
-	peak-bandwidth) echo "REPEAT=2 TIME=30ms SIZE=4m" ;;
-	smt-siblings) echo "TIME=50ms" ;;
-	write-direct-vs-buffered) echo "SIZE=16m DIR=$d" ;;
-	*) echo "" ;;
-	esac
+	job_env tiny "$1" "$2"
 }
 
 # golden_mask: the masked report, from stdin.
