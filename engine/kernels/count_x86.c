@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "kernels/count_simd.h"
+#include "kernels/vec.h"
 #include "machine/isa.h"
 
 typedef int32_t count_vec32 __attribute__((vector_size(32)));
@@ -53,6 +54,8 @@ static uint64_t count_avx512(const int32_t *p, size_t n, int32_t v)
 		count_vec64 m0 = { 0 }, m1 = { 0 }, m2 = { 0 }, m3 = { 0 };
 
 		for (; i < stop; i += 64) {
+			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
+				vec_read_ahead(p + i);
 			m0 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
 				_mm512_loadu_si512(p + i), vv), one);
 			m1 += (count_vec64)_mm512_min_epu32(_mm512_xor_si512(
@@ -101,6 +104,8 @@ static uint64_t count_avx2(const int32_t *p, size_t n, int32_t v)
 		count_vec32 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
 
 		for (; i < stop; i += 32) {
+			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
+				vec_read_ahead(p + i);
 			const __m256i *q = (const __m256i *)(p + i);
 
 			a0 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 0), vv);
@@ -135,6 +140,8 @@ static uint64_t count_sse2(const int32_t *p, size_t n, int32_t v)
 		__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
 
 		for (; i < stop; i += 16) {
+			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
+				vec_read_ahead(p + i);
 			const __m128i *q = (const __m128i *)(p + i);
 
 			a0 = _mm_sub_epi32(a0, _mm_cmpeq_epi32(_mm_loadu_si128(q + 0), vv));

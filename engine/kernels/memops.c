@@ -85,8 +85,8 @@ static int sum_validate(const struct job_spec *job, struct diag *d)
  * 768 MB, one thread).  At the lower levels it replaced widening loops
  * too (MEMJOB_ISA, seven alternating rounds, the host busier): AVX2 33.6
  * GB/s against 29.9, SSE2 29.1 against 15.7 (SSE2 has no widening load:
- * the compiler's conversion took several instructions a vector).
- * Fewer instructions were not faster (standalone loops at AVX-512, 768
+ * the compiler's conversion took several instructions a vector).  Once
+ * a page it prefetches ahead (vec_read_ahead, vec.h).  Fewer instructions were not faster (standalone loops at AVX-512, 768
  * MB, four alternating rounds): int32 sums modulo 2^32 with the high
  * 16 bits summed apart (vpaddd and vpsrad from memory, each line loaded
  * twice; exact over blocks of 2^16 vectors) read 21.7-29.1 GB/s, and
@@ -123,6 +123,8 @@ ISA_TARGET_W##W ISA_INLINE uint64_t sum_int32_body##W(const int32_t *p,	\
 	size_t i = 0;							\
 									\
 	for (; n - i >= turn; i += turn) {				\
+		if (!(i % (VEC_READ_EVERY / sizeof(*p))))		\
+			vec_read_ahead(p + i);				\
 		SUM_VEC(W, 0);						\
 		SUM_VEC(W, 1);						\
 		SUM_VEC(W, 2);						\

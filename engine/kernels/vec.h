@@ -33,6 +33,27 @@ typedef unsigned char vec64 __attribute__((vector_size(64)));
 typedef unsigned char vec32 __attribute__((vector_size(32)));
 typedef unsigned char vec16 __attribute__((vector_size(16)));
 
+/*
+ * The read loops (sum, count): once every VEC_READ_EVERY bytes read, a
+ * prefetch VEC_READ_AHEAD bytes ahead (prefetchnta on x86-64).  The
+ * hardware prefetchers stop at each 4 KiB page, so the first lines of a
+ * page waited for the page walk and for memory with little in flight;
+ * one prefetch a page starts both two pages early.  sum at AVX-512 on
+ * the Zen 5 guest this was measured on (768 MB on 4 KiB pages, one
+ * thread, seven alternating rounds): 41.2 GB/s against 38.0 without it,
+ * AVX2 35.8 against 34.9, SSE2 unchanged (30.8, 31.0); in standalone
+ * loops 4 KiB ahead read 40.7, 8 KiB 41.2, 16 KiB 40.4.  A prefetch
+ * every few lines instead (0.5 to 16 KiB ahead) made the loop slower:
+ * each is one more instruction in the loop.
+ */
+#define VEC_READ_EVERY	4096	/* bytes */
+#define VEC_READ_AHEAD	8192	/* bytes */
+
+static inline void vec_read_ahead(const void *p)
+{
+	__builtin_prefetch((const char *)p + VEC_READ_AHEAD, 0, 0);
+}
+
 /* Bytes from p to the next line boundary (0 when p is on one). */
 static inline size_t vec_to_line(const void *p)
 {

@@ -36,6 +36,10 @@
 #	CAL [3]: calibration runs of each likwid-bench kernel of an
 #	      operation; the one with the highest median is the reference
 #	THRESHOLD [0.95]
+#	HUGEPAGE: memjob's hugepage= [thp where transparent huge pages are
+#	      "always", else none]: likwid-bench allocates without asking,
+#	      so it gets huge pages only where THP is always on; memjob gets
+#	      what it would, so neither side has fewer TLB misses
 #
 # The calibration runs every likwid-bench kernel of each operation that
 # this likwid-bench has and this CPU can run (load, load_sse, load_avx,
@@ -83,6 +87,12 @@ BS=${BS:-1m}
 OPS=${OPS:-read count blockcopy store store_nt copy copy_nt scale scale_nt add add_nt triad triad_nt}
 CAL=${CAL:-3}
 THRESHOLD=${THRESHOLD:-0.95}
+if [ -z "${HUGEPAGE:-}" ]; then
+	case $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null) in
+	*"[always]"*) HUGEPAGE=thp ;;
+	*) HUGEPAGE=none ;;
+	esac
+fi
 
 here=$(dirname "$0")
 BENCH=bw-vs-likwid
@@ -186,7 +196,8 @@ memjob() {
 	"$MEMJOB" --output-format=csv --name=bw --ioengine=mem \
 		--size=$((size_bytes / $1)) --bs="$BS" --loops="$LOOPS" \
 		--numjobs="$1" --cpus_allowed="$(cat "$tmp/cpus.$1")" \
-		--cpus_allowed_policy=split ${def%%|*} >"$tmp/mj.csv" \
+		--cpus_allowed_policy=split --hugepage="$HUGEPAGE" \
+		${def%%|*} >"$tmp/mj.csv" \
 		2>"$tmp/mj.err" || {
 		cat "$tmp/mj.err" >&2
 		return 1
@@ -199,7 +210,7 @@ memjob() {
 }
 
 echo "memjob vs $("$LIKWID" -v 2>&1 | head -1):" \
-	"size=$SIZE bs=$BS loops=$LOOPS rounds=$ROUNDS..$MAX_ROUNDS threads=\"$THREADS\" cal=$CAL"
+	"size=$SIZE bs=$BS loops=$LOOPS rounds=$ROUNDS..$MAX_ROUNDS threads=\"$THREADS\" cal=$CAL hugepage=$HUGEPAGE"
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: /cpu: /'
 echo "load before: $(uptime)"
 
