@@ -42,7 +42,8 @@ typedef unsigned char vec16 __attribute__((vector_size(16)));
  * the Zen 5 guest this was measured on (768 MB on 4 KiB pages, one
  * thread, seven alternating rounds): 41.2 GB/s against 38.0 without it,
  * AVX2 35.8 against 34.9, SSE2 unchanged (30.8, 31.0); in standalone
- * loops 4 KiB ahead read 40.7, 8 KiB 41.2, 16 KiB 40.4.  A prefetch
+ * loops, prefetchnta 8 KiB ahead read 41.2, prefetcht0 4 KiB ahead
+ * 40.7 and 16 KiB 40.4, none 40.0.  A prefetch
  * every few lines instead (0.5 to 16 KiB ahead) made the loop slower:
  * each is one more instruction in the loop.
  */
