@@ -304,9 +304,9 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
  * touched 8 lines of every page); none closes the gap at 64 MiB, and
  * 128, 200 and 256 loads were further off over the caches (1.02-1.22
  * from 64 KiB to 1 MiB); 33 loads, so that no one load instruction
- * opens every page, read as 32 do (0.86 at 64 MiB, 0.99 at 256 KiB).  The random layout,
- * where no two steps in a row share a page, is at parity with any of
- * them.  objdump -d chase_run: 32 "mov (%rcx),%rcx" in a row, a sub and
+ * opens every page, read as 32 do (0.86 at 64 MiB, 0.99 at 256 KiB).
+ * The random layout, where no two steps in a row share a page, is at
+ * parity with any of them.  objdump -d chase_run: 32 "mov (%rcx),%rcx" in a row, a sub and
  * a jne.
  */
 #define CHASE_UNROLL	32

@@ -104,9 +104,10 @@ static uint64_t count_avx2(const int32_t *p, size_t n, int32_t v)
 		count_vec32 a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
 
 		for (; i < stop; i += 32) {
-			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
-				vec_read_ahead(p + i);
 			const __m256i *q = (const __m256i *)(p + i);
+
+			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
+				vec_read_ahead(q);
 
 			a0 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 0), vv);
 			a1 -= (count_vec32)_mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), vv);
@@ -140,9 +141,10 @@ static uint64_t count_sse2(const int32_t *p, size_t n, int32_t v)
 		__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
 
 		for (; i < stop; i += 16) {
-			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
-				vec_read_ahead(p + i);
 			const __m128i *q = (const __m128i *)(p + i);
+
+			if (!(i % (VEC_READ_EVERY / sizeof(*p))))
+				vec_read_ahead(q);
 
 			a0 = _mm_sub_epi32(a0, _mm_cmpeq_epi32(_mm_loadu_si128(q + 0), vv));
 			a1 = _mm_sub_epi32(a1, _mm_cmpeq_epi32(_mm_loadu_si128(q + 1), vv));

@@ -86,9 +86,10 @@ static int sum_validate(const struct job_spec *job, struct diag *d)
  * too (MEMJOB_ISA, seven alternating rounds, the host busier): AVX2 33.6
  * GB/s against 29.9, SSE2 29.1 against 15.7 (SSE2 has no widening load:
  * the compiler's conversion took several instructions a vector).  Once
- * a page it prefetches ahead (vec_read_ahead, vec.h).  Fewer instructions were not faster (standalone loops at AVX-512, 768
- * MB, four alternating rounds): int32 sums modulo 2^32 with the high
- * 16 bits summed apart (vpaddd and vpsrad from memory, each line loaded
+ * a page it prefetches ahead (vec_read_ahead, vec.h).  Fewer
+ * instructions were not faster (standalone loops at AVX-512, 768 MB,
+ * four alternating rounds): int32 sums modulo 2^32 with the high 16
+ * bits summed apart (vpaddd and vpsrad from memory, each line loaded
  * twice; exact over blocks of 2^16 vectors) read 21.7-29.1 GB/s, and
  * VNNI (vpaddd and vpdpwssd on one load: two a line) 37.6-38.8, against
  * 39.3-40.6 for this loop (once 33.6) and 40.9-41.3 for one xor and one
