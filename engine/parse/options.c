@@ -416,8 +416,9 @@ const struct opt_def opt_core[] = {
 	{ .name = "randrepeat", .type = OPT_BOOL, .cat = CAT_SOURCE,
 	  .off = F(randrepeat), .def = "1", .arg = "BOOL",
 	  .help = "Random jobs: 1 draws the same order on every run (from "
-		  "pattern_seed), 0 a new order each run.  The pattern of the "
-		  "data does not change." },
+		  "pattern_seed), 0 a new order each run; kernel=chase "
+		  "likewise draws the same cycle, or a new one each run.  The "
+		  "pattern of the data does not change." },
 	{ .name = "fadvise_hint", .type = OPT_ENUM, .cat = CAT_SOURCE,
 	  .off = F(fadvise_hint), .def = "0", .words = fadvise_words,
 	  .arg = "0|1|sequential|random",

@@ -38,12 +38,16 @@ static const struct kernel_ops *chase(void)
 static struct chase_opts chase_opts;
 static struct jobopts jobopts;
 
+/* randrepeat of the jobs make_job() makes: 0 draws a new cycle each run */
+static bool repeat = true;
+
 static struct job_spec make_job(uint64_t stride, enum chase_layout layout,
 				uint64_t seed)
 {
 	struct job_spec job = {
 		.name = "c", .where = { "t.ini", 4 }, .rw = RW_READ,
 		.bs = 4096, .size = 1 << 20, .pattern_seed = seed,
+		.randrepeat = repeat,
 		.kernel = kernel_find("chase"),
 		.ioengine = ioengine_find("mem"),
 	};
@@ -326,6 +330,14 @@ static void test_seed(void **state)
 	permutation(CHASE_RANDOM, 1, len, stride, a);
 	permutation(CHASE_PAGE, 1, len, stride, b);
 	assert_memory_not_equal(a, b, n * sizeof(*a));
+	/* randrepeat=0: the same seed draws a new cycle each run */
+	repeat = false;
+	for (layout = CHASE_RANDOM; layout <= CHASE_PAGE; layout++) {
+		permutation(layout, 1, len, stride, a);
+		permutation(layout, 1, len, stride, b);
+		assert_memory_not_equal(a, b, n * sizeof(*a));
+	}
+	repeat = true;
 	free(a);
 	free(b);
 }
