@@ -321,7 +321,10 @@ test_lazy_prereq POOL2M_GROWS '
 	test "$got" -ge $((nr + 2))
 '
 
-# Two more pages in the pool for the job, put back however it ends.
+# Two more pages in the pool for the job, put back however it ends.  The
+# pool is the machine's: another test's hugepage=auto run may take pages
+# from it at the same time, so the pool must drop by at least two while
+# memjob runs, and memjob's own report says it mapped exactly two.
 test_expect_success HUGETLB2M,POOL2M_GROWS 'hugepage=2m maps hugetlb pages: the pool lends 2 while it runs' '
 	nr=$(cat $POOL2M/nr_hugepages) &&
 	echo $((nr + 2)) >$POOL2M/nr_hugepages &&
@@ -340,7 +343,7 @@ test_expect_success HUGETLB2M,POOL2M_GROWS 'hugepage=2m maps hugetlb pages: the 
 	cat out.csv &&
 	test $rc = 0 &&
 	echo "free pages: $free before, $low while it ran" &&
-	test "$low" = $((free - 2)) &&
+	test "$low" -le $((free - 2)) &&
 	test "$(csv_col out.csv status)" = ok &&
 	test "$(csv_col out.csv source_info)" = "2 huge pages of 2 MiB (MAP_HUGETLB); count/simple: scalar; first touch untimed (before the clock)" &&
 	# every word counted is a 10, to the last block of the half-used page
