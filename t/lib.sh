@@ -514,6 +514,64 @@ csv_get()
 	}' "$f"
 }
 
+# csv_set FILE COL VALUE [NAME=VALUE...]: the CSV with COL set to VALUE
+# in every data row whose columns NAME hold VALUE (all rows without a
+# filter); fields are split as csv_col does, and a field that holds a
+# comma, a quote or a line end is written back quoted.  COL=- instead
+# drops those rows.  To standard output.
+csv_set()
+{
+	local f=$1 col=$2 val=$3
+
+	shift 3
+	[ -r "$f" ] || { echo "csv_set: cannot read '$f'" >&2; return 1; }
+	awk -v col="$col" -v val="$val" -v filters="$*" '
+'"$CSV_SPLIT_AWK"'
+	function quote(s) {
+		if (s !~ /[",\r\n]/)
+			return s
+		gsub(/"/, "\"\"", s)
+		return "\"" s "\""
+	}
+	NR == 1 {
+		n = split_csv($0, h)
+		for (i = 1; i <= n; i++)
+			if (!(h[i] in idx))
+				idx[h[i]] = i
+		nf = split(filters, fl, " ")
+		for (k = 1; k <= nf; k++) {
+			eq = index(fl[k], "=")
+			fname[k] = substr(fl[k], 1, eq - 1)
+			fval[k] = substr(fl[k], eq + 1)
+			if (!(fname[k] in idx)) {
+				printf "csv_set: no column \"%s\"\n", fname[k] > "/dev/stderr"
+				exit 1
+			}
+		}
+		if (col != "-" && !(col in idx)) {
+			printf "csv_set: no column \"%s\"\n", col > "/dev/stderr"
+			exit 1
+		}
+		print
+		next
+	}
+	{
+		m = split_csv($0, r)
+		for (k = 1; k <= nf; k++)
+			if (r[idx[fname[k]]] != fval[k]) {
+				print
+				next
+			}
+		if (col == "-")
+			next
+		r[idx[col]] = val
+		line = quote(r[1])
+		for (i = 2; i <= m; i++)
+			line = line "," quote(r[i])
+		print line
+	}' "$f"
+}
+
 # lines FILE COL [FILTER...]: csv_get's values joined by spaces.
 lines()
 {

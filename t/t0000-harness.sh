@@ -53,6 +53,23 @@ test_expect_success 'csv_col reads CRLF files' '
 	test "$(csv_col crlf.csv b)" = 2
 '
 
+test_expect_success 'csv_set sets or drops the rows a filter picks, quoting what needs it' '
+	csv_set sample.csv gbps 7 job=last >set.csv &&
+	test "$(csv_col set.csv gbps 3)" = 7 &&
+	test "$(csv_col set.csv gbps 2)" = 12.25 &&
+	test "$(csv_col set.csv note 2)" = "says \"hi\", twice" &&
+	csv_set sample.csv note "a, \"b\"" >all.csv &&
+	test "$(csv_col all.csv note 3)" = "a, \"b\"" &&
+	test "$(csv_col all.csv job 3)" = last &&
+	csv_set sample.csv - "" job=last >drop.csv &&
+	test "$(csv_rows drop.csv)" = 2 &&
+	test "$(csv_col drop.csv note 1)" = "mmap, first touch" &&
+	expect_exit 1 csv_set sample.csv nosuch 1 2>err &&
+	grep "no column \"nosuch\"" err &&
+	expect_exit 1 csv_set sample.csv gbps 1 nosuch=1 2>err &&
+	grep "no column \"nosuch\"" err
+'
+
 test_expect_success 'csv_rows counts data rows, not the header' '
 	test "$(csv_rows sample.csv)" = 3 &&
 	echo "job,bs" >header-only.csv &&

@@ -259,20 +259,17 @@ test_expect_success 'a loaded-latency run: the slowdown bars by --chart, a bad -
 
 test_expect_success 'a loaded-latency CSV without what the chart needs: exit 2, never a made-up 0' '
 	# the aggressors gbps emptied
-	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
-		NR > 1 && \$c[\"role\"] == \"aggressor\" { \$c[\"gbps\"] = \"\" }
-		{ print }" ll6.csv >nogbps.csv &&
+	# (source_info may hold a quoted comma: csv_set splits as CSV does)
+	csv_set ll6.csv gbps "" role=aggressor >nogbps.csv &&
 	expect_exit 2 "$MEMJOB" plot --script=x.gp nogbps.csv 2>err &&
 	cat err &&
 	grep "nogbps.csv, line [0-9]*: aggressor .aggressors. at rate=20% has no gbps" err &&
 	# their rows left out
-	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
-		NR == 1 || \$c[\"role\"] != \"aggressor\"" ll6.csv >noaggr.csv &&
+	csv_set ll6.csv - "" role=aggressor >noaggr.csv &&
 	expect_exit 2 "$MEMJOB" plot --script=x.gp noaggr.csv 2>err &&
 	grep "no aggressor.s row (role aggressor, status ok) ran with the victim at rate=20%" err &&
 	# the victim alone left out
-	awk -F, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i }
-		NR == 1 || \$c[\"phase\"] != \"alone\"" ll6.csv >noidle.csv &&
+	csv_set ll6.csv - "" phase=alone >noidle.csv &&
 	expect_exit 2 "$MEMJOB" plot --script=x.gp noidle.csv 2>err &&
 	grep "victim .victim. has no run alone" err &&
 	# no group column
