@@ -267,6 +267,16 @@ test_expect_success TWO_CPUS 'jobs/loaded-latency.ini: idle, then every level to
 	grep "prefetch: the aggressors read in order" curve
 '
 
+test_expect_success TWO_CPUS 'a victim chasing in layout page is not called prefetch-proof' '
+	sed "s/^chase_layout=random\$/chase_layout=page/" \
+		"$JOBS/loaded-latency.ini" >paged.ini &&
+	grep -q "^chase_layout=page\$" paged.ini &&
+	VICTIM_SIZE=1m AGGRESSOR_SIZE=1m VICTIM_TIME=20ms REPEAT=1 \
+		"$MEMJOB" paged.ini >out 2>err &&
+	grep "prefetch: the victim chases in chase_layout=page" out &&
+	! grep "prefetch-proof (each" out
+'
+
 test_expect_success TWO_CPUS 'jobs/loaded-latency.ini: its CSV, the aggressors paced level by level' '
 	VICTIM_SIZE=4m AGGRESSOR_SIZE=4m VICTIM_TIME=50ms REPEAT=1 \
 		"$MEMJOB" --output-format=csv "$JOBS/loaded-latency.ini" >ll.csv &&

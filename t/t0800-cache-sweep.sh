@@ -1,8 +1,9 @@
 #!/bin/bash
 # t0800-cache-sweep.sh - the working-set sweep of seed 000 end to end:
 # jobs/cache-sweep.ini shrunk to the sizes around L1d and L2, the page
-# layout (the caches' own latency: with chase_layout=random on 4 KiB pages
-# the TLB makes a knee at 256 KiB of its own) with and without huge pages,
+# layout (with chase_layout=random on 4 KiB pages the TLB makes a knee at
+# 256 KiB of its own; past the L1 the prefetchers lower page layout's
+# plateaus, not where they end) with and without huge pages,
 # short runs; the knee table memjob prints after it (the L1d and L2 knees
 # must be within a factor of 2 of the sizes this machine's topology gives);
 # and memjob plot turning its CSV into a PNG.

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/chase.h"
 #include "kernels/kernel.h"
 #include "report/interference.h"
 #include "report/loadedlat.h"
@@ -183,12 +184,13 @@ static void victim_pages(FILE *f, const struct results *r, const char *victim)
 }
 
 /* Where the hardware prefetchers could make a figure better than a
- * demand miss: aggressors that read in order. */
+ * demand miss: aggressors that read in order, and a victim that chases
+ * in layout page (it stays in a page until it has read every line). */
 static void prefetch_note(FILE *f, const struct results *r,
 			  const char *victim)
 {
 	const struct plan *p = r->plan;
-	bool seq = false, chase = false;
+	bool seq = false, chase = false, paged = false;
 
 	for (unsigned i = 0; i < p->njobs; i++) {
 		const struct job_spec *j = p->jobs[i].spec;
@@ -197,10 +199,21 @@ static void prefetch_note(FILE *f, const struct results *r,
 		    !RW_IS_RANDOM(j->rw))
 			seq = true;
 		if (j->role == ROLE_VICTIM && !strcmp(j->name, victim) &&
-		    !strcmp(j->kernel->name, "chase"))
+		    !strcmp(j->kernel->name, "chase")) {
+			const struct chase_opts *o =
+				job_opts(j, &kernel_chase_opts);
+
 			chase = true;
+			paged |= o && o->chase_layout == CHASE_PAGE;
+		}
 	}
-	if (chase)
+	if (chase && paged)
+		fputs("  prefetch: the victim chases in chase_layout=page, a "
+		      "page's lines before the next page, and the prefetchers "
+		      "that fetch a page's other lines help it: its latency is "
+		      "below a demand miss's (chase_layout=random is "
+		      "prefetch-proof)\n", f);
+	else if (chase)
 		fputs("  prefetch: the victim's chase is prefetch-proof (each "
 		      "load's address is the value of the one before, in a "
 		      "random order)\n", f);
