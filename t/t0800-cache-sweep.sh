@@ -147,6 +147,16 @@ test_expect_success TIMING 'the L1d and L2 knees are within a factor of 2 of sys
 	done
 '
 
+# Page layout's plateaus are lowered by the prefetchers past the L1; each
+# of its knee tables (hugepage none and thp) says so under the table.
+test_expect_success 'a page-layout knee table says the prefetchers lower its plateaus' '
+	cd keep &&
+	{ ! grep "no cache of CPU" sweep.out ||
+		test_skip_now "no cache of this machine is known: no knee table"; } &&
+	test "$(grep -c "^knees: job .chase. {chase_layout=page" sweep.out)" = 2 &&
+	test "$(grep -c "^  chase_layout=page: past the L1 the prefetchers" sweep.out)" = 2
+'
+
 test_expect_success GNUPLOT 'memjob plot turns the sweep CSV into a PNG' '
 	cd keep &&
 	"$MEMJOB" plot sweep.csv &&

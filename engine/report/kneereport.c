@@ -9,6 +9,7 @@
 
 #include "machine/cpuset.h"
 #include "report/interference.h"
+#include "kernels/chase.h"
 #include "kernels/kernel.h"
 #include "report/knee.h"
 #include "report/kneereport.h"
@@ -96,6 +97,11 @@ static void one_series(const struct results *r, const struct topo *t,
 
 	if (!sizes || !ns)
 		goto out;
+	if (!strcmp(j0->kernel->name, "chase")) {
+		const struct chase_opts *o = job_opts(j0, &kernel_chase_opts);
+
+		ks.paged = o && o->chase_layout == CHASE_PAGE;
+	}
 	series_of(j0->point_label, want, sizeof(want));
 	for (unsigned i = first; i < p->njobs; i++) {
 		const struct job_spec *j = p->jobs[i].spec;
@@ -162,7 +168,12 @@ static void print_series(void *user, const struct knee_series *ks)
 		ks->series[0] ? "}" : "", ks->item, ks->cpu);
 	if (ks->n)
 		knee_print(f, ks->knees, ks->n);
-	else
+	if (ks->n && ks->paged)
+		fputs("  chase_layout=page: past the L1 the prefetchers fetch "
+		      "the other lines of the page the chase is in, so these "
+		      "plateaus are below the caches' own latency "
+		      "(chase_layout=random on huge pages measures that)\n", f);
+	if (!ks->n)
 		fprintf(f, "  no cache of CPU %u is known to set the sizes "
 			"against (%s)\n", ks->cpu, "neither sysfs nor CPUID "
 			"lists one; --topology-file describes the machine");

@@ -19,6 +19,7 @@ struct knee_series {
 	const char *item;		/* "access" */
 	const struct knee *knees;	/* one per data cache level */
 	unsigned n;
+	bool paged;			/* chase_layout=page: prefetch-helped */
 };
 
 /* The point label without the items of the options in drop (NULL
