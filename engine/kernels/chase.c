@@ -33,10 +33,12 @@
  * cycle drawn far more than on the run (64 KiB, page layout, on a Zen 5
  * guest: 2.27 to 2.61 ns over eight seeds, two runs of one seed within
  * 1.5%): a short cycle is one draw of how the prefetchers happen to do
- * on it, so a figure there is a median over seeds, not over runs.  run() ignores the address of the block the engine
- * hands it: the block only sets how many steps to take (len / stride, at
- * least one), so a pass over the region in bs-sized blocks is one full
- * cycle.  Each call continues where the previous one stopped.
+ * on it, so a figure there is a median over seeds, not over runs.
+ *
+ * run() ignores the address of the block the engine hands it: the block
+ * only sets how many steps to take (len / stride, at least one), so a
+ * pass over the region in bs-sized blocks is one full cycle.  Each call
+ * continues where the previous one stopped.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -326,12 +328,12 @@ static int chase_prepare(struct kstate *k, void *region, size_t len)
  * 2.16 ns).  Measured again with the rest carried to the next call and
  * a cycle drawn per round (SEEDS=rotate), 200 loads read 0.95, 0.99,
  * 1.04, 1.01 at 64 KiB, 256 KiB, 1 MiB, 4 MiB and 0.94, 0.93 at 32 and
- * 64 MiB; 32 loads in the same week 1.02, 1.02, 1.05, 1.00 and 0.88,
+ * 64 MiB; 32 loads in the same hour 1.02, 1.02, 1.05, 1.00 and 0.88,
  * 0.89.  Closer in memory, further at 64 KiB, within 5% of multichase
  * at every size with neither; 32 stays (it needs no carry).
  * The random layout, where no two steps in a row share a page, is at
- * parity with any of them.  objdump -d chase_run: 32 "mov (%rcx),%rcx" in a row, a sub and
- * a jne.
+ * parity with any of them.  objdump -d chase_run: 32 "mov (%rcx),%rcx"
+ * in a row, a sub and a jne.
  */
 #define CHASE_UNROLL	32
 
