@@ -32,7 +32,7 @@
  * Between the L1 and the last-level cache the figure depends on the
  * cycle drawn far more than on the run (64 KiB, page layout, on a Zen 5
  * guest: 2.27 to 2.61 ns over eight seeds, two runs of one seed within
- * 1.5%): a short cycle is one draw of how the prefetchers happen to do
+ * 2%): a short cycle is one draw of how the prefetchers happen to do
  * on it, so a figure there is a median over seeds, not over runs.
  *
  * run() ignores the address of the block the engine hands it: the block
@@ -415,7 +415,7 @@ const struct kernel_ops kernel_chase_ops = {
 		"each run).  Between the L1 and the last-level cache the "
 		"figure depends on the cycle drawn more than on the run (on "
 		"a Zen 5 guest, 64 KiB in layout page: 2.27 to 2.61 ns over "
-		"eight seeds, one seed's runs within 1.5%): there, compare "
+		"eight seeds, one seed's runs within 2%): there, compare "
 		"medians over seeds",
 	.item_name = "access",
 	.flags = KERN_REGION | KERN_ITEMS | KERN_NO_GBPS,

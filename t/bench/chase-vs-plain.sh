@@ -108,8 +108,8 @@
 # depends on which random cycle was drawn, far more than on the run.  On
 # the Zen 5 guest this was written on (page layout, 2 runs of each of 8
 # seeds, memjob's 32-load loop), 64 KiB read 2.27 to 2.61 ns by seed and
-# 256 KiB 2.14 to 2.36, while two runs of one seed agreed within 1.5%;
-# multichase rebuilt to take its generator's seed from the environment
+# 256 KiB 2.14 to 2.36, while two runs of one seed agreed within 2% (3%
+# at 256 KiB); multichase rebuilt to take its generator's seed from the environment
 # (as shipped it always seeds 1) read 2.19 to 2.35 and 2.15 to 2.27.  At
 # 16 KiB (L1) and 64 MiB the seed moved nothing (a long cycle averages
 # the prefetchers' luck; a 1024-slot one does not).  So a fixed seed
