@@ -109,14 +109,14 @@
 # the Zen 5 guest this was written on (page layout, 2 runs of each of 8
 # seeds, memjob's 32-load loop), 64 KiB read 2.27 to 2.61 ns by seed and
 # 256 KiB 2.14 to 2.36, while two runs of one seed agreed within 2% (3%
-# at 256 KiB); multichase rebuilt to take its generator's seed from the environment
-# (as shipped it always seeds 1) read 2.19 to 2.35 and 2.15 to 2.27.  At
-# 16 KiB (L1) and 64 MiB the seed moved nothing (a long cycle averages
-# the prefetchers' luck; a 1024-slot one does not).  So a fixed seed
-# compares one draw against another, and rows up to the LLC can pass or
-# fail by the draw: by default every round draws its own.  multichase
-# cannot: its figure is its one cycle's, whatever SEEDS says, and the
-# script says so.
+# at 256 KiB); multichase rebuilt to take its generator's seed from the
+# environment (as shipped it always seeds 1) read 2.19 to 2.35 and 2.15
+# to 2.27.  At 16 KiB (L1) and 64 MiB the seed moved the figure no more
+# than a rerun did (a long cycle averages the prefetchers' luck; a
+# 1024-slot one does not).  So a fixed seed compares one draw against
+# another, and rows up to the LLC can pass or fail by the draw: by
+# default every round draws its own.  multichase cannot: its figure is
+# its one cycle's, whatever SEEDS says, and the script says so.
 #
 # Exit status: 0 all PASS, 1 a FAIL or a row too noisy to decide, 2
 # cannot run (no memjob, no compiler, memjob or the reference failed).
