@@ -210,10 +210,14 @@ test_expect_success X86_64,CLWB,TWO_CPUS,JQ 'a clwb writer'"'"'s point says what
 
 # This host, for real: where the balloon reports free pages, a buffered
 # write of 256 MiB starts from memory warmed for it.  When the warm-up
-# itself paid the host (memory it had taken back: 0.5 s per GiB or more),
+# itself paid the host (memory it had taken back: 1.5 s per GiB or more),
 # the write's own system time per GiB must be well below that, as it is
 # when the write reuses memory just freed; when the warm-up found the
-# memory still the guest's, there is nothing to compare.
+# memory still the guest's, or paid so little that the write's own cost
+# (copying into the page cache: ~0.5 s per GiB here, more on a slow
+# guest) could reach half of it, there is nothing to decide.  (It failed
+# once at the old line of 0.5 s per GiB: a warm-up of 0.18 s, a write of
+# 0.12 s of system time.)
 warm_job()
 {
 	"$MEMJOB" --output-format=csv --name=w --filename="$TEST_TMP/warm.dat" \
@@ -228,7 +232,7 @@ if test_have_prereq REPORTING; then
 		test_expect_success 'a write on this host starts from warmed memory' '
 			cat warm.csv; false
 		'
-	elif awk -v w="$warm_s" 'BEGIN { exit !(w * 4 >= 0.5) }'; then
+	elif awk -v w="$warm_s" 'BEGIN { exit !(w * 4 >= 1.5) }'; then
 		test_expect_success 'a write on this host pays nothing the warm-up paid' '
 			sys=$(csv_col warm.csv sys_ns) &&
 			echo "warm-up $warm_s s, the write'"'"'s system time $sys ns" &&
@@ -236,7 +240,7 @@ if test_have_prereq REPORTING; then
 		'
 	else
 		test_skip 'a write on this host pays nothing the warm-up paid' \
-			"the warm-up found the memory still the guest's ($warm_s s for 256 MiB)"
+			"the warm-up paid the host too little to tell from the write's own system time ($warm_s s for 256 MiB, under 1.5 s per GiB)"
 	fi
 else
 	test_skip 'a write on this host pays nothing the warm-up paid' \
