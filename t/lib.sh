@@ -469,19 +469,21 @@ csv_rows()
 	awk 'NR > 1 && !/^[[:space:]]*$/ { n++ } END { print n + 0 }' "$1"
 }
 
-# csv_get FILE COL [NAME=VALUE...]: COL of every data row whose columns
-# NAME hold VALUE, one per line, in row order.  Should a header say a
-# name twice, NAME is the first such column and NAME#2 the second.
-csv_get()
-{
-	local f=$1 col=$2
-
-	shift 2
-	[ -r "$f" ] || { echo "csv_get: cannot read '$f'" >&2; return 1; }
-	awk -v col="$col" -v filters="$*" '
-'"$CSV_SPLIT_AWK"'
-	NR == 1 {
-		n = split_csv($0, h)
+# The awk functions csv_get and csv_set pick rows with: csv_pick_init
+# indexes a header line (idx[NAME]; a name the header says twice is NAME
+# the first time, NAME#2 the second) and the filters "NAME=VALUE ..."
+# (fname[k], fval[k], nf of them), and returns 1 after saying which
+# column is missing; csv_has says so of one column; csv_picked tells
+# whether a row split into r holds every filter's value.
+CSV_PICK_AWK='
+	function csv_has(who, name) {
+		if (name in idx)
+			return 1
+		printf "%s: no column \"%s\"\n", who, name > "/dev/stderr"
+		return 0
+	}
+	function csv_pick_init(who, line, filters,    n, i, k, eq, name, h, dup, fl) {
+		n = split_csv(line, h)
 		for (i = 1; i <= n; i++) {
 			name = h[i]
 			if (name in idx)
@@ -493,24 +495,41 @@ csv_get()
 			eq = index(fl[k], "=")
 			fname[k] = substr(fl[k], 1, eq - 1)
 			fval[k] = substr(fl[k], eq + 1)
-			if (!(fname[k] in idx)) {
-				printf "csv_get: no column \"%s\"\n", fname[k] > "/dev/stderr"
-				exit 1
-			}
+			if (!csv_has(who, fname[k]))
+				return 1
 		}
-		if (!(col in idx)) {
-			printf "csv_get: no column \"%s\"\n", col > "/dev/stderr"
+		return 0
+	}
+	function csv_picked(r,    k) {
+		for (k = 1; k <= nf; k++)
+			if (r[idx[fname[k]]] != fval[k])
+				return 0
+		return 1
+	}
+'
+
+# csv_get FILE COL [NAME=VALUE...]: COL of every data row whose columns
+# NAME hold VALUE, one per line, in row order.  Should a header say a
+# name twice, NAME is the first such column and NAME#2 the second.
+csv_get()
+{
+	local f=$1 col=$2
+
+	shift 2
+	[ -r "$f" ] || { echo "csv_get: cannot read '$f'" >&2; return 1; }
+	awk -v col="$col" -v filters="$*" '
+'"$CSV_SPLIT_AWK$CSV_PICK_AWK"'
+	NR == 1 {
+		if (csv_pick_init("csv_get", $0, filters) ||
+		    !csv_has("csv_get", col))
 			exit 1
-		}
 		next
 	}
 	/^[[:space:]]*$/ { next }
 	{
 		split_csv($0, r)
-		for (k = 1; k <= nf; k++)
-			if (r[idx[fname[k]]] != fval[k])
-				next
-		print r[idx[col]]
+		if (csv_picked(r))
+			print r[idx[col]]
 	}' "$f"
 }
 
@@ -526,7 +545,7 @@ csv_set()
 	shift 3
 	[ -r "$f" ] || { echo "csv_set: cannot read '$f'" >&2; return 1; }
 	awk -v col="$col" -v val="$val" -v filters="$*" '
-'"$CSV_SPLIT_AWK"'
+'"$CSV_SPLIT_AWK$CSV_PICK_AWK"'
 	function quote(s) {
 		if (s !~ /[",\r\n]/)
 			return s
@@ -534,34 +553,18 @@ csv_set()
 		return "\"" s "\""
 	}
 	NR == 1 {
-		n = split_csv($0, h)
-		for (i = 1; i <= n; i++)
-			if (!(h[i] in idx))
-				idx[h[i]] = i
-		nf = split(filters, fl, " ")
-		for (k = 1; k <= nf; k++) {
-			eq = index(fl[k], "=")
-			fname[k] = substr(fl[k], 1, eq - 1)
-			fval[k] = substr(fl[k], eq + 1)
-			if (!(fname[k] in idx)) {
-				printf "csv_set: no column \"%s\"\n", fname[k] > "/dev/stderr"
-				exit 1
-			}
-		}
-		if (col != "-" && !(col in idx)) {
-			printf "csv_set: no column \"%s\"\n", col > "/dev/stderr"
+		if (csv_pick_init("csv_set", $0, filters) ||
+		    (col != "-" && !csv_has("csv_set", col)))
 			exit 1
-		}
 		print
 		next
 	}
 	{
 		m = split_csv($0, r)
-		for (k = 1; k <= nf; k++)
-			if (r[idx[fname[k]]] != fval[k]) {
-				print
-				next
-			}
+		if (!csv_picked(r)) {
+			print
+			next
+		}
 		if (col == "-")
 			next
 		r[idx[col]] = val
